@@ -1,0 +1,36 @@
+//===- LinkDeviceLib.cpp - Link the intrinsics' bodies into a module ------===//
+#include "codegen/LinkDeviceLib.h"
+#include "codegen/BangIR.h"
+
+#include "bang/Embedded.h"
+
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace llvm;
+using namespace bangc;
+
+PreservedAnalyses LinkDeviceLibPass::run(Module &m, ModuleAnalysisManager &) {
+  MemoryBufferRef buffer(deviceLibraryBitcode(), "devicelib.bc");
+  Expected<std::unique_ptr<Module>> lib = parseBitcodeFile(buffer, m.getContext());
+  if (!lib) {
+    m.getContext().emitError("cannot read the embedded device library: " +
+                             toString(lib.takeError()));
+    return PreservedAnalyses::all();
+  }
+  (*lib)->setTargetTriple(m.getTargetTriple());
+  (*lib)->setDataLayout(m.getDataLayout());
+  for (Function &f : **lib)
+    if (!f.isDeclaration())
+      f.addFnAttr(DeviceLibAttr);
+  if (Linker::linkModules(m, std::move(*lib), Linker::LinkOnlyNeeded)) {
+    m.getContext().emitError("cannot link the device library");
+    return PreservedAnalyses::all();
+  }
+  for (Function &f : m)
+    if (f.hasFnAttribute(DeviceLibAttr) && !f.isDeclaration())
+      f.setLinkage(GlobalValue::InternalLinkage);
+  return PreservedAnalyses::none();
+}

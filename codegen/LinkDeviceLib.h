@@ -1,0 +1,18 @@
+//===- LinkDeviceLib.h - Link the intrinsics' bodies into a module -*- C++ -*-===//
+#ifndef BANGC_LINKDEVICELIB_H
+#define BANGC_LINKDEVICELIB_H
+
+#include "llvm/IR/PassManager.h"
+
+namespace bangc {
+
+/// Links the device library's definitions of the intrinsics the module uses
+/// (and nothing else), marked "bang-devicelib" and internal, so that they
+/// inline and vectorise in the kernel's own pipeline.
+struct LinkDeviceLibPass : llvm::PassInfoMixin<LinkDeviceLibPass> {
+  llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
+} // namespace bangc
+
+#endif

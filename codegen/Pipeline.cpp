@@ -1,0 +1,192 @@
+//===- Pipeline.cpp - From Clang's IR to optimised host code --------------===//
+#include "codegen/Pipeline.h"
+#include "codegen/CheckAccesses.h"
+#include "codegen/CodegenDiagnostics.h"
+#include "codegen/EntryWrapper.h"
+#include "codegen/FindKernels.h"
+#include "codegen/HostTarget.h"
+#include "codegen/LinkDeviceLib.h"
+#include "codegen/LowerBuiltins.h"
+#include "codegen/LowerInlineAsm.h"
+#include "codegen/MemorySpaces.h"
+#include "codegen/ScalarCost.h"
+#include "codegen/SourceLocations.h"
+
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/TargetSelect.h"
+
+using namespace llvm;
+using namespace bangc;
+
+namespace {
+
+OptimizationLevel levelOf(int optLevel) {
+  switch (optLevel) {
+  case 0:
+    return OptimizationLevel::O0;
+  case 1:
+    return OptimizationLevel::O1;
+  case 3:
+    return OptimizationLevel::O3;
+  default:
+    return OptimizationLevel::O2;
+  }
+}
+
+/// Our passes, by the names runPassPipeline accepts.
+bool parseBangPass(StringRef name, ModulePassManager &mpm, TargetMachine &tm) {
+  if (name == "bang-link-devicelib")
+    mpm.addPass(LinkDeviceLibPass());
+  else if (name == "bang-host-target")
+    mpm.addPass(HostTargetPass(tm.getTargetCPU().str(),
+                               tm.getTargetFeatureString().str()));
+  else if (name == "bang-find-kernels")
+    mpm.addPass(FindKernelsPass());
+  else if (name == "bang-lower-inline-asm")
+    mpm.addPass(LowerInlineAsmPass());
+  else if (name == "bang-lower-builtins")
+    mpm.addPass(LowerBuiltinsPass());
+  else if (name == "bang-memory-spaces")
+    mpm.addPass(MemorySpacesPass());
+  else if (name == "bang-scalar-cost")
+    mpm.addPass(ScalarCostPass());
+  else if (name == "bang-source-locations")
+    mpm.addPass(SourceLocationsPass());
+  else if (name == "bang-check-accesses")
+    mpm.addPass(CheckAccessesPass());
+  else if (name == "bang-entry-wrapper")
+    mpm.addPass(EntryWrapperPass());
+  else
+    return false;
+  return true;
+}
+
+/// The BANG passes, in order. Each line says why the pass is there.
+void addBangPasses(ModulePassManager &mpm, TargetMachine &tm,
+                   const CodegenOptions &options) {
+  // The intrinsics' bodies, so that they inline and vectorise in the kernel.
+  mpm.addPass(LinkDeviceLibPass());
+  // Every function compiled for this CPU's vector units, not generic x86-64.
+  mpm.addPass(HostTargetPass(tm.getTargetCPU().str(),
+                             tm.getTargetFeatureString().str()));
+  // Kernels, template instances included, known by their annotation.
+  mpm.addPass(FindKernelsPass());
+  // mlu-ops' asm("sync;") is a barrier; any other assembly is an error.
+  mpm.addPass(LowerInlineAsmPass());
+  // taskId & co. are fields of the task context.
+  mpm.addPass(LowerBuiltinsPass());
+  // __nram__ & co. get storage in each core's (or cluster's) memory.
+  mpm.addPass(MemorySpacesPass());
+  // The cost model's estimate of plain C++ work in kernels.
+  mpm.addPass(ScalarCostPass());
+  // A fault names the source line of the intrinsic that caused it.
+  mpm.addPass(SourceLocationsPass());
+  // --check: scalar loads and stores are checked against allocations too.
+  if (options.checkAccesses)
+    mpm.addPass(CheckAccessesPass());
+  // One entry point per kernel for simrt, and the module descriptor.
+  mpm.addPass(EntryWrapperPass());
+}
+
+struct PassSetup {
+  explicit PassSetup(TargetMachine &tm, int optLevel)
+      : pb(&tm, tuning(optLevel)) {
+    pb.registerModuleAnalyses(mam);
+    pb.registerCGSCCAnalyses(cgam);
+    pb.registerFunctionAnalyses(fam);
+    pb.registerLoopAnalyses(lam);
+    pb.crossRegisterProxies(lam, fam, cgam, mam);
+  }
+  static PipelineTuningOptions tuning(int optLevel) {
+    PipelineTuningOptions pto;
+    pto.LoopVectorization = optLevel >= 2;
+    pto.SLPVectorization = optLevel >= 2;
+    pto.LoopUnrolling = optLevel >= 1;
+    pto.LoopInterleaving = optLevel >= 2;
+    return pto;
+  }
+  LoopAnalysisManager lam;
+  FunctionAnalysisManager fam;
+  CGSCCAnalysisManager cgam;
+  ModuleAnalysisManager mam;
+  PassBuilder pb;
+};
+
+Error run(Module &m, const CodegenOptions &options,
+          function_ref<Error(ModulePassManager &, PassSetup &, TargetMachine &)>
+              build) {
+  auto tm = createHostTargetMachine(options.optLevel);
+  if (!tm)
+    return tm.takeError();
+  m.setTargetTriple((*tm)->getTargetTriple().str());
+  m.setDataLayout((*tm)->createDataLayout());
+  ScopedCodegenDiagnostics diags(m.getContext(), options.diagnostics);
+  PassSetup setup(**tm, options.optLevel);
+  ModulePassManager mpm;
+  if (Error e = build(mpm, setup, **tm))
+    return e;
+  mpm.run(m, setup.mam);
+  if (diags.errors())
+    return diags.takeError();
+  if (verifyModule(m, &errs()))
+    return createStringError(inconvertibleErrorCode(),
+                             "internal compiler error: invalid IR after "
+                             "codegen (please report this)");
+  return Error::success();
+}
+
+} // namespace
+
+Expected<std::unique_ptr<TargetMachine>>
+bangc::createHostTargetMachine(int optLevel) {
+  static bool initialised = [] {
+    InitializeNativeTarget();
+    InitializeNativeTargetAsmPrinter();
+    InitializeNativeTargetAsmParser();
+    return true;
+  }();
+  (void)initialised;
+  auto jtmb = orc::JITTargetMachineBuilder::detectHost();
+  if (!jtmb)
+    return jtmb.takeError();
+  jtmb->setCodeGenOptLevel(optLevel == 0   ? CodeGenOptLevel::None
+                           : optLevel == 1 ? CodeGenOptLevel::Less
+                           : optLevel == 2 ? CodeGenOptLevel::Default
+                                           : CodeGenOptLevel::Aggressive);
+  jtmb->setRelocationModel(Reloc::PIC_);
+  return jtmb->createTargetMachine();
+}
+
+Error bangc::optimizeModule(Module &m, const CodegenOptions &options) {
+  return run(m, options,
+             [&](ModulePassManager &mpm, PassSetup &setup, TargetMachine &tm) {
+               addBangPasses(mpm, tm, options);
+               OptimizationLevel level = levelOf(options.optLevel);
+               mpm.addPass(level == OptimizationLevel::O0
+                               ? setup.pb.buildO0DefaultPipeline(level)
+                               : setup.pb.buildPerModuleDefaultPipeline(level));
+               return Error::success();
+             });
+}
+
+Error bangc::runPassPipeline(Module &m, StringRef pipeline,
+                             const CodegenOptions &options) {
+  return run(m, options,
+             [&](ModulePassManager &mpm, PassSetup &setup,
+                 TargetMachine &tm) -> Error {
+               SmallVector<StringRef, 8> names;
+               pipeline.split(names, ',', -1, false);
+               for (StringRef name : names) {
+                 name = name.trim();
+                 if (parseBangPass(name, mpm, tm))
+                   continue;
+                 if (Error e = setup.pb.parsePassPipeline(mpm, name))
+                   return createStringError(inconvertibleErrorCode(),
+                                            "unknown pass '" + name +
+                                                "': " + toString(std::move(e)));
+               }
+               return Error::success();
+             });
+}

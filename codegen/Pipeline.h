@@ -1,0 +1,39 @@
+//===- Pipeline.h - From Clang's IR to optimised host code ----*- C++ -*-===//
+#ifndef BANGC_PIPELINE_H
+#define BANGC_PIPELINE_H
+
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <memory>
+#include <string>
+
+namespace bangc {
+
+struct CodegenOptions {
+  int optLevel = 2;           ///< -O0..-O3
+  bool checkAccesses = false; ///< --check: instrument scalar loads/stores
+  llvm::raw_ostream *diagnostics = nullptr; ///< stderr when null
+};
+
+/// A TargetMachine for the host CPU (the one the JIT runs on).
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+createHostTargetMachine(int optLevel);
+
+/// Runs the BANG passes, then LLVM's -O<n> pipeline tuned for the host, on
+/// `m`. Errors are printed clang-style and returned as CompileFailed.
+llvm::Error optimizeModule(llvm::Module &m, const CodegenOptions &options);
+
+/// Runs only `pipeline`, a comma-separated list of pass names (ours are
+/// bang-link-devicelib, bang-host-target, bang-find-kernels,
+/// bang-lower-inline-asm, bang-lower-builtins, bang-memory-spaces,
+/// bang-scalar-cost, bang-source-locations, bang-check-accesses,
+/// bang-entry-wrapper; LLVM's pass names work too). For testing passes alone.
+llvm::Error runPassPipeline(llvm::Module &m, llvm::StringRef pipeline,
+                            const CodegenOptions &options);
+
+} // namespace bangc
+
+#endif // BANGC_PIPELINE_H

@@ -1,0 +1,242 @@
+//===- BangChecks.cpp - BANG language checks on the Clang AST -------------===//
+#include "frontend/BangChecks.h"
+
+#include "bang/Intrinsics.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <algorithm>
+
+using namespace clang;
+using namespace bangc;
+
+namespace {
+
+enum Space { Nram, Wram, Sram, NumSpaces };
+const char *const spaceNames[NumSpaces] = {"NRAM", "WRAM", "SRAM"};
+
+bool hasAnnotation(const Decl *d, llvm::StringRef what) {
+  for (const AnnotateAttr *attr : d->specific_attrs<AnnotateAttr>())
+    if (attr->getAnnotation() == what)
+      return true;
+  return false;
+}
+
+bool isKernel(const FunctionDecl *fd) { return hasAnnotation(fd, "bang.kernel"); }
+
+std::optional<Space> spaceOf(const VarDecl *vd) {
+  if (hasAnnotation(vd, "bang.nram"))
+    return Nram;
+  if (hasAnnotation(vd, "bang.wram"))
+    return Wram;
+  if (hasAnnotation(vd, "bang.sram"))
+    return Sram;
+  return std::nullopt;
+}
+
+int64_t capacity(const bangsim::DeviceSpec &spec, Space s) {
+  switch (s) {
+  case Nram:
+    return spec.nramBytes;
+  case Wram:
+    return spec.wramBytes;
+  default:
+    return spec.sramBytes;
+  }
+}
+
+/// Collects every function whose body has been built: kernels, their
+/// template instantiations, and everything else.
+class KernelFinder : public RecursiveASTVisitor<KernelFinder> {
+public:
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool VisitFunctionDecl(FunctionDecl *fd) {
+    if (isKernel(fd))
+      kernels.insert(fd->getCanonicalDecl());
+    return true;
+  }
+  bool VisitFunctionTemplateDecl(FunctionTemplateDecl *ftd) {
+    if (ftd->isThisDeclarationADefinition() && isKernel(ftd->getTemplatedDecl()))
+      kernelTemplates.push_back(ftd);
+    return true;
+  }
+  llvm::SetVector<FunctionDecl *> kernels;
+  std::vector<FunctionTemplateDecl *> kernelTemplates;
+};
+
+/// What one function body refers to: functions and memory-space variables.
+class BodyScanner : public RecursiveASTVisitor<BodyScanner> {
+public:
+  bool VisitDeclRefExpr(DeclRefExpr *e) {
+    if (auto *fd = dyn_cast<FunctionDecl>(e->getDecl()))
+      callees.push_back({fd, e->getExprLoc()});
+    else if (auto *vd = dyn_cast<VarDecl>(e->getDecl()))
+      if (spaceOf(vd))
+        vars.insert(vd->getCanonicalDecl());
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *e) {
+    if (auto *fd = dyn_cast<FunctionDecl>(e->getMemberDecl()))
+      callees.push_back({fd, e->getExprLoc()});
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *e) {
+    callees.push_back({e->getConstructor(), e->getExprLoc()});
+    return true;
+  }
+  bool VisitVarDecl(VarDecl *vd) {
+    if (spaceOf(vd))
+      vars.insert(vd->getCanonicalDecl());
+    return true;
+  }
+  std::vector<std::pair<FunctionDecl *, SourceLocation>> callees;
+  llvm::SetVector<VarDecl *> vars;
+};
+
+class BangChecks : public ASTConsumer {
+public:
+  BangChecks(CompilerInstance &ci, const bangsim::DeviceSpec &spec)
+      : ci(ci), spec(spec) {}
+
+  void HandleTranslationUnit(ASTContext &ctx) override {
+    if (ci.getDiagnostics().hasErrorOccurred())
+      return; // Clang has said what is wrong; do not pile on.
+    KernelFinder finder;
+    finder.TraverseDecl(ctx.getTranslationUnitDecl());
+    for (FunctionTemplateDecl *ftd : finder.kernelTemplates)
+      checkInstantiated(ftd);
+    for (FunctionDecl *kernel : finder.kernels)
+      checkKernel(ctx, kernel);
+  }
+
+private:
+  DiagnosticsEngine &diags() { return ci.getDiagnostics(); }
+
+  template <unsigned N>
+  DiagnosticBuilder report(SourceLocation loc, DiagnosticsEngine::Level level,
+                           const char (&format)[N]) {
+    return diags().Report(loc, diags().getCustomDiagID(level, format));
+  }
+
+  void checkInstantiated(FunctionTemplateDecl *ftd) {
+    if (!ftd->specializations().empty())
+      return;
+    report(ftd->getLocation(), DiagnosticsEngine::Warning,
+           "kernel template %0 is never instantiated, so no kernel is "
+           "emitted for it; instantiate it explicitly, e.g. 'template "
+           "__mlu_global__ void %0<float>(...);'")
+        << ftd->getDeclName();
+  }
+
+  void checkKernel(ASTContext &ctx, FunctionDecl *kernel) {
+    if (kernel->isDependentContext())
+      return;
+    FunctionDecl *def = kernel;
+    if (const FunctionDecl *d = kernel->getDefinition())
+      def = const_cast<FunctionDecl *>(d);
+    if (!def->getReturnType()->isVoidType()) {
+      report(def->getLocation(), DiagnosticsEngine::Error,
+             "kernel %0 must return void, not %1")
+          << def << def->getReturnType();
+      return;
+    }
+    if (!def->hasBody())
+      return;
+    checkReachable(ctx, def);
+  }
+
+  /// Walks every function `kernel` reaches, checking calls, and sums the
+  /// static memory-space variables they use.
+  void checkReachable(ASTContext &ctx, FunctionDecl *kernel) {
+    llvm::SetVector<const FunctionDecl *> seen;
+    std::vector<const FunctionDecl *> work{kernel};
+    llvm::SetVector<VarDecl *> vars;
+    seen.insert(kernel);
+    while (!work.empty()) {
+      const FunctionDecl *fd = work.back();
+      work.pop_back();
+      BodyScanner scanner;
+      scanner.TraverseStmt(fd->getBody());
+      vars.insert(scanner.vars.begin(), scanner.vars.end());
+      for (auto [callee, loc] : scanner.callees) {
+        const FunctionDecl *def = callee->getDefinition();
+        if (def && def->hasBody()) {
+          if (seen.insert(def))
+            work.push_back(def);
+          continue;
+        }
+        checkCallable(callee, loc);
+      }
+    }
+    checkStaticBytes(ctx, kernel, vars);
+  }
+
+  void checkCallable(FunctionDecl *callee, SourceLocation loc) {
+    if (!reportedCallees.insert(callee->getCanonicalDecl()).second)
+      return;
+    if (callee->getBuiltinID() || callee->isImplicit() ||
+        callee->isDefaulted() || callee->isDeleted() || callee->isPureVirtual())
+      return;
+    if (callee->getIdentifier() && lookupIntrinsic(callee->getName()))
+      return;
+    const SourceManager &sm = ci.getSourceManager();
+    if (sm.isInSystemHeader(callee->getLocation()))
+      return;
+    report(loc, DiagnosticsEngine::Error,
+           "call to %0, which has no definition; device code can call only "
+           "functions defined in the program, BANG intrinsics and the C "
+           "library")
+        << callee;
+    report(callee->getLocation(), DiagnosticsEngine::Note,
+           "%0 declared here")
+        << callee;
+  }
+
+  void checkStaticBytes(ASTContext &ctx, FunctionDecl *kernel,
+                        const llvm::SetVector<VarDecl *> &vars) {
+    for (int s = 0; s < NumSpaces; ++s) {
+      std::vector<std::pair<int64_t, VarDecl *>> decls;
+      int64_t total = 0;
+      for (VarDecl *vd : vars) {
+        if (spaceOf(vd) != Space(s) || vd->getType()->isDependentType() ||
+            vd->getType()->isIncompleteType())
+          continue;
+        int64_t bytes = ctx.getTypeSizeInChars(vd->getType()).getQuantity();
+        total += bytes;
+        decls.push_back({bytes, vd});
+      }
+      int64_t cap = capacity(spec, Space(s));
+      if (total <= cap)
+        continue;
+      report(kernel->getLocation(), DiagnosticsEngine::Error,
+             "kernel %0 uses %1 bytes of static %2, more than the %3 bytes "
+             "the device '%4' has")
+          << kernel << std::to_string(total) << spaceNames[s]
+          << std::to_string(cap) << spec.name;
+      std::stable_sort(decls.begin(), decls.end(),
+                       [](auto &a, auto &b) { return a.first > b.first; });
+      for (size_t i = 0; i < decls.size() && i < 3; ++i)
+        report(decls[i].second->getLocation(), DiagnosticsEngine::Note,
+               "%0 uses %1 bytes of %2")
+            << decls[i].second << std::to_string(decls[i].first)
+            << spaceNames[s];
+    }
+  }
+
+  CompilerInstance &ci;
+  bangsim::DeviceSpec spec;
+  llvm::DenseSet<const Decl *> reportedCallees;
+};
+
+} // namespace
+
+std::unique_ptr<ASTConsumer>
+bangc::createBangChecks(CompilerInstance &ci, const bangsim::DeviceSpec &spec) {
+  return std::make_unique<BangChecks>(ci, spec);
+}

@@ -1,0 +1,188 @@
+//===- Frontend.cpp - BANG source to LLVM IR through Clang ----------------===//
+//
+// Clang runs in process as a library. The clang driver builds the cc1
+// command line (so the standard headers are found exactly as `clang++-19`
+// finds them), a virtual file system serves the embedded prelude, and a
+// CodeGenAction produces the module while the BANG checks look at the AST.
+//
+//===----------------------------------------------------------------------===//
+#include "frontend/Frontend.h"
+#include "frontend/BangChecks.h"
+
+#include "bang/Embedded.h"
+
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/DiagnosticOptions.h"
+#include "clang/CodeGen/CodeGenAction.h"
+#include "clang/Driver/Compilation.h"
+#include "clang/Driver/Driver.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Frontend/MultiplexConsumer.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include "llvm/TargetParser/Host.h"
+
+#ifndef BANGC_CLANG_PATH
+#error "BANGC_CLANG_PATH must name the clang-19 executable"
+#endif
+
+using namespace bangc;
+using llvm::Expected;
+
+namespace {
+
+/// The real file system with the embedded language headers (and an
+/// in-memory source, if any) laid over it.
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
+makeFileSystem(llvm::StringRef sourcePath,
+               std::optional<llvm::StringRef> contents) {
+  auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  for (const EmbeddedFile &file : embeddedHeaders()) {
+    llvm::SmallString<128> path(embeddedIncludeDir());
+    llvm::sys::path::append(path, file.path);
+    memory->addFile(path, 0, llvm::MemoryBuffer::getMemBuffer(file.contents));
+  }
+  if (contents)
+    memory->addFile(sourcePath, 0,
+                    llvm::MemoryBuffer::getMemBufferCopy(*contents, sourcePath));
+  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+      llvm::vfs::getRealFileSystem());
+  overlay->pushOverlay(memory);
+  return overlay;
+}
+
+/// The clang driver's command line for compiling `source` with `options`.
+std::vector<std::string> driverArgs(llvm::StringRef source,
+                                    const FrontendOptions &options) {
+  std::vector<std::string> args = {
+      BANGC_CLANG_PATH,
+      // One cc1 job; our CodeGenAction replaces its output.
+      "-c", "-emit-llvm", "-o", "/dev/null",
+      "-x", "c++", "-std=c++17",
+      "-O" + std::to_string(options.optLevel),
+      // codegen/ owns the optimisation pipeline.
+      "-Xclang", "-disable-llvm-passes",
+      // Device code has no exceptions; clang then rejects `throw` and `try`.
+      "-fno-exceptions",
+      // Reproducible arithmetic: no silent contraction into FMAs, and half
+      // rounds to binary16 after every operation.
+      "-ffp-contract=off", "-Xclang", "-ffloat16-excess-precision=none",
+      "-fno-math-errno",
+      options.debugInfo ? "-g" : "-gline-tables-only",
+      "-isystem", embeddedIncludeDir().str(),
+      "-include", "bang/prelude.h",
+      "-DMAX_NRAM_SIZE=" + std::to_string(options.device.nramBytes),
+      "-DMAX_WRAM_SIZE=" + std::to_string(options.device.wramBytes),
+      "-DMAX_SRAM_SIZE=" + std::to_string(options.device.sramBytes),
+      "-D__BANGC_SIM__=1",
+  };
+  if (options.colors)
+    args.push_back("-fcolor-diagnostics");
+  for (const std::string &dir : options.includeDirs)
+    args.push_back("-I" + dir);
+  for (const std::string &def : options.defines)
+    args.push_back("-D" + def);
+  args.push_back(source.str());
+  return args;
+}
+
+/// The cc1 arguments the driver would run for `args`, or none if the driver
+/// reported an error.
+std::optional<std::vector<std::string>>
+cc1Args(const std::vector<std::string> &args, clang::DiagnosticsEngine &diags,
+        llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs) {
+  clang::driver::Driver driver(BANGC_CLANG_PATH,
+                               llvm::sys::getDefaultTargetTriple(), diags,
+                               "bangc-sim", fs);
+  driver.setCheckInputsExist(false);
+  std::vector<const char *> argv;
+  for (const std::string &a : args)
+    argv.push_back(a.c_str());
+  std::unique_ptr<clang::driver::Compilation> compilation(
+      driver.BuildCompilation(argv));
+  if (!compilation || diags.hasErrorOccurred())
+    return std::nullopt;
+  const clang::driver::JobList &jobs = compilation->getJobs();
+  if (jobs.size() != 1)
+    return std::nullopt;
+  const llvm::opt::ArgStringList &cc1 = jobs.begin()->getArguments();
+  return std::vector<std::string>(cc1.begin(), cc1.end());
+}
+
+/// EmitLLVMOnlyAction with the BANG checks looking at the same AST.
+class BangCodeGenAction : public clang::EmitLLVMOnlyAction {
+public:
+  BangCodeGenAction(llvm::LLVMContext *context, const FrontendOptions &options)
+      : EmitLLVMOnlyAction(context), options(options) {}
+
+protected:
+  std::unique_ptr<clang::ASTConsumer>
+  CreateASTConsumer(clang::CompilerInstance &ci,
+                    llvm::StringRef inFile) override {
+    std::vector<std::unique_ptr<clang::ASTConsumer>> consumers;
+    consumers.push_back(createBangChecks(ci, options.device));
+    consumers.push_back(EmitLLVMOnlyAction::CreateASTConsumer(ci, inFile));
+    return std::make_unique<clang::MultiplexConsumer>(std::move(consumers));
+  }
+
+private:
+  const FrontendOptions &options;
+};
+
+} // namespace
+
+Expected<std::unique_ptr<llvm::Module>>
+bangc::compileToIR(llvm::StringRef fileName,
+                   std::optional<llvm::StringRef> contents,
+                   const FrontendOptions &options, llvm::LLVMContext &context) {
+  llvm::SmallString<256> sourcePath(fileName);
+  if (contents)
+    llvm::sys::fs::make_absolute(sourcePath);
+  auto fs = makeFileSystem(sourcePath, contents);
+
+  llvm::raw_ostream &diagOS = options.diagnostics ? *options.diagnostics
+                                                  : llvm::errs();
+  auto diagOpts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+  diagOpts->ShowColors = options.colors;
+  auto *printer = new clang::TextDiagnosticPrinter(diagOS, diagOpts.get());
+  auto diags = clang::CompilerInstance::createDiagnostics(diagOpts.get(),
+                                                          printer, true);
+
+  std::optional<std::vector<std::string>> cc1 =
+      cc1Args(driverArgs(contents ? llvm::StringRef(sourcePath) : fileName,
+                         options),
+              *diags, fs);
+  if (!cc1)
+    return llvm::make_error<CompileFailed>(
+        std::max(1u, diags->getClient()->getNumErrors()));
+
+  clang::CompilerInstance ci;
+  std::vector<const char *> cc1Argv;
+  for (const std::string &a : *cc1)
+    cc1Argv.push_back(a.c_str());
+  auto invocation = std::make_shared<clang::CompilerInvocation>();
+  if (!clang::CompilerInvocation::CreateFromArgs(*invocation, cc1Argv, *diags,
+                                                 BANGC_CLANG_PATH))
+    return llvm::make_error<CompileFailed>(
+        std::max(1u, diags->getClient()->getNumErrors()));
+  // The driver asks for -disable-free, which leaks in a long-lived process.
+  invocation->getFrontendOpts().DisableFree = false;
+  invocation->getCodeGenOpts().DisableFree = false;
+  ci.setInvocation(std::move(invocation));
+  ci.setDiagnostics(diags.get());
+  ci.createFileManager(fs);
+
+  BangCodeGenAction action(&context, options);
+  bool ok = ci.ExecuteAction(action);
+  unsigned errors = diags->getClient()->getNumErrors();
+  if (!ok || errors || diags->hasErrorOccurred())
+    return llvm::make_error<CompileFailed>(std::max(1u, errors));
+  std::unique_ptr<llvm::Module> module = action.takeModule();
+  if (!module)
+    return llvm::make_error<CompileFailed>(1);
+  return std::move(module);
+}

@@ -1,0 +1,43 @@
+//===- Frontend.h - BANG source to LLVM IR through Clang ------*- C++ -*-===//
+#ifndef BANGC_FRONTEND_H
+#define BANGC_FRONTEND_H
+
+#include "bang/CompileFailed.h"
+#include "bangsim/DeviceSpec.h"
+
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace bangc {
+
+struct FrontendOptions {
+  std::vector<std::string> includeDirs; ///< -I
+  std::vector<std::string> defines;     ///< -D, as "NAME" or "NAME=VALUE"
+  int optLevel = 2;                     ///< -O0..-O3
+  bool debugInfo = false;               ///< -g (line tables are always on)
+  bangsim::DeviceSpec device = bangsim::defaultDeviceSpec();
+  /// Where clang-style diagnostics go; stderr when null.
+  llvm::raw_ostream *diagnostics = nullptr;
+  /// Colour diagnostics (as clang does on a terminal).
+  bool colors = false;
+};
+
+
+/// Compiles `fileName` (or, if `contents` is given, that text under that
+/// name) to an LLVM module: Clang parses and checks the C++ with the BANG
+/// prelude force-included, then the BANG checks run. No LLVM optimisation
+/// runs here; codegen owns the pipeline.
+llvm::Expected<std::unique_ptr<llvm::Module>>
+compileToIR(llvm::StringRef fileName, std::optional<llvm::StringRef> contents,
+            const FrontendOptions &options, llvm::LLVMContext &context);
+
+} // namespace bangc
+
+#endif // BANGC_FRONTEND_H

@@ -1,0 +1,118 @@
+//===- Convert.h - Type conversions with explicit rounding ------*- C++ -*-===//
+//
+// Rounding suffixes: _rn to nearest, ties to even; _tz toward zero; _rd down
+// (toward -inf); _up up (toward +inf). Conversions to integers saturate to
+// the destination range and turn NaN into 0. A fixed-point position `pos`
+// scales: float -> int gives round(x * 2^-pos); int -> float gives x * 2^pos.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BANG_DEVICELIB_CONVERT_H
+#define BANG_DEVICELIB_CONVERT_H
+
+#include "DeviceLib.h"
+
+namespace bangdev {
+
+enum Rounding { RN, TZ, RD, UP };
+
+/// The next binary16 value toward +inf (up) or -inf (!up); h is finite.
+BANG_DEV half halfStep(half h, bool up) {
+  uint16_t bits = __builtin_bit_cast(uint16_t, h);
+  bool negative = bits & 0x8000;
+  if ((bits & 0x7fff) == 0) // +-0
+    return __builtin_bit_cast(half, (uint16_t)(up ? 0x0001 : 0x8001));
+  bits = (negative == up) ? bits - 1 : bits + 1;
+  return __builtin_bit_cast(half, bits);
+}
+
+template <int R> BANG_DEV half floatToHalf(float x) {
+  half h = (half)x; // round to nearest even
+  if (R == RN || isNaN(x))
+    return h;
+  float back = (float)h;
+  if (back == x)
+    return h;
+  bool tooHigh = back > x;
+  // Infinity from an overflow of a finite value steps back to the largest.
+  if (R == TZ) {
+    if (x > 0 && tooHigh)
+      return halfStep(h, false);
+    if (x < 0 && !tooHigh)
+      return halfStep(h, true);
+    return h;
+  }
+  if (R == RD)
+    return tooHigh ? halfStep(h, false) : h;
+  return tooHigh ? h : halfStep(h, true);
+}
+
+BANG_DEV float scaleByPow2(float x, int pos) { return __builtin_ldexpf(x, pos); }
+
+template <int R> BANG_DEV float roundFloat(float x) {
+  if (R == RN)
+    return __builtin_rintf(x);
+  if (R == TZ)
+    return __builtin_truncf(x);
+  if (R == RD)
+    return __builtin_floorf(x);
+  return __builtin_ceilf(x);
+}
+
+template <typename I, int R> BANG_DEV I floatToInt(float x) {
+  constexpr float lo = (float)(I)(((I)1) << (sizeof(I) * 8 - 1));
+  constexpr float hi = -lo; // 2^(bits-1), just above the largest value
+  float r = roundFloat<R>(x);
+  if (isNaN(r))
+    return 0;
+  if (r <= lo)
+    return (I)(((I)1) << (sizeof(I) * 8 - 1));
+  if (r >= hi)
+    return (I)~(((I)1) << (sizeof(I) * 8 - 1));
+  return (I)r;
+}
+
+template <typename D, typename S, typename F>
+BANG_DEV void convert(D *dst, const S *src, int n, F f) {
+  checkCount(n);
+  reads(src, n);
+  writes(dst, n);
+  charge<D>(BANG_OP_CVT, n);
+  for (int i = 0; i < n; ++i)
+    dst[i] = f(src[i]);
+}
+
+template <int R> BANG_DEV void f2h(half *dst, const float *src, int n) {
+  convert(dst, src, n, [](float x) { return floatToHalf<R>(x); });
+}
+
+template <typename I, int R, typename S>
+BANG_DEV void toInt(I *dst, const S *src, int n, int pos) {
+  convert(dst, src, n, [pos](S x) {
+    return floatToInt<I, R>(scaleByPow2((float)x, -pos));
+  });
+}
+
+template <typename D, typename I>
+BANG_DEV void fromInt(D *dst, const I *src, int n, int pos) {
+  convert(dst, src, n, [pos](I x) { return (D)scaleByPow2((float)x, pos); });
+}
+
+/// Fixed point to fixed point: value = src * 2^src_pos, dst = value /
+/// 2^dst_pos, rounded toward -inf and saturated.
+template <typename D, typename S>
+BANG_DEV void fixToFix(D *dst, const S *src, int n, int dstPos, int srcPos) {
+  int shift = srcPos - dstPos;
+  if (shift > 62 || shift < -62)
+    __bangsim_fault("fixed-point positions differ by more than 62");
+  convert(dst, src, n, [shift](S x) {
+    long long v = shift >= 0 ? (long long)x * (1LL << shift)
+                             : ((long long)x >> -shift);
+    constexpr long long lo = -(1LL << (sizeof(D) * 8 - 1));
+    constexpr long long hi = (1LL << (sizeof(D) * 8 - 1)) - 1;
+    return (D)(v < lo ? lo : (v > hi ? hi : v));
+  });
+}
+
+} // namespace bangdev
+
+#endif // BANG_DEVICELIB_CONVERT_H

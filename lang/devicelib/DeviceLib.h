@@ -1,0 +1,57 @@
+//===- DeviceLib.h - Shared helpers of the device library -----*- C++ -*-===//
+//
+// The device library implements the intrinsics of intrinsics.def in plain C++.
+// It is compiled to bitcode at build time (with the prelude force-included,
+// so every definition matches its declaration), embedded in the compiler and
+// linked into each kernel module before optimisation: each intrinsic inlines
+// into the kernel and vectorises for the host CPU there.
+//
+// Every intrinsic first checks its operands (one call into simrt per operand,
+// per call, never per element) and charges its cost, then does the work.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BANG_DEVICELIB_H
+#define BANG_DEVICELIB_H
+
+#define BANG_DEV static inline __attribute__((always_inline))
+
+namespace bangdev {
+
+template <typename T> struct DTypeOf;
+template <> struct DTypeOf<int8_t> { static constexpr int value = BANG_DT_I8; };
+template <> struct DTypeOf<uint8_t> { static constexpr int value = BANG_DT_U8; };
+template <> struct DTypeOf<int16_t> { static constexpr int value = BANG_DT_I16; };
+template <> struct DTypeOf<uint16_t> { static constexpr int value = BANG_DT_U16; };
+template <> struct DTypeOf<int32_t> { static constexpr int value = BANG_DT_I32; };
+template <> struct DTypeOf<uint32_t> { static constexpr int value = BANG_DT_U32; };
+template <> struct DTypeOf<half> { static constexpr int value = BANG_DT_F16; };
+template <> struct DTypeOf<float> { static constexpr int value = BANG_DT_F32; };
+
+BANG_DEV void checkCount(long long n) {
+  if (n < 0)
+    __bangsim_fault("negative count");
+}
+
+/// Operand checks: vector operands live in NRAM.
+template <typename T> BANG_DEV void reads(const T *p, long long n) {
+  __bangsim_check_vec(p, n * (long long)sizeof(T), BANG_IN_NRAM, BANG_READ);
+}
+template <typename T> BANG_DEV void writes(T *p, long long n) {
+  __bangsim_check_vec(p, n * (long long)sizeof(T), BANG_IN_NRAM, BANG_WRITE);
+}
+BANG_DEV void readsBytes(const void *p, long long bytes) {
+  __bangsim_check_vec(p, bytes, BANG_IN_NRAM, BANG_READ);
+}
+BANG_DEV void writesBytes(void *p, long long bytes) {
+  __bangsim_check_vec(p, bytes, BANG_IN_NRAM, BANG_WRITE);
+}
+
+template <typename T> BANG_DEV void charge(int opClass, long long n) {
+  __bangsim_compute(opClass, DTypeOf<T>::value, n);
+}
+
+template <typename T> BANG_DEV bool isNaN(T x) { return x != x; }
+
+} // namespace bangdev
+
+#endif // BANG_DEVICELIB_H

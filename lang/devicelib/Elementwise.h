@@ -1,0 +1,165 @@
+//===- Elementwise.h - Fill, move, arithmetic, compare, logic ---*- C++ -*-===//
+#ifndef BANG_DEVICELIB_ELEMENTWISE_H
+#define BANG_DEVICELIB_ELEMENTWISE_H
+
+#include "DeviceLib.h"
+
+namespace bangdev {
+
+template <typename T> BANG_DEV void fill(void *dst, int n, T value) {
+  checkCount(n);
+  writes((T *)dst, n);
+  charge<T>(BANG_OP_MOVE, n);
+  T *d = (T *)dst;
+  for (int i = 0; i < n; ++i)
+    d[i] = value;
+}
+
+template <typename T> BANG_DEV void zero(T *dst, int n) { fill<T>(dst, n, T(0)); }
+
+BANG_DEV void move(void *dst, const void *src, int bytes) {
+  checkCount(bytes);
+  readsBytes(src, bytes);
+  writesBytes(dst, bytes);
+  charge<int8_t>(BANG_OP_MOVE, bytes);
+  __builtin_memmove(dst, src, bytes);
+}
+
+/// Applies `f` element by element; dst may alias a or b exactly.
+template <typename T, typename F>
+BANG_DEV void binary(int opClass, T *dst, const T *a, const T *b, int n, F f) {
+  checkCount(n);
+  reads(a, n);
+  reads(b, n);
+  writes(dst, n);
+  charge<T>(opClass, n);
+  for (int i = 0; i < n; ++i)
+    dst[i] = f(a[i], b[i]);
+}
+
+template <typename T, typename F>
+BANG_DEV void unary(int opClass, T *dst, const T *src, int n, F f) {
+  checkCount(n);
+  reads(src, n);
+  writes(dst, n);
+  charge<T>(opClass, n);
+  for (int i = 0; i < n; ++i)
+    dst[i] = f(src[i]);
+}
+
+template <typename T, typename F>
+BANG_DEV void withScalar(int opClass, T *dst, const T *a, T b, int n, F f) {
+  checkCount(n);
+  reads(a, n);
+  writes(dst, n);
+  charge<T>(opClass, n);
+  for (int i = 0; i < n; ++i)
+    dst[i] = f(a[i], b);
+}
+
+/// max and min propagate NaN from either operand.
+template <typename T> BANG_DEV T maxOf(T a, T b) {
+  return (a > b || isNaN(a)) ? a : b;
+}
+template <typename T> BANG_DEV T minOf(T a, T b) {
+  return (a < b || isNaN(a)) ? a : b;
+}
+
+template <typename T> BANG_DEV T fusion(int op, T a, T b, T c) {
+  switch (op) {
+  case FUSION_FMA:
+    return a * b + c;
+  case FUSION_FMS:
+    return a * b - c;
+  case FUSION_FAM:
+    return (a + c) * b;
+  default:
+    return (a - c) * b;
+  }
+}
+
+template <typename T>
+BANG_DEV void checkFusion(mluFusionOp_t op, int n, int nc) {
+  checkCount(n);
+  if ((int)op < FUSION_FMA || (int)op > FUSION_FSM)
+    __bangsim_fault("__bang_fusion: unknown fusion operation");
+  if (nc != n)
+    __bangsim_fault("__bang_fusion: the two counts must be equal");
+}
+
+/// __bang_fusion with a vector b.
+template <typename T>
+BANG_DEV void fusionOp(mluFusionOp_t op, T *dst, const T *a, const T *b,
+                       const T *c, int n, int nc) {
+  checkFusion<T>(op, n, nc);
+  reads(a, n);
+  reads(b, n);
+  reads(c, n);
+  writes(dst, n);
+  charge<T>(BANG_OP_MUL, n);
+  switch (op) { // one loop per operation so each vectorises
+  case FUSION_FMA:
+    for (int i = 0; i < n; ++i)
+      dst[i] = a[i] * b[i] + c[i];
+    break;
+  case FUSION_FMS:
+    for (int i = 0; i < n; ++i)
+      dst[i] = a[i] * b[i] - c[i];
+    break;
+  case FUSION_FAM:
+    for (int i = 0; i < n; ++i)
+      dst[i] = (a[i] + c[i]) * b[i];
+    break;
+  default:
+    for (int i = 0; i < n; ++i)
+      dst[i] = (a[i] - c[i]) * b[i];
+    break;
+  }
+}
+
+/// __bang_fusion with a scalar b.
+template <typename T>
+BANG_DEV void fusionOp(mluFusionOp_t op, T *dst, const T *a, T b, const T *c,
+                       int n, int nc) {
+  checkFusion<T>(op, n, nc);
+  reads(a, n);
+  reads(c, n);
+  writes(dst, n);
+  charge<T>(BANG_OP_MUL, n);
+  switch (op) {
+  case FUSION_FMA:
+    for (int i = 0; i < n; ++i)
+      dst[i] = a[i] * b + c[i];
+    break;
+  case FUSION_FMS:
+    for (int i = 0; i < n; ++i)
+      dst[i] = a[i] * b - c[i];
+    break;
+  case FUSION_FAM:
+    for (int i = 0; i < n; ++i)
+      dst[i] = (a[i] + c[i]) * b;
+    break;
+  default:
+    for (int i = 0; i < n; ++i)
+      dst[i] = (a[i] - c[i]) * b;
+    break;
+  }
+}
+
+template <typename F>
+BANG_DEV void bytewise(void *dst, const void *a, const void *b, int bytes,
+                       F f) {
+  checkCount(bytes);
+  readsBytes(a, bytes);
+  readsBytes(b, bytes);
+  writesBytes(dst, bytes);
+  charge<int8_t>(BANG_OP_ALU, bytes);
+  uint8_t *d = (uint8_t *)dst;
+  const uint8_t *x = (const uint8_t *)a, *y = (const uint8_t *)b;
+  for (int i = 0; i < bytes; ++i)
+    d[i] = f(x[i], y[i]);
+}
+
+} // namespace bangdev
+
+#endif // BANG_DEVICELIB_ELEMENTWISE_H

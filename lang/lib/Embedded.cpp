@@ -1,0 +1,29 @@
+//===- Embedded.cpp - Language files compiled into the binary -------------===//
+#include "bang/Embedded.h"
+
+extern const unsigned char bangc_devicelib_bc[], bangc_prelude_h[],
+    bangc_intrinsics_def[], bangc_kernelabi_h[];
+extern const unsigned long bangc_devicelib_bc_size, bangc_prelude_h_size,
+    bangc_intrinsics_def_size, bangc_kernelabi_h_size;
+
+using namespace bangc;
+
+static llvm::StringRef bytes(const unsigned char *data, unsigned long size) {
+  return llvm::StringRef(reinterpret_cast<const char *>(data), size);
+}
+
+llvm::ArrayRef<EmbeddedFile> bangc::embeddedHeaders() {
+  static const EmbeddedFile files[] = {
+      {"bang/prelude.h", bytes(bangc_prelude_h, bangc_prelude_h_size)},
+      {"bang/intrinsics.def",
+       bytes(bangc_intrinsics_def, bangc_intrinsics_def_size)},
+      {"bangsim/KernelABI.h", bytes(bangc_kernelabi_h, bangc_kernelabi_h_size)},
+  };
+  return files;
+}
+
+llvm::StringRef bangc::embeddedIncludeDir() { return "/__bangc__/include"; }
+
+llvm::StringRef bangc::deviceLibraryBitcode() {
+  return bytes(bangc_devicelib_bc, bangc_devicelib_bc_size);
+}

@@ -1,0 +1,62 @@
+//===- DeviceSpec.h - What a simulated card looks like --------*- C++ -*-===//
+#ifndef BANGSIM_DEVICESPEC_H
+#define BANGSIM_DEVICESPEC_H
+
+#include "bangsim/KernelABI.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace bangsim {
+
+/// A card: its topology, memories and the numbers the cost model uses.
+/// Read from JSON (see docs/device.md) or taken from a built-in profile.
+struct DeviceSpec {
+  std::string name;
+  int clusters = 4;
+  int coresPerCluster = 4;
+  int64_t nramBytes = 512 * 1024;  ///< per core
+  int64_t wramBytes = 1024 * 1024; ///< per core
+  int64_t sramBytes = 2 * 1024 * 1024; ///< per cluster
+  int64_t gdramBytes = int64_t(8) << 30;
+  double clockGHz = 1.0;
+  double gdramGBps = 100.0;     ///< whole card
+  double gdramCoreGBps = 25.0;  ///< one core's DMA engine
+  double onchipGBps = 256.0;    ///< NRAM/WRAM/SRAM copies, per core
+  int64_t dmaLatencyCycles = 500;
+  int nramBanks = 0;            ///< 0: no banks
+  /// Vector throughput in bytes of destination per cycle, per op class.
+  std::array<double, BANG_OP_NUM_CLASSES> vectorBytesPerCycle{};
+  /// Multiply-accumulates per cycle of the matrix unit, for 16-bit types;
+  /// float runs at a quarter of that.
+  double macsPerCycle = 4096;
+  /// Scalar instructions per cycle for plain C++ code in a kernel.
+  double scalarIPC = 1.0;
+
+  int numCores() const { return clusters * coresPerCluster; }
+};
+
+/// Names of the built-in profiles: "mlu270", "mlu370", "tiny".
+std::vector<std::string> builtinDeviceNames();
+
+/// A built-in profile by name, or the spec in a JSON file at that path.
+llvm::Expected<DeviceSpec> loadDeviceSpec(llvm::StringRef nameOrPath);
+
+/// Parses a JSON spec; `origin` names the source in errors.
+llvm::Expected<DeviceSpec> parseDeviceSpec(llvm::StringRef json,
+                                           llvm::StringRef origin);
+
+/// The default device when none is given: "mlu370".
+const DeviceSpec &defaultDeviceSpec();
+
+/// The spec as JSON (for --device-info and for hashing).
+std::string deviceSpecToJSON(const DeviceSpec &spec);
+
+} // namespace bangsim
+
+#endif // BANGSIM_DEVICESPEC_H

@@ -1,0 +1,70 @@
+//===- Module.h - Compile BANG sources into launchable modules -*- C++ -*-===//
+#ifndef BANGSIM_MODULE_H
+#define BANGSIM_MODULE_H
+
+#include "bangsim/Device.h"
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace bangc {
+class JITModule;
+}
+
+namespace bangsim {
+
+struct CompileOptions {
+  std::vector<std::string> includeDirs; ///< -I
+  std::vector<std::string> defines;     ///< -D, "NAME" or "NAME=VALUE"
+  int optLevel = 2;                     ///< -O0..3
+  bool debugInfo = false;               ///< -g (line tables are always kept)
+  bool checkAccesses = false;           ///< --check
+  /// Where diagnostics go (stderr when null).
+  llvm::raw_ostream *diagnostics = nullptr;
+};
+
+/// Where a compile spent its time, in seconds.
+struct CompileTimes {
+  double frontend = 0, optimize = 0, jit = 0;
+  double total() const { return frontend + optimize + jit; }
+};
+
+/// A compiled module: its kernels, ready to launch on any Device with the
+/// spec it was compiled for.
+class Module {
+public:
+  /// Compiles a .mlu file for `spec`. A program with errors gives
+  /// bangc::CompileFailed after printing clang-style diagnostics.
+  static llvm::Expected<std::unique_ptr<Module>>
+  compileFile(llvm::StringRef path, const DeviceSpec &spec,
+              const CompileOptions &options = {});
+  /// The same for source text; `name` is used in diagnostics.
+  static llvm::Expected<std::unique_ptr<Module>>
+  compileString(llvm::StringRef name, llvm::StringRef source,
+                const DeviceSpec &spec, const CompileOptions &options = {});
+  ~Module();
+
+  const std::vector<Kernel> &kernels() const { return kernelList; }
+  const StaticLayout &staticLayout() const { return layout; }
+  const CompileTimes &times() const { return compileTimes; }
+
+  /// A kernel by symbol name, by pretty name ("vadd<float>"), or by base
+  /// name ("vadd") when that is unique.
+  llvm::Expected<const Kernel *> findKernel(llvm::StringRef name) const;
+
+private:
+  Module();
+  void collectKernels();
+  std::unique_ptr<bangc::JITModule> jit;
+  std::vector<Kernel> kernelList;
+  StaticLayout layout;
+  CompileTimes compileTimes;
+};
+
+} // namespace bangsim
+
+#endif // BANGSIM_MODULE_H

@@ -1,0 +1,71 @@
+//===- Stats.h - What a launch cost on the simulated device ---*- C++ -*-===//
+#ifndef BANGSIM_STATS_H
+#define BANGSIM_STATS_H
+
+#include "bangsim/KernelABI.h"
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace bangsim {
+
+struct DeviceSpec;
+
+/// Number of memcpy directions (see mluMemcpyDirection_t in the prelude).
+inline constexpr int NumDirections = 14;
+const char *directionName(int dir);
+
+/// One event of the timeline: on a core's DMA queue or its compute unit.
+struct TraceEvent {
+  int core;      ///< physical core
+  bool dma;      ///< DMA queue (else compute)
+  double start;  ///< cycles
+  double cycles; ///< duration
+  const char *name;
+  int64_t bytes; ///< DMA bytes or element count
+};
+
+struct CoreStats {
+  double computeBusy = 0; ///< cycles the compute unit worked
+  double dmaBusy = 0;     ///< cycles the DMA queue worked
+  double end = 0;         ///< cycle the core finished
+  int tasks = 0;
+};
+
+struct LaunchStats {
+  std::string kernel;
+  std::string device;
+  int tasks = 0;
+  double cycles = 0; ///< simulated cycles of the whole launch
+  double seconds = 0;
+  double clockGHz = 1;
+  std::array<int64_t, NumDirections> bytesByDirection{};
+  std::array<int64_t, BANG_OP_NUM_CLASSES> opsByClass{};
+  int64_t scalarInstructions = 0;
+  int64_t gdramReadBytes = 0, gdramWriteBytes = 0;
+  double peakGdramGBps = 0;
+  double ioEfficiency = 0;      ///< GDRAM bytes / (time x peak bandwidth)
+  double computeEfficiency = 0; ///< compute-busy cycles / (cycles x cores)
+  std::vector<CoreStats> cores; ///< per physical core used
+  double hostSeconds = 0;       ///< wall time of the launch on this host
+  std::vector<TraceEvent> events; ///< when tracing
+};
+
+/// Prints the --profile table.
+void printProfile(llvm::raw_ostream &os, const LaunchStats &stats);
+
+/// Writes Chrome trace-event JSON (opens in Perfetto): a DMA track and a
+/// compute track per core, times in simulated microseconds.
+llvm::Error writeChromeTrace(llvm::StringRef path, const LaunchStats &stats);
+
+/// The stats as a JSON object (without events).
+std::string statsToJSON(const LaunchStats &stats);
+
+} // namespace bangsim
+
+#endif // BANGSIM_STATS_H

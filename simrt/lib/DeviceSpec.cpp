@@ -1,0 +1,232 @@
+//===- DeviceSpec.cpp - Device specs: built-in profiles and JSON ----------===//
+#include "bangsim/DeviceSpec.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace bangsim;
+using llvm::Error;
+using llvm::Expected;
+
+namespace {
+
+// Built-in profiles. Numbers are public figures where they exist; the rest
+// are estimates, marked as such.
+//
+// mlu270: Cambricon MLU270 (MLUv02). 4 clusters x 4 IPU cores, 16 GB DDR4 at
+//   102 GB/s, 1 GHz (Cambricon MLU270 product brief). NRAM 512 KiB and WRAM
+//   1 MiB per core, SRAM 2 MiB per cluster (Cambricon BANG C developer guide,
+//   MLU270 memory table). Per-core DMA bandwidth, latency and vector widths
+//   are estimates.
+// mlu370: Cambricon MLU370-S4 (MLUv03). 4 clusters x 4 cores, 24 GB LPDDR5 at
+//   307.2 GB/s, 72 TFLOPS FP16 (MLU370-S4 product brief); 1.3 GHz estimated.
+//   NRAM 768 KiB, WRAM 1 MiB per core, SRAM 4 MiB per cluster (BANG C guide,
+//   MLU370 memory table). 72 TFLOPS / 16 cores / 1.3 GHz ~ 1728 fp16 MACs per
+//   cycle per core, rounded to 2048. The rest are estimates.
+// tiny: a small made-up card whose 16 KiB NRAM forces kernels onto their
+//   split paths in tests.
+const char *const mlu270JSON = R"({
+  "name": "mlu270", "clusters": 4, "cores_per_cluster": 4,
+  "nram_kib": 512, "wram_kib": 1024, "sram_kib": 2048, "gdram_mib": 16384,
+  "clock_ghz": 1.0, "gdram_gbps": 102.4, "gdram_core_gbps": 25.6,
+  "onchip_gbps": 256, "dma_latency_cycles": 600, "nram_banks": 0,
+  "vector_bytes_per_cycle": {"move": 128, "alu": 128, "mul": 128, "div": 16,
+    "cvt": 64, "act": 32, "reduce": 64, "atomic": 4},
+  "macs_per_cycle": 1024, "scalar_ipc": 1.0
+})";
+const char *const mlu370JSON = R"({
+  "name": "mlu370", "clusters": 4, "cores_per_cluster": 4,
+  "nram_kib": 768, "wram_kib": 1024, "sram_kib": 4096, "gdram_mib": 24576,
+  "clock_ghz": 1.3, "gdram_gbps": 307.2, "gdram_core_gbps": 38.4,
+  "onchip_gbps": 512, "dma_latency_cycles": 500, "nram_banks": 0,
+  "vector_bytes_per_cycle": {"move": 256, "alu": 256, "mul": 256, "div": 32,
+    "cvt": 128, "act": 64, "reduce": 128, "atomic": 8},
+  "macs_per_cycle": 2048, "scalar_ipc": 1.0
+})";
+const char *const tinyJSON = R"({
+  "name": "tiny", "clusters": 2, "cores_per_cluster": 2,
+  "nram_kib": 16, "wram_kib": 16, "sram_kib": 64, "gdram_mib": 1024,
+  "clock_ghz": 1.0, "gdram_gbps": 32, "gdram_core_gbps": 16,
+  "onchip_gbps": 64, "dma_latency_cycles": 100, "nram_banks": 4,
+  "vector_bytes_per_cycle": {"move": 64, "alu": 64, "mul": 64, "div": 8,
+    "cvt": 32, "act": 16, "reduce": 32, "atomic": 4},
+  "macs_per_cycle": 256, "scalar_ipc": 1.0
+})";
+
+struct Builtin {
+  const char *name;
+  const char *json;
+};
+const Builtin builtins[] = {
+    {"mlu270", mlu270JSON}, {"mlu370", mlu370JSON}, {"tiny", tinyJSON}};
+
+const char *const classKeys[BANG_OP_NUM_CLASSES] = {
+    "move", "alu", "mul", "div", "cvt", "act", "reduce", "mac", "atomic"};
+
+Error specError(llvm::StringRef origin, const llvm::Twine &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "device spec " + origin + ": " + msg);
+}
+
+/// Reads field `key` of `obj` into `out` if present; it must be a number in
+/// [lo, hi].
+Error readNumber(const llvm::json::Object &obj, llvm::StringRef key,
+                 double &out, double lo, double hi, llvm::StringRef origin) {
+  const llvm::json::Value *v = obj.get(key);
+  if (!v)
+    return Error::success();
+  std::optional<double> d = v->getAsNumber();
+  if (!d)
+    return specError(origin, "'" + key + "' must be a number");
+  if (!(*d >= lo && *d <= hi))
+    return specError(origin, llvm::formatv("'{0}' is {1}, outside [{2}, {3}]",
+                                           key, *d, lo, hi));
+  out = *d;
+  return Error::success();
+}
+
+Error readInt(const llvm::json::Object &obj, llvm::StringRef key,
+              int64_t &out, int64_t lo, int64_t hi, llvm::StringRef origin,
+              int64_t scale = 1) {
+  double d = double(out) / scale;
+  if (Error e = readNumber(obj, key, d, lo, hi, origin))
+    return e;
+  if (d != double(int64_t(d)))
+    return specError(origin, "'" + key + "' must be a whole number");
+  out = int64_t(d) * scale;
+  return Error::success();
+}
+
+} // namespace
+
+std::vector<std::string> bangsim::builtinDeviceNames() {
+  std::vector<std::string> names;
+  for (const Builtin &b : builtins)
+    names.push_back(b.name);
+  return names;
+}
+
+Expected<DeviceSpec> bangsim::parseDeviceSpec(llvm::StringRef json,
+                                              llvm::StringRef origin) {
+  Expected<llvm::json::Value> parsed = llvm::json::parse(json);
+  if (!parsed)
+    return specError(origin, "invalid JSON: " + toString(parsed.takeError()));
+  const llvm::json::Object *obj = parsed->getAsObject();
+  if (!obj)
+    return specError(origin, "the top level must be an object");
+
+  static const char *const known[] = {
+      "name", "clusters", "cores_per_cluster", "nram_kib", "wram_kib",
+      "sram_kib", "gdram_mib", "clock_ghz", "gdram_gbps", "gdram_core_gbps",
+      "onchip_gbps", "dma_latency_cycles", "nram_banks",
+      "vector_bytes_per_cycle", "macs_per_cycle", "scalar_ipc", "comment"};
+  for (const auto &kv : *obj)
+    if (std::find_if(std::begin(known), std::end(known), [&](const char *k) {
+          return kv.first == k;
+        }) == std::end(known))
+      return specError(origin, "unknown field '" + kv.first.str() + "'");
+
+  DeviceSpec spec;
+  spec.name = obj->getString("name").value_or(origin).str();
+  int64_t clusters = spec.clusters, cores = spec.coresPerCluster;
+  int64_t banks = spec.nramBanks;
+  const int64_t KiB = 1024, MiB = 1024 * 1024;
+  if (Error e = readInt(*obj, "clusters", clusters, 1, 64, origin))
+    return std::move(e);
+  if (Error e = readInt(*obj, "cores_per_cluster", cores, 1, 16, origin))
+    return std::move(e);
+  if (Error e = readInt(*obj, "nram_kib", spec.nramBytes, 1, 64 * 1024, origin, KiB))
+    return std::move(e);
+  if (Error e = readInt(*obj, "wram_kib", spec.wramBytes, 0, 64 * 1024, origin, KiB))
+    return std::move(e);
+  if (Error e = readInt(*obj, "sram_kib", spec.sramBytes, 0, 256 * 1024, origin, KiB))
+    return std::move(e);
+  if (Error e = readInt(*obj, "gdram_mib", spec.gdramBytes, 1, 1 << 20, origin, MiB))
+    return std::move(e);
+  if (Error e = readInt(*obj, "dma_latency_cycles", spec.dmaLatencyCycles, 0, 1e7, origin))
+    return std::move(e);
+  if (Error e = readInt(*obj, "nram_banks", banks, 0, 64, origin))
+    return std::move(e);
+  if (Error e = readNumber(*obj, "clock_ghz", spec.clockGHz, 1e-3, 100, origin))
+    return std::move(e);
+  if (Error e = readNumber(*obj, "gdram_gbps", spec.gdramGBps, 1e-3, 1e5, origin))
+    return std::move(e);
+  if (Error e = readNumber(*obj, "gdram_core_gbps", spec.gdramCoreGBps, 1e-3, 1e5, origin))
+    return std::move(e);
+  if (Error e = readNumber(*obj, "onchip_gbps", spec.onchipGBps, 1e-3, 1e6, origin))
+    return std::move(e);
+  if (Error e = readNumber(*obj, "macs_per_cycle", spec.macsPerCycle, 1, 1e7, origin))
+    return std::move(e);
+  if (Error e = readNumber(*obj, "scalar_ipc", spec.scalarIPC, 1e-3, 64, origin))
+    return std::move(e);
+  spec.clusters = int(clusters);
+  spec.coresPerCluster = int(cores);
+  spec.nramBanks = int(banks);
+  if (spec.nramBanks && spec.nramBytes % spec.nramBanks)
+    return specError(origin, "nram_kib must divide evenly into nram_banks");
+
+  spec.vectorBytesPerCycle.fill(64);
+  spec.vectorBytesPerCycle[BANG_OP_MAC] = 0; // the matrix unit uses macs
+  if (const llvm::json::Value *v = obj->get("vector_bytes_per_cycle")) {
+    const llvm::json::Object *classes = v->getAsObject();
+    if (!classes)
+      return specError(origin, "'vector_bytes_per_cycle' must be an object");
+    for (const auto &kv : *classes) {
+      const char *const *key =
+          std::find_if(std::begin(classKeys), std::end(classKeys),
+                       [&](const char *k) { return kv.first == k; });
+      if (key == std::end(classKeys))
+        return specError(origin, "unknown op class '" + kv.first.str() +
+                                     "' in 'vector_bytes_per_cycle'");
+      double &slot = spec.vectorBytesPerCycle[key - std::begin(classKeys)];
+      if (Error e = readNumber(*classes, kv.first, slot, 1e-3, 1e6, origin))
+        return std::move(e);
+    }
+  }
+  return spec;
+}
+
+Expected<DeviceSpec> bangsim::loadDeviceSpec(llvm::StringRef nameOrPath) {
+  for (const Builtin &b : builtins)
+    if (nameOrPath == b.name)
+      return parseDeviceSpec(b.json, b.name);
+  auto buffer = llvm::MemoryBuffer::getFile(nameOrPath);
+  if (!buffer)
+    return specError(nameOrPath, "cannot read: " + buffer.getError().message() +
+                                     " (built-in devices: mlu270, mlu370, tiny)");
+  return parseDeviceSpec((*buffer)->getBuffer(), nameOrPath);
+}
+
+const DeviceSpec &bangsim::defaultDeviceSpec() {
+  static const DeviceSpec spec = llvm::cantFail(loadDeviceSpec("mlu370"));
+  return spec;
+}
+
+std::string bangsim::deviceSpecToJSON(const DeviceSpec &spec) {
+  llvm::json::Object classes;
+  for (int i = 0; i < BANG_OP_NUM_CLASSES; ++i)
+    if (i != BANG_OP_MAC)
+      classes[classKeys[i]] = spec.vectorBytesPerCycle[i];
+  llvm::json::Object obj{
+      {"name", spec.name},
+      {"clusters", spec.clusters},
+      {"cores_per_cluster", spec.coresPerCluster},
+      {"nram_kib", spec.nramBytes / 1024},
+      {"wram_kib", spec.wramBytes / 1024},
+      {"sram_kib", spec.sramBytes / 1024},
+      {"gdram_mib", spec.gdramBytes / (1024 * 1024)},
+      {"clock_ghz", spec.clockGHz},
+      {"gdram_gbps", spec.gdramGBps},
+      {"gdram_core_gbps", spec.gdramCoreGBps},
+      {"onchip_gbps", spec.onchipGBps},
+      {"dma_latency_cycles", spec.dmaLatencyCycles},
+      {"nram_banks", spec.nramBanks},
+      {"vector_bytes_per_cycle", std::move(classes)},
+      {"macs_per_cycle", spec.macsPerCycle},
+      {"scalar_ipc", spec.scalarIPC}};
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(obj)));
+  return out;
+}

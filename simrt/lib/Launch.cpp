@@ -1,0 +1,341 @@
+//===- Launch.cpp - Tasks as fibers on a pool of host threads -------------===//
+//
+// Every task of a launch is a fiber (ucontext) with its own stack, bound to
+// one host worker thread. A worker runs its ready fibers in turn; a fiber
+// gives the thread back when it waits at a barrier, ends, or faults. So a
+// 16-core UNION4 launch runs on a 2-core host, and barriers cost a context
+// switch instead of a kernel-level wait.
+//
+// Tasks beyond the card's cores run in waves, each wave on the physical
+// cores, as a real card queues them. Barriers are per cluster
+// (__sync_cluster) and per union group (__sync_all). A task that ends while
+// others wait at a barrier it never reached, or a state where every living
+// task waits, is an "unreached barrier" fault rather than a hang.
+//
+// A segmentation fault in kernel code (a wild scalar pointer) stops the
+// task, not the process: the signal handler switches back to the worker.
+//
+//===----------------------------------------------------------------------===//
+#include "Sim.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <csignal>
+#include <cstring>
+#include <sys/mman.h>
+#include <thread>
+
+using namespace bangsim;
+
+namespace {
+
+thread_local Task *tlsTask = nullptr;
+thread_local ucontext_t *tlsWorker = nullptr;
+
+constexpr size_t StackBytes = size_t(4) << 20; // per task; pages on demand
+constexpr size_t GuardBytes = 64 * 1024;
+constexpr size_t AltStackBytes = 64 * 1024;
+
+std::string taskName(const Task &t) {
+  return llvm::formatv("task {0} (core {1} of cluster {2})", t.ctx.taskId,
+                       t.ctx.coreId, t.ctx.clusterId);
+}
+
+std::string where(const BangSrcLoc *loc) {
+  if (!loc)
+    return "";
+  return llvm::formatv("\n  at {0}:{1}:{2} in {3}, in {4}", loc->file,
+                       loc->line, loc->col, loc->function, loc->intrinsic);
+}
+
+/// Records the first fault of a launch and stops it. Caller holds the mutex.
+void recordFault(Launch &launch, std::string message) {
+  if (launch.fault.empty())
+    launch.fault = std::move(message);
+  launch.stopped = true;
+  launch.wake.notify_all();
+}
+
+/// Switches from a stopped task back to its worker; never returns.
+[[noreturn]] void leaveTask(Task &task) {
+  task.state = Task::Stopped;
+  tlsTask = nullptr;
+  setcontext(tlsWorker);
+  std::abort(); // setcontext does not return
+}
+
+/// Tasks `task` must meet at barrier `kind`, and the barrier itself.
+Barrier &barrierOf(Task &task, int kind) {
+  Launch &l = *task.launch;
+  return kind == 1 ? l.clusterBarriers[task.barrierGroup]
+                   : l.unionBarriers[task.unionGroup];
+}
+
+const char *barrierName(int kind) {
+  return kind == 1 ? "__sync_cluster()" : "__sync_all()";
+}
+
+/// The message for tasks waiting at `b` that `missing` will never reach.
+std::string unreachedMessage(const Launch &l, const Barrier &b, int kind,
+                             const std::string &missing) {
+  std::string waiting;
+  for (const Task *t : b.waiting)
+    waiting += (waiting.empty() ? "" : ", ") + std::to_string(t->ctx.taskId);
+  const BangSrcLoc *loc = b.waiting.empty() ? nullptr : b.waiting[0]->waitLoc;
+  return llvm::formatv("kernel '{0}': unreached barrier: tasks {1} wait at {2} "
+                       "but {3}{4}",
+                       l.kernel->pretty, waiting, barrierName(kind), missing,
+                       where(loc));
+}
+
+/// A task ended: barriers it belongs to can no longer complete.
+void finishTask(Task &task) {
+  Launch &l = *task.launch;
+  std::lock_guard lock(l.mutex);
+  task.state = Task::Done;
+  for (int kind : {1, 2}) {
+    Barrier &b = barrierOf(task, kind);
+    b.finished++;
+    if (b.arrived > 0 && !l.stopped)
+      recordFault(l, unreachedMessage(l, b, kind,
+                                      taskName(task) +
+                                          " ended without reaching it"));
+  }
+  l.wake.notify_all();
+}
+
+void taskMain(unsigned hi, unsigned lo) {
+  Task *task = reinterpret_cast<Task *>((uintptr_t(hi) << 32) | uintptr_t(lo));
+  task->launch->kernel->entry(task->launch->argPointers.data());
+  chargeSync(*task); // a kernel ends when its DMA has drained
+  finishTask(*task);
+  tlsTask = nullptr;
+  // Returning resumes uc_link: the worker.
+}
+
+/// SIGSEGV/SIGBUS in kernel code stop the task; elsewhere, the old handler.
+struct sigaction previousSegv, previousBus;
+
+void onSegfault(int sig, siginfo_t *info, void *uctx) {
+  Task *task = tlsTask;
+  if (!task) {
+    sigaction(sig, sig == SIGSEGV ? &previousSegv : &previousBus, nullptr);
+    return; // re-executes the faulting instruction under the old handler
+  }
+  Launch &l = *task->launch;
+  uintptr_t addr = reinterpret_cast<uintptr_t>(info->si_addr);
+  std::string message = llvm::formatv(
+      "kernel '{0}' {1}: invalid memory access at {2:x} by kernel code "
+      "({3}); {4}; run with --check to name the source line",
+      l.kernel->pretty, taskName(*task), addr,
+      sig == SIGSEGV ? "segmentation fault" : "bus error",
+      l.device->memory.nearest(addr));
+  {
+    std::lock_guard lock(l.mutex);
+    recordFault(l, message);
+  }
+  (void)uctx;
+  leaveTask(*task);
+}
+
+void installSignalHandlers() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    struct sigaction sa;
+    std::memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = onSegfault;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGSEGV, &sa, &previousSegv);
+    sigaction(SIGBUS, &sa, &previousBus);
+  });
+}
+
+/// A worker's alternate signal stack, so a fiber's stack overflow can be
+/// reported.
+struct AltStack {
+  AltStack() : memory(new char[AltStackBytes]) {
+    stack_t ss{};
+    ss.ss_sp = memory.get();
+    ss.ss_size = AltStackBytes;
+    sigaltstack(&ss, &old);
+  }
+  ~AltStack() { sigaltstack(&old, nullptr); }
+  std::unique_ptr<char[]> memory;
+  stack_t old{};
+};
+
+/// Every living task waits at a barrier: none can ever go on.
+bool deadlocked(const Launch &l) {
+  bool anyBlocked = false;
+  for (const Task &t : l.tasks) {
+    if (t.state == Task::Ready)
+      return false;
+    anyBlocked |= t.state == Task::Blocked;
+  }
+  return anyBlocked;
+}
+
+void reportDeadlock(Launch &l) {
+  std::string waits;
+  for (const Task &t : l.tasks)
+    if (t.state == Task::Blocked)
+      waits += llvm::formatv("\n  task {0} waits at {1}{2}", t.ctx.taskId,
+                             barrierName(t.waitingAt), where(t.waitLoc));
+  recordFault(l, llvm::formatv("kernel '{0}': unreached barrier: every "
+                               "living task waits and none can go on:{1}",
+                               l.kernel->pretty, waits));
+}
+
+/// The worker loop: run this worker's ready fibers until all have ended.
+void makeFiber(Task &task, ucontext_t *link);
+
+void workerMain(Launch &l, int worker) {
+  ucontext_t self;
+  tlsWorker = &self;
+  AltStack altStack;
+  std::unique_lock lock(l.mutex);
+  while (true) {
+    Task *next = nullptr;
+    bool mineLeft = false;
+    for (Task &t : l.tasks) {
+      if (t.worker != worker || t.state == Task::Done ||
+          t.state == Task::Stopped)
+        continue;
+      if (l.stopped) {
+        t.state = Task::Stopped;
+        continue;
+      }
+      mineLeft = true;
+      if (t.state == Task::Ready && !next)
+        next = &t;
+    }
+    if (!mineLeft)
+      break;
+    if (!next) {
+      if (deadlocked(l)) {
+        reportDeadlock(l);
+        continue;
+      }
+      l.wake.wait_for(lock, std::chrono::milliseconds(20));
+      if (l.hasDeadline && std::chrono::steady_clock::now() > l.deadline &&
+          !l.stopped)
+        recordFault(l, llvm::formatv("kernel '{0}': stopped after the "
+                                     "--timeout of {1} s",
+                                     l.kernel->pretty,
+                                     l.options.timeoutSeconds));
+      continue;
+    }
+    if (!next->started) {
+      makeFiber(*next, &self);
+      next->started = true;
+    }
+    lock.unlock();
+    tlsTask = next;
+    swapcontext(&self, &next->context);
+    tlsTask = nullptr;
+    lock.lock();
+  }
+  tlsWorker = nullptr;
+}
+
+/// Prepares the fiber of `task` on a fresh stack.
+void makeFiber(Task &task, ucontext_t *link) {
+  getcontext(&task.context);
+  task.context.uc_stack.ss_sp = static_cast<char *>(task.stack) + GuardBytes;
+  task.context.uc_stack.ss_size = task.stackBytes - GuardBytes;
+  task.context.uc_link = link;
+  uintptr_t p = reinterpret_cast<uintptr_t>(&task);
+  makecontext(&task.context, reinterpret_cast<void (*)()>(taskMain), 2,
+              unsigned(p >> 32), unsigned(p & 0xffffffffu));
+}
+
+} // namespace
+
+Task *bangsim::currentTask() { return tlsTask; }
+
+void bangsim::stopCurrentTask() {
+  Task *task = tlsTask;
+  assert(task && "stopCurrentTask outside kernel code");
+  leaveTask(*task);
+}
+
+void bangsim::faultCurrentTask(const std::string &what) {
+  Task *task = tlsTask;
+  assert(task && "faultCurrentTask outside kernel code");
+  Launch &l = *task->launch;
+  {
+    std::lock_guard lock(l.mutex);
+    if (!l.stopped)
+      recordFault(l, llvm::formatv("kernel '{0}' {1}: {2}{3}", l.kernel->pretty,
+                                   taskName(*task), what, where(task->ctx.loc)));
+  }
+  leaveTask(*task);
+}
+
+/// Called by __bangsim_sync for kinds 1 and 2.
+void bangsim::barrierWait(Task &task, int kind) {
+  Launch &l = *task.launch;
+  std::unique_lock lock(l.mutex);
+  if (l.stopped) {
+    lock.unlock();
+    leaveTask(task);
+  }
+  Barrier &b = barrierOf(task, kind);
+  task.waitLoc = task.ctx.loc;
+  task.waitingAt = kind;
+  if (b.finished > 0) {
+    b.waiting.push_back(&task);
+    recordFault(l, unreachedMessage(l, b, kind,
+                                    "another task of the group has already "
+                                    "ended without reaching it"));
+    lock.unlock();
+    leaveTask(task);
+  }
+  b.waiting.push_back(&task);
+  if (++b.arrived == b.expected) {
+    chargeBarrier(b.waiting);
+    for (Task *t : b.waiting)
+      t->state = Task::Ready;
+    b.waiting.clear();
+    b.arrived = 0;
+    l.wake.notify_all();
+    return;
+  }
+  task.state = Task::Blocked;
+  lock.unlock();
+  tlsTask = nullptr;
+  swapcontext(&task.context, tlsWorker);
+  tlsTask = &task;
+  if (l.stopped)
+    leaveTask(task);
+}
+
+void bangsim::runTasks(Launch &l) {
+  installSignalHandlers();
+  unsigned threads = l.options.hostThreads
+                         ? l.options.hostThreads
+                         : std::max(1u, std::thread::hardware_concurrency());
+  threads = std::min<unsigned>(threads, l.tasks.size());
+  for (size_t i = 0; i < l.tasks.size(); ++i)
+    l.tasks[i].worker = int(i % threads);
+  std::vector<void *> stacks;
+  for (Task &t : l.tasks) {
+    t.stackBytes = StackBytes;
+    void *stack = mmap(nullptr, StackBytes, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    assert(stack != MAP_FAILED && "cannot map a task stack");
+    mprotect(stack, GuardBytes, PROT_NONE); // overflow faults, not corrupts
+    t.stack = stack;
+    stacks.push_back(stack);
+  }
+  std::vector<std::thread> pool;
+  for (unsigned w = 1; w < threads; ++w)
+    pool.emplace_back([&l, w] { workerMain(l, int(w)); });
+  workerMain(l, 0); // this thread is worker 0
+  for (std::thread &t : pool)
+    t.join();
+  for (void *s : stacks)
+    munmap(s, StackBytes);
+}

@@ -1,0 +1,128 @@
+//===- Module.cpp - Compile BANG sources into launchable modules ----------===//
+#include "bangsim/Module.h"
+
+#include "codegen/JIT.h"
+#include "codegen/Pipeline.h"
+#include "frontend/Frontend.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <chrono>
+#include <optional>
+
+using namespace bangsim;
+using llvm::Expected;
+
+namespace {
+
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+} // namespace
+
+Module::Module() = default;
+Module::~Module() = default;
+
+static Expected<std::unique_ptr<Module>>
+compile(llvm::StringRef name, std::optional<llvm::StringRef> source,
+        const DeviceSpec &spec, const CompileOptions &options,
+        std::unique_ptr<Module> out, CompileTimes &times,
+        std::unique_ptr<bangc::JITModule> &jit) {
+  auto start = std::chrono::steady_clock::now();
+  auto context = std::make_unique<llvm::LLVMContext>();
+  bangc::FrontendOptions fe;
+  fe.includeDirs = options.includeDirs;
+  fe.defines = options.defines;
+  fe.optLevel = options.optLevel;
+  fe.debugInfo = options.debugInfo;
+  fe.device = spec;
+  fe.diagnostics = options.diagnostics;
+  auto ir = bangc::compileToIR(name, source, fe, *context);
+  if (!ir)
+    return ir.takeError();
+  times.frontend = secondsSince(start);
+
+  start = std::chrono::steady_clock::now();
+  bangc::CodegenOptions cg;
+  cg.optLevel = options.optLevel;
+  cg.checkAccesses = options.checkAccesses;
+  cg.diagnostics = options.diagnostics;
+  if (llvm::Error e = bangc::optimizeModule(**ir, cg))
+    return std::move(e);
+  times.optimize = secondsSince(start);
+
+  start = std::chrono::steady_clock::now();
+  auto module = bangc::JITModule::create(std::move(*ir), std::move(context),
+                                         options.optLevel, runtimeSymbols());
+  if (!module)
+    return module.takeError();
+  times.jit = secondsSince(start);
+  jit = std::move(*module);
+  return std::move(out);
+}
+
+Expected<std::unique_ptr<Module>>
+Module::compileFile(llvm::StringRef path, const DeviceSpec &spec,
+                    const CompileOptions &options) {
+  std::unique_ptr<Module> m(new Module());
+  Module *raw = m.get();
+  auto result = compile(path, std::nullopt, spec, options, std::move(m),
+                        raw->compileTimes, raw->jit);
+  if (!result)
+    return result.takeError();
+  (*result)->collectKernels();
+  return result;
+}
+
+Expected<std::unique_ptr<Module>>
+Module::compileString(llvm::StringRef name, llvm::StringRef source,
+                      const DeviceSpec &spec, const CompileOptions &options) {
+  std::unique_ptr<Module> m(new Module());
+  Module *raw = m.get();
+  auto result = compile(name, source, spec, options, std::move(m),
+                        raw->compileTimes, raw->jit);
+  if (!result)
+    return result.takeError();
+  (*result)->collectKernels();
+  return result;
+}
+
+void Module::collectKernels() {
+  const BangModuleDesc &desc = jit->descriptor();
+  for (int i = 0; i < desc.numKernels; ++i) {
+    const BangKernelDesc &k = desc.kernels[i];
+    kernelList.push_back(Kernel{k.name, k.pretty, k.signature, k.entry,
+                                k.file ? k.file : "", k.line});
+  }
+  for (int s = 0; s < 3; ++s)
+    layout.bytes[s] = desc.staticBytes[s];
+  layout.inits.assign(desc.inits, desc.inits + desc.numInits);
+}
+
+Expected<const Kernel *> Module::findKernel(llvm::StringRef name) const {
+  for (const Kernel &k : kernelList)
+    if (k.name == name || k.pretty == name)
+      return &k;
+  const Kernel *found = nullptr;
+  std::string candidates;
+  for (const Kernel &k : kernelList) {
+    llvm::StringRef base = llvm::StringRef(k.pretty).split('<').first;
+    candidates += (candidates.empty() ? "" : ", ") + k.pretty;
+    if (base != name)
+      continue;
+    if (found)
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "kernel name '%s' is ambiguous; name one of: %s", name.str().c_str(),
+          candidates.c_str());
+    found = &k;
+  }
+  if (found)
+    return found;
+  return llvm::createStringError(
+      llvm::inconvertibleErrorCode(), "no kernel '%s' in the module%s%s",
+      name.str().c_str(), candidates.empty() ? " (it has no kernels)" : "; it has: ",
+      candidates.c_str());
+}

@@ -1,0 +1,264 @@
+//===- Runtime.cpp - The runtime functions compiled kernels call ----------===//
+//
+// These are the __bangsim_* functions of bangsim/KernelABI.h. Each checks
+// its operands against the memory map before touching memory, so a faulting
+// DMA stops its task without writing a byte, and charges its cost.
+//
+//===----------------------------------------------------------------------===//
+#include "Sim.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cstring>
+
+using namespace bangsim;
+
+namespace {
+
+const char *const directionNames[NumDirections] = {
+    "GDRAM2NRAM", "NRAM2GDRAM", "NRAM2NRAM",  "GDRAM2GDRAM", "GDRAM2WRAM",
+    "NRAM2WRAM",  "WRAM2NRAM",  "GDRAM2SRAM", "SRAM2GDRAM",  "SRAM2NRAM",
+    "NRAM2SRAM",  "SRAM2SRAM",  "WRAM2GDRAM", "SRAM2WRAM"};
+
+/// Destination and source spaces of each direction.
+const Place::Kind directionSpaces[NumDirections][2] = {
+    {Place::Nram, Place::Gdram}, {Place::Gdram, Place::Nram},
+    {Place::Nram, Place::Nram},  {Place::Gdram, Place::Gdram},
+    {Place::Wram, Place::Gdram}, {Place::Wram, Place::Nram},
+    {Place::Nram, Place::Wram},  {Place::Sram, Place::Gdram},
+    {Place::Gdram, Place::Sram}, {Place::Nram, Place::Sram},
+    {Place::Sram, Place::Nram},  {Place::Sram, Place::Sram},
+    {Place::Gdram, Place::Wram}, {Place::Wram, Place::Sram}};
+
+Task &task() {
+  Task *t = currentTask();
+  assert(t && "a runtime function called outside kernel code");
+  if (t->launch->stopped.load(std::memory_order_relaxed))
+    stopCurrentTask();
+  return *t;
+}
+
+std::string range(uintptr_t lo, uintptr_t hi) {
+  return llvm::formatv("[{0:x}, {1:x}) ({2} bytes)", lo, hi, hi - lo);
+}
+
+/// Describes the region `p` names, e.g. "NRAM of core 3 [0x.., 0x..)".
+std::string regionName(const Place &p, const MemoryMap &memory, uintptr_t at) {
+  switch (p.kind) {
+  case Place::Gdram:
+  case Place::FreedGdram:
+    return llvm::formatv("{0}buffer #{1} [{2:x}, {3:x}) of {4} bytes",
+                         p.kind == Place::FreedGdram ? "freed GDRAM " : "GDRAM ",
+                         p.alloc->id, p.regionBase, p.regionEnd,
+                         p.alloc->bytes);
+  case Place::Nram:
+  case Place::Wram:
+    return llvm::formatv("{0} of core {1} [{2:x}, {3:x})",
+                         placeKindName(p.kind), p.index, p.regionBase,
+                         p.regionEnd);
+  case Place::Sram:
+    return llvm::formatv("SRAM of cluster {0} [{1:x}, {2:x})", p.index,
+                         p.regionBase, p.regionEnd);
+  case Place::Nowhere:
+    break;
+  }
+  return "no device memory (" + memory.nearest(at) + ")";
+}
+
+/// Checks that [lo, hi) lies wholly in `want` and belongs to this task; a
+/// fault otherwise. `what` names the operand.
+void checkRange(Task &t, uintptr_t lo, uintptr_t hi, Place::Kind want,
+                const std::string &what, const char *context) {
+  const MemoryMap &memory = t.launch->device->memory;
+  Place p = memory.locate(lo, hi - lo);
+  if (p.kind == Place::FreedGdram)
+    faultCurrentTask(llvm::formatv("{0}: {1} {2} is in {3}: use of a freed "
+                                   "buffer",
+                                   context, what, range(lo, hi),
+                                   regionName(p, memory, lo)));
+  if (p.kind != want)
+    faultCurrentTask(llvm::formatv(
+        "{0}: {1} {2} must be in {3} but is in {4}", context, what,
+        range(lo, hi), placeKindName(want), regionName(p, memory, lo)));
+  int own = want == Place::Sram ? t.ctx.clusterId : t.physicalCore;
+  if (want != Place::Gdram && p.index != own)
+    faultCurrentTask(llvm::formatv(
+        "{0}: {1} {2} is in {3}, not this task's own {4}", context, what,
+        range(lo, hi), regionName(p, memory, lo), placeKindName(want)));
+  if (!p.whole)
+    faultCurrentTask(llvm::formatv("{0}: {1} {2} is out of bounds of {3}",
+                                   context, what, range(lo, hi),
+                                   regionName(p, memory, lo)));
+}
+
+/// The bytes a strided copy touches: segnum+1 segments of `seg` bytes, `stride`
+/// apart.
+std::pair<uintptr_t, uintptr_t> extent(const void *p, int64_t seg,
+                                       int64_t stride, int64_t segnum) {
+  uintptr_t base = reinterpret_cast<uintptr_t>(p);
+  int64_t last = segnum * stride;
+  uintptr_t lo = base + std::min<int64_t>(0, last);
+  uintptr_t hi = base + std::max<int64_t>(0, last) + seg;
+  return {lo, hi};
+}
+
+} // namespace
+
+const char *bangsim::directionName(int dir) {
+  return dir >= 0 && dir < NumDirections ? directionNames[dir] : "?";
+}
+
+extern "C" {
+
+const BangTaskContext *__bangsim_ctx(void) {
+  Task *t = currentTask();
+  assert(t && "__bangsim_ctx outside kernel code");
+  return &t->ctx;
+}
+
+void __bangsim_memcpy(void *dst, const void *src, int64_t seg, int32_t dir,
+                      int64_t dstStride, int64_t srcStride, int64_t segnum,
+                      int32_t async) {
+  Task &t = task();
+  const char *name = async ? "__memcpy_async" : "__memcpy";
+  if (dir < 0 || dir >= NumDirections)
+    faultCurrentTask(llvm::formatv("{0}: unknown direction {1}", name, dir));
+  std::string context = std::string(name) + " " + directionNames[dir];
+  if (seg < 0 || segnum < 0)
+    faultCurrentTask(llvm::formatv(
+        "{0}: negative size: {1} bytes per segment, segnum {2}", context, seg,
+        segnum));
+  if (seg == 0)
+    return;
+  auto [dlo, dhi] = extent(dst, seg, segnum ? dstStride : 0, segnum);
+  auto [slo, shi] = extent(src, seg, segnum ? srcStride : 0, segnum);
+  checkRange(t, dlo, dhi, directionSpaces[dir][0], "destination", context.c_str());
+  checkRange(t, slo, shi, directionSpaces[dir][1], "source", context.c_str());
+  char *d = static_cast<char *>(dst);
+  const char *s = static_cast<const char *>(src);
+  for (int64_t i = 0; i <= segnum; ++i)
+    std::memmove(d + i * dstStride, s + i * srcStride, size_t(seg));
+  chargeDma(t, dir, seg * (segnum + 1), segnum + 1, async,
+            directionNames[dir]);
+}
+
+void __bangsim_sync(int32_t kind) {
+  Task &t = task();
+  chargeSync(t);
+  if (kind == 1 || kind == 2)
+    barrierWait(t, kind);
+}
+
+void __bangsim_check_vec(const void *p, int64_t bytes, int32_t spaces,
+                         int32_t access) {
+  Task &t = task();
+  const char *intrinsic = t.ctx.loc ? t.ctx.loc->intrinsic : "intrinsic";
+  if (bytes < 0)
+    faultCurrentTask(llvm::formatv("{0}: negative size ({1} bytes)", intrinsic,
+                                   bytes));
+  if (bytes == 0)
+    return;
+  uintptr_t lo = reinterpret_cast<uintptr_t>(p);
+  Place::Kind want = (spaces & BANG_IN_NRAM)   ? Place::Nram
+                     : (spaces & BANG_IN_WRAM) ? Place::Wram
+                     : (spaces & BANG_IN_SRAM) ? Place::Sram
+                                               : Place::Gdram;
+  // Accept any of the allowed spaces; name the first in messages.
+  Place place = t.launch->device->memory.locate(lo, bytes);
+  const int kindBit[] = {0, BANG_IN_GDRAM, BANG_IN_NRAM, BANG_IN_WRAM,
+                         BANG_IN_SRAM, 0};
+  if (kindBit[place.kind] & spaces)
+    want = place.kind;
+  checkRange(t, lo, lo + bytes, want,
+             access == BANG_WRITE ? "destination" : "source", intrinsic);
+}
+
+void __bangsim_compute(int32_t opClass, int32_t dtype, int64_t count) {
+  Task &t = task();
+  if (opClass < 0 || opClass >= BANG_OP_NUM_CLASSES)
+    faultCurrentTask("internal error: unknown op class");
+  chargeCompute(t, opClass, dtype, count,
+                t.ctx.loc ? t.ctx.loc->intrinsic : "vector");
+}
+
+void __bangsim_scalar(int64_t n) {
+  Task *t = currentTask();
+  if (t)
+    chargeScalar(*t, n);
+}
+
+void __bangsim_atomic(void *dst, const void *src, int64_t n, int32_t op,
+                      int32_t dtype) {
+  Task &t = task();
+  const char *intrinsic = t.ctx.loc ? t.ctx.loc->intrinsic : "atomic";
+  if (n < 0)
+    faultCurrentTask(llvm::formatv("{0}: negative count {1}", intrinsic, n));
+  int size = dtype == BANG_DT_F16 ? 2 : 4;
+  uintptr_t d = reinterpret_cast<uintptr_t>(dst);
+  uintptr_t s = reinterpret_cast<uintptr_t>(src);
+  checkRange(t, d, d + n * size, Place::Gdram, "destination", intrinsic);
+  checkRange(t, s, s + n * size, Place::Nram, "source", intrinsic);
+  {
+    std::lock_guard lock(t.launch->device->atomicMutex);
+    auto apply = [&](auto *out, const auto *in) {
+      for (int64_t i = 0; i < n; ++i) {
+        if (op == 0)
+          out[i] = out[i] + in[i];
+        else if (in[i] > out[i] || in[i] != in[i])
+          out[i] = in[i];
+      }
+    };
+    if (dtype == BANG_DT_F16)
+      apply(static_cast<_Float16 *>(dst), static_cast<const _Float16 *>(src));
+    else if (dtype == BANG_DT_F32)
+      apply(static_cast<float *>(dst), static_cast<const float *>(src));
+    else
+      apply(static_cast<int32_t *>(dst), static_cast<const int32_t *>(src));
+  }
+  chargeCompute(t, BANG_OP_ATOMIC, dtype, n, intrinsic);
+  chargeDma(t, 1, n * size, 1, false, intrinsic);
+}
+
+void __bangsim_check_access(const void *p, int64_t bytes, int32_t isStore,
+                            const BangSrcLoc *loc) {
+  Task &t = task();
+  uintptr_t lo = reinterpret_cast<uintptr_t>(p);
+  uintptr_t stack = reinterpret_cast<uintptr_t>(t.stack);
+  if (lo >= stack && lo + bytes <= stack + t.stackBytes)
+    return; // a local of the task
+  const MemoryMap &memory = t.launch->device->memory;
+  Place place = memory.locate(lo, bytes);
+  bool own = place.kind == Place::Gdram ||
+             (place.kind == Place::Sram && place.index == t.ctx.clusterId) ||
+             ((place.kind == Place::Nram || place.kind == Place::Wram) &&
+              place.index == t.physicalCore);
+  if (own && place.whole)
+    return;
+  t.ctx.loc = loc;
+  faultCurrentTask(llvm::formatv(
+      "scalar {0} of {1} bytes at {2:x} is outside {3}: it is in {4}",
+      isStore ? "store" : "load", bytes, lo,
+      place.kind == Place::Nowhere ? "every device buffer" : "its region",
+      regionName(place, memory, lo)));
+}
+
+void __bangsim_fault(const char *message) {
+  faultCurrentTask(message);
+}
+
+} // extern "C"
+
+std::vector<std::pair<std::string, void *>> bangsim::runtimeSymbols() {
+  return {
+      {"__bangsim_ctx", reinterpret_cast<void *>(&__bangsim_ctx)},
+      {"__bangsim_memcpy", reinterpret_cast<void *>(&__bangsim_memcpy)},
+      {"__bangsim_sync", reinterpret_cast<void *>(&__bangsim_sync)},
+      {"__bangsim_check_vec", reinterpret_cast<void *>(&__bangsim_check_vec)},
+      {"__bangsim_compute", reinterpret_cast<void *>(&__bangsim_compute)},
+      {"__bangsim_scalar", reinterpret_cast<void *>(&__bangsim_scalar)},
+      {"__bangsim_atomic", reinterpret_cast<void *>(&__bangsim_atomic)},
+      {"__bangsim_check_access",
+       reinterpret_cast<void *>(&__bangsim_check_access)},
+      {"__bangsim_fault", reinterpret_cast<void *>(&__bangsim_fault)},
+  };
+}

@@ -1,0 +1,166 @@
+//===- Sim.h - simrt internals shared by its source files -----*- C++ -*-===//
+#ifndef BANGSIM_SIM_H
+#define BANGSIM_SIM_H
+
+#include "bangsim/Device.h"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+#include <ucontext.h>
+#include <vector>
+
+namespace bangsim {
+
+// --- Memory -------------------------------------------------------------===//
+
+struct Allocation {
+  uintptr_t base;
+  uint64_t bytes;
+  uint64_t id;
+  bool freed;
+};
+
+/// Where an address range lies.
+struct Place {
+  enum Kind { Nowhere, Gdram, Nram, Wram, Sram, FreedGdram } kind = Nowhere;
+  int index = -1;       ///< core (NRAM/WRAM) or cluster (SRAM)
+  bool whole = false;   ///< the whole range is inside that one region
+  const Allocation *alloc = nullptr; ///< for GDRAM
+  uintptr_t regionBase = 0, regionEnd = 0;
+};
+
+const char *placeKindName(Place::Kind kind);
+
+/// GDRAM allocations and the on-chip memories of every core and cluster.
+class MemoryMap {
+public:
+  explicit MemoryMap(const DeviceSpec &spec);
+  ~MemoryMap();
+  llvm::Expected<void *> allocate(uint64_t bytes);
+  llvm::Error release(void *ptr);
+  /// Classifies [p, p+bytes).
+  Place locate(uintptr_t p, uint64_t bytes) const;
+  /// "buffer #3 [0x.., 0x..) of 4096 bytes" nearest to p, for messages.
+  std::string nearest(uintptr_t p) const;
+  /// The live allocation that wholly contains [p, p+bytes), or null.
+  const Allocation *liveContaining(uintptr_t p, uint64_t bytes) const;
+  uint64_t allocatedBytes() const;
+
+  char *nram(int core) const { return chip + core * coreStride; }
+  char *wram(int core) const { return nram(core) + spec.nramBytes; }
+  char *sram(int cluster) const { return sramBase + cluster * spec.sramBytes; }
+
+private:
+  const DeviceSpec &spec;
+  char *chip = nullptr;
+  size_t chipBytes = 0;
+  uint64_t coreStride = 0;
+  char *sramBase = nullptr;
+  mutable std::shared_mutex mutex;
+  std::map<uintptr_t, Allocation> live;
+  std::map<uintptr_t, Allocation> freed; ///< most recent per base
+  uint64_t nextId = 1;
+  uint64_t liveBytes = 0;
+};
+
+// --- Launches -----------------------------------------------------------===//
+
+struct Launch;
+
+/// One task of a launch: a fiber with its own stack and task context, and
+/// its core's simulated clocks.
+struct Task {
+  BangTaskContext ctx{};
+  Launch *launch = nullptr;
+  int physicalCore = 0;
+  int barrierGroup = 0;      ///< cluster group for __sync_cluster
+  int unionGroup = 0;        ///< union group for __sync_all
+  ucontext_t context;
+  void *stack = nullptr;
+  size_t stackBytes = 0;
+  enum State { Ready, Blocked, Done, Stopped } state = Ready;
+  bool started = false;
+  int worker = 0;
+  /// Simulated clocks, in cycles.
+  double compute = 0; ///< compute unit free at
+  double dma = 0;     ///< DMA queue free at
+  double start = 0;
+  CoreStats stats;
+  int64_t scalar = 0;
+  std::array<int64_t, NumDirections> bytes{};
+  std::array<int64_t, BANG_OP_NUM_CLASSES> ops{};
+  std::vector<TraceEvent> events;
+  int waitingAt = -1; ///< barrier kind while Blocked
+  const BangSrcLoc *waitLoc = nullptr;
+};
+
+/// A barrier among a fixed set of tasks.
+struct Barrier {
+  int expected = 0;
+  int arrived = 0;
+  int finished = 0; ///< members that ended without arriving
+  std::vector<Task *> waiting;
+};
+
+struct Launch {
+  DeviceImpl *device = nullptr;
+  const Kernel *kernel = nullptr;
+  const DeviceSpec *spec = nullptr;
+  LaunchOptions options;
+  std::vector<Task> tasks;            ///< the wave being run
+  std::vector<uint64_t> argValues;    ///< the kernel's arguments
+  std::vector<void *> argPointers;    ///< &argValues[i], as the entry wants
+  std::vector<Barrier> clusterBarriers, unionBarriers;
+  std::mutex mutex; ///< barriers, task states, the fault
+  std::condition_variable wake;
+  std::atomic<bool> stopped{false};
+  std::string fault;
+  LaunchStats stats;
+  std::mutex statsMutex;
+  double gdramBytesPerCycle = 1; ///< per core, with the card's bandwidth shared
+  std::chrono::steady_clock::time_point deadline;
+  bool hasDeadline = false;
+};
+
+struct DeviceImpl {
+  explicit DeviceImpl(const DeviceSpec &spec) : spec(spec), memory(this->spec) {}
+  DeviceSpec spec;
+  MemoryMap memory;
+  std::mutex atomicMutex; ///< serialises __bang_atomic_* across cores
+  std::mutex launchMutex; ///< one launch at a time per device
+};
+
+/// The task running on this host thread, or null outside kernel code.
+Task *currentTask();
+
+/// Stops the current task with a fault message (prefixed with the kernel,
+/// task and source location); does not return.
+[[noreturn]] void faultCurrentTask(const std::string &what);
+
+/// Leaves the current task of a stopped launch quietly; does not return.
+[[noreturn]] void stopCurrentTask();
+
+/// Runs all tasks of `launch` to completion, a fault, or a stop.
+void runTasks(Launch &launch);
+
+/// __sync_cluster (kind 1) and __sync_all (kind 2) for the current task.
+void barrierWait(Task &task, int kind);
+
+/// Cost model: charge work to the current task's core.
+void chargeDma(Task &task, int dir, int64_t bytes, int64_t segments,
+               bool async, const char *name);
+void chargeCompute(Task &task, int opClass, int dtype, int64_t count,
+                   const char *name);
+void chargeScalar(Task &task, int64_t instructions);
+void chargeSync(Task &task);
+/// Aligns the clocks of the tasks meeting at a barrier.
+void chargeBarrier(std::vector<Task *> &tasks);
+
+} // namespace bangsim
+
+#endif // BANGSIM_SIM_H

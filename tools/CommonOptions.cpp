@@ -1,0 +1,52 @@
+//===- CommonOptions.cpp - Options shared by compile, run and op ----------===//
+#include "tools/CommonOptions.h"
+
+#include "llvm/Support/WithColor.h"
+
+using namespace bangc::tools;
+
+const char *const bangc::tools::CommonOptionsHelp =
+    "  -I DIR            add DIR to the include path\n"
+    "  -D NAME[=VALUE]   define a macro\n"
+    "  -O0 -O1 -O2 -O3   optimisation level (default -O2)\n"
+    "  -g                full debug info (line tables are always kept)\n"
+    "  --check           also check every scalar load and store of kernels\n"
+    "  --device SPEC     mlu370 (default), mlu270, tiny, or a JSON spec file\n";
+
+bool CommonOptions::parse(Args &args) {
+  if (auto v = args.value("-I", true)) {
+    compile.includeDirs.push_back(*v);
+    return true;
+  }
+  if (auto v = args.value("-D", true)) {
+    compile.defines.push_back(*v);
+    return true;
+  }
+  for (int level = 0; level <= 3; ++level)
+    if (args.flag("-O" + std::to_string(level))) {
+      compile.optLevel = level;
+      return true;
+    }
+  if (args.flag("-g")) {
+    compile.debugInfo = true;
+    return true;
+  }
+  if (args.flag("--check")) {
+    compile.checkAccesses = true;
+    return true;
+  }
+  if (auto v = args.value("--device")) {
+    device = *v;
+    return true;
+  }
+  return false;
+}
+
+std::optional<bangsim::DeviceSpec> CommonOptions::loadDevice() const {
+  auto spec = bangsim::loadDeviceSpec(device);
+  if (spec)
+    return *spec;
+  llvm::WithColor::error(llvm::errs(), "bangc-sim")
+      << llvm::toString(spec.takeError()) << "\n";
+  return std::nullopt;
+}

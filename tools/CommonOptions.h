@@ -1,0 +1,28 @@
+//===- CommonOptions.h - Options shared by compile, run and op -*- C++ -*-===//
+#ifndef BANGC_TOOLS_COMMONOPTIONS_H
+#define BANGC_TOOLS_COMMONOPTIONS_H
+
+#include "tools/Args.h"
+
+#include "bangsim/DeviceSpec.h"
+#include "bangsim/Module.h"
+
+namespace bangc::tools {
+
+/// -I, -D, -O<n>, -g, --check and --device SPEC.
+struct CommonOptions {
+  bangsim::CompileOptions compile;
+  std::string device = "mlu370";
+
+  /// Consumes one option at the front of `args` if it is one of ours.
+  bool parse(Args &args);
+  /// The device spec named by --device; prints the error and returns none.
+  std::optional<bangsim::DeviceSpec> loadDevice() const;
+};
+
+/// The help text of the common options.
+extern const char *const CommonOptionsHelp;
+
+} // namespace bangc::tools
+
+#endif

@@ -1,0 +1,169 @@
+//===- CompileCommand.cpp - bangc-sim compile -----------------------------===//
+#include "tools/Commands.h"
+#include "tools/CommonOptions.h"
+
+#include "codegen/Output.h"
+#include "codegen/Pipeline.h"
+#include "frontend/Frontend.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace bangc;
+using namespace bangc::tools;
+
+static const char *const help =
+    "usage: bangc-sim compile FILE.mlu [options]\n"
+    "\n"
+    "Compiles a BANG kernel file for the host CPU. With no output option it\n"
+    "checks and optimises the program and writes nothing.\n"
+    "\n"
+    "  -emit-llvm        write LLVM IR (.ll; .bc with -c)\n"
+    "  -S                write host assembly (.s)\n"
+    "  -c                write a host object file (.o)\n"
+    "  -o FILE           output file ('-' for standard output)\n"
+    "  --passes=LIST     run only these passes after the frontend (for\n"
+    "                    testing passes), e.g. bang-find-kernels\n"
+    "  -fsyntax-only     run the frontend and its checks only\n";
+
+namespace {
+
+struct CompileCommand {
+  CommonOptions common;
+  std::string input, output, passes;
+  bool emitLLVM = false, assembly = false, object = false, syntaxOnly = false;
+
+  int parse(llvm::ArrayRef<const char *> argv) {
+    Args args(argv);
+    while (!args.done()) {
+      if (args.flag("--help") || args.flag("-h")) {
+        llvm::outs() << help << CommonOptionsHelp;
+        return 0;
+      }
+      if (common.parse(args))
+        continue;
+      if (args.flag("-emit-llvm") || args.flag("--emit-llvm"))
+        emitLLVM = true;
+      else if (args.flag("-S"))
+        assembly = true;
+      else if (args.flag("-c"))
+        object = true;
+      else if (args.flag("-fsyntax-only"))
+        syntaxOnly = true;
+      else if (auto v = args.value("-o", true))
+        output = *v;
+      else if (auto v = args.value("--passes"))
+        passes = *v;
+      else if (auto v = args.positional()) {
+        if (!input.empty())
+          return usageError("compile", "more than one input file");
+        input = *v;
+      } else
+        return usageError("compile", args.error.empty()
+                                         ? "unknown option '" + args.peek() + "'"
+                                         : args.error);
+    }
+    if (!args.error.empty())
+      return usageError("compile", args.error);
+    if (input.empty())
+      return usageError("compile", "no input file");
+    if (assembly && emitLLVM && object)
+      return usageError("compile", "-S and -c together");
+    return -1;
+  }
+
+  std::optional<OutputKind> kind() const {
+    if (emitLLVM)
+      return object ? OutputKind::LLVMBitcode : OutputKind::LLVMText;
+    if (assembly)
+      return OutputKind::Assembly;
+    if (object || !output.empty())
+      return OutputKind::Object;
+    return std::nullopt;
+  }
+
+  std::string outputPath(OutputKind k) const {
+    if (!output.empty())
+      return output;
+    const char *ext[] = {".ll", ".bc", ".s", ".o"};
+    llvm::SmallString<128> path(llvm::sys::path::filename(input));
+    llvm::sys::path::replace_extension(path, ext[int(k)]);
+    return std::string(path);
+  }
+
+  int run() {
+    std::optional<bangsim::DeviceSpec> spec = common.loadDevice();
+    if (!spec)
+      return 1;
+    if (!llvm::sys::fs::exists(input)) {
+      llvm::WithColor::error(llvm::errs(), "bangc-sim")
+          << "no such file: '" << input << "'\n";
+      return 1;
+    }
+    llvm::LLVMContext context;
+    FrontendOptions fe;
+    fe.includeDirs = common.compile.includeDirs;
+    fe.defines = common.compile.defines;
+    fe.optLevel = common.compile.optLevel;
+    fe.debugInfo = common.compile.debugInfo;
+    fe.device = *spec;
+    auto module = compileToIR(input, std::nullopt, fe, context);
+    if (!module)
+      return reportCompileError(module.takeError());
+    if (syntaxOnly)
+      return 0;
+    CodegenOptions cg;
+    cg.optLevel = common.compile.optLevel;
+    cg.checkAccesses = common.compile.checkAccesses;
+    llvm::Error e = passes.empty() ? optimizeModule(**module, cg)
+                                   : runPassPipeline(**module, passes, cg);
+    if (e)
+      return reportCompileError(std::move(e));
+    std::optional<OutputKind> k = kind();
+    if (!k)
+      return 0;
+    std::error_code ec;
+    std::string path = outputPath(*k);
+    llvm::ToolOutputFile out(path, ec,
+                             *k == OutputKind::LLVMText || *k == OutputKind::Assembly
+                                 ? llvm::sys::fs::OF_Text
+                                 : llvm::sys::fs::OF_None);
+    if (ec) {
+      llvm::WithColor::error(llvm::errs(), "bangc-sim")
+          << "cannot write '" << path << "': " << ec.message() << "\n";
+      return 1;
+    }
+    if (llvm::Error err = writeModule(**module, *k, cg.optLevel, out.os()))
+      return reportCompileError(std::move(err));
+    out.keep();
+    return 0;
+  }
+};
+
+} // namespace
+
+int bangc::tools::reportCompileError(llvm::Error e) {
+  int code = 1;
+  llvm::handleAllErrors(
+      std::move(e),
+      [&](const CompileFailed &failed) {
+        llvm::errs() << failed.numErrors
+                     << (failed.numErrors == 1 ? " error" : " errors")
+                     << " generated.\n";
+      },
+      [&](const llvm::ErrorInfoBase &other) {
+        llvm::WithColor::error(llvm::errs(), "bangc-sim") << other.message()
+                                                          << "\n";
+      });
+  return code;
+}
+
+int bangc::tools::compileMain(llvm::ArrayRef<const char *> argv) {
+  CompileCommand cmd;
+  int parsed = cmd.parse(argv);
+  if (parsed >= 0)
+    return parsed;
+  return cmd.run();
+}

@@ -1,0 +1,339 @@
+//===- RunCommand.cpp - bangc-sim run -------------------------------------===//
+#include "tools/Commands.h"
+#include "tools/CommonOptions.h"
+
+#include "bangsim/Device.h"
+#include "bangsim/Module.h"
+#include "support/Half.h"
+#include "support/Npy.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace bangc;
+using namespace bangc::tools;
+
+static const char *const help =
+    "usage: bangc-sim run FILE.mlu --kernel NAME [options] --arg ARG...\n"
+    "\n"
+    "Compiles FILE.mlu and runs one kernel on the simulated device.\n"
+    "\n"
+    "  --kernel NAME     the kernel: 'vadd', or 'vadd<float>' for a template\n"
+    "  --dim X[,Y[,Z]]   task dimensions (default 1)\n"
+    "  --type TYPE       block, union1, union2, union4, union8 (default block)\n"
+    "  --arg ARG         the kernel's arguments, in order:\n"
+    "      in:FILE.npy                 a device buffer filled from FILE\n"
+    "      out:FILE.npy:DTYPE:D0xD1..  a zeroed buffer, written to FILE after\n"
+    "      inout:FILE.npy              filled from FILE, written back after\n"
+    "      i8:V i16:V i32:V i64:V u32:V f16:V f32:V f64:V   scalars\n"
+    "  --trace FILE.json write a Chrome trace (open it in Perfetto)\n"
+    "  --profile         print where the simulated time went\n"
+    "  --stats-json FILE write the launch statistics as JSON\n"
+    "  --threads N       host threads running the simulated cores\n"
+    "  --timeout SECONDS stop a kernel that runs longer than this\n"
+    "\n"
+    "Exit status: 0 success, 1 compile or file error, 2 usage error,\n"
+    "3 device fault.\n";
+
+namespace {
+
+/// One --arg: a buffer or a scalar.
+struct RunArg {
+  enum Kind { In, Out, InOut, Scalar } kind = Scalar;
+  std::string file;
+  NpyArray array;
+  bangsim::KernelArg scalar{'i', 0};
+  void *device = nullptr;
+};
+
+llvm::Expected<std::vector<int64_t>> parseShape(llvm::StringRef text) {
+  std::vector<int64_t> shape;
+  llvm::SmallVector<llvm::StringRef, 4> dims;
+  text.split(dims, 'x');
+  for (llvm::StringRef d : dims) {
+    int64_t v;
+    if (d.getAsInteger(10, v) || v < 0)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "bad shape '%s': want D0xD1x...",
+                                     text.str().c_str());
+    shape.push_back(v);
+  }
+  return shape;
+}
+
+llvm::Expected<bangsim::KernelArg> parseScalar(llvm::StringRef type,
+                                               llvm::StringRef value) {
+  auto bad = [&] {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "bad %s value '%s'", type.str().c_str(),
+                                   value.str().c_str());
+  };
+  if (type == "f16" || type == "f32" || type == "f64") {
+    double d;
+    if (value.getAsDouble(d))
+      return bad();
+    if (type == "f16")
+      return bangsim::KernelArg::f16bits(floatToHalf(float(d)));
+    if (type == "f32")
+      return bangsim::KernelArg::f32(float(d));
+    return bangsim::KernelArg::f64(d);
+  }
+  int64_t v;
+  if (value.getAsInteger(0, v))
+    return bad();
+  if (type == "i8")
+    return bangsim::KernelArg::i8(int8_t(v));
+  if (type == "i16")
+    return bangsim::KernelArg::i16(int16_t(v));
+  if (type == "i32" || type == "u32")
+    return bangsim::KernelArg::i32(int32_t(uint32_t(v)));
+  if (type == "i64")
+    return bangsim::KernelArg::i64(v);
+  if (type == "bool")
+    return bangsim::KernelArg::boolean(v != 0);
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "unknown argument kind '%s'",
+                                 type.str().c_str());
+}
+
+llvm::Expected<RunArg> parseArg(llvm::StringRef text) {
+  auto [kind, rest] = text.split(':');
+  RunArg arg;
+  if (kind == "in" || kind == "inout") {
+    arg.kind = kind == "in" ? RunArg::In : RunArg::InOut;
+    arg.file = rest.str();
+    auto array = readNpy(arg.file);
+    if (!array)
+      return array.takeError();
+    arg.array = std::move(*array);
+    return std::move(arg);
+  }
+  if (kind == "out") {
+    llvm::SmallVector<llvm::StringRef, 3> parts;
+    rest.split(parts, ':');
+    if (parts.size() != 3)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "bad --arg '%s': want "
+                                     "out:FILE.npy:DTYPE:D0xD1...",
+                                     text.str().c_str());
+    auto dtype = parseDTypeName(parts[1]);
+    if (!dtype)
+      return dtype.takeError();
+    auto shape = parseShape(parts[2]);
+    if (!shape)
+      return shape.takeError();
+    arg.kind = RunArg::Out;
+    arg.file = parts[0].str();
+    arg.array = NpyArray(*dtype, *shape);
+    return std::move(arg);
+  }
+  auto scalar = parseScalar(kind, rest);
+  if (!scalar)
+    return scalar.takeError();
+  arg.scalar = *scalar;
+  return std::move(arg);
+}
+
+llvm::Expected<bangsim::Dim3> parseDim(llvm::StringRef text) {
+  llvm::SmallVector<llvm::StringRef, 3> parts;
+  text.split(parts, ',');
+  uint32_t v[3] = {1, 1, 1};
+  if (parts.size() > 3)
+    parts.clear();
+  for (size_t i = 0; i < parts.size(); ++i)
+    if (parts[i].trim().getAsInteger(10, v[i]) || v[i] == 0)
+      parts.clear();
+  if (parts.empty())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "bad --dim '%s': want X[,Y[,Z]] of "
+                                   "positive integers",
+                                   text.str().c_str());
+  return bangsim::Dim3{v[0], v[1], v[2]};
+}
+
+struct RunCommand {
+  CommonOptions common;
+  std::string input, kernel, tracePath, statsPath;
+  bangsim::Dim3 dim;
+  bangsim::FuncType type = bangsim::FuncType::Block;
+  std::vector<RunArg> args;
+  bool profile = false;
+  bangsim::LaunchOptions launch;
+
+  int parse(llvm::ArrayRef<const char *> argv) {
+    Args a(argv);
+    while (!a.done()) {
+      if (a.flag("--help") || a.flag("-h")) {
+        llvm::outs() << help << "\ncompile options:\n" << CommonOptionsHelp;
+        return 0;
+      }
+      if (common.parse(a))
+        continue;
+      if (auto v = a.value("--kernel")) {
+        kernel = *v;
+      } else if (auto v = a.value("--dim")) {
+        auto d = parseDim(*v);
+        if (!d)
+          return usageError("run", llvm::toString(d.takeError()));
+        dim = *d;
+      } else if (auto v = a.value("--type")) {
+        auto t = bangsim::parseFuncType(*v);
+        if (!t)
+          return usageError("run", llvm::toString(t.takeError()));
+        type = *t;
+      } else if (auto v = a.value("--arg")) {
+        auto arg = parseArg(*v);
+        if (!arg)
+          return usageError("run", llvm::toString(arg.takeError()));
+        args.push_back(std::move(*arg));
+      } else if (auto v = a.value("--trace")) {
+        tracePath = *v;
+        launch.trace = true;
+      } else if (auto v = a.value("--stats-json")) {
+        statsPath = *v;
+      } else if (a.flag("--profile")) {
+        profile = true;
+      } else if (auto v = a.value("--threads")) {
+        if (llvm::StringRef(*v).getAsInteger(10, launch.hostThreads) ||
+            launch.hostThreads == 0)
+          return usageError("run", "bad --threads '" + *v + "'");
+      } else if (auto v = a.value("--timeout")) {
+        if (llvm::StringRef(*v).getAsDouble(launch.timeoutSeconds) ||
+            launch.timeoutSeconds <= 0)
+          return usageError("run", "bad --timeout '" + *v + "'");
+      } else if (auto v = a.positional()) {
+        if (!input.empty())
+          return usageError("run", "more than one input file");
+        input = *v;
+      } else {
+        return usageError("run", a.error.empty()
+                                     ? "unknown option '" + a.peek() + "'"
+                                     : a.error);
+      }
+    }
+    if (!a.error.empty())
+      return usageError("run", a.error);
+    if (input.empty())
+      return usageError("run", "no input file");
+    if (kernel.empty())
+      return usageError("run", "no --kernel");
+    return -1;
+  }
+
+  /// Checks --arg kinds against the kernel's parameters.
+  int matchSignature(const bangsim::Kernel &k) {
+    if (args.size() != k.signature.size())
+      return usageError("run", llvm::formatv("kernel '{0}' takes {1} "
+                                             "arguments; {2} --arg given",
+                                             k.pretty, k.signature.size(),
+                                             args.size()));
+    for (size_t i = 0; i < args.size(); ++i) {
+      char want = k.signature[i];
+      char have = args[i].kind == RunArg::Scalar ? args[i].scalar.kind : 'p';
+      if (want != have)
+        return usageError(
+            "run", llvm::formatv("--arg {0} does not fit parameter {0} of "
+                                 "'{1}' (kind '{2}', parameter wants '{3}'; "
+                                 "p pointer, b i8, h i16, i i32/u32, l i64, "
+                                 "e f16, f f32, d f64)",
+                                 i + 1, k.pretty, have, want));
+    }
+    return -1;
+  }
+
+  int fail(llvm::Error e) {
+    llvm::WithColor::error(llvm::errs(), "bangc-sim")
+        << llvm::toString(std::move(e)) << "\n";
+    return 1;
+  }
+
+  int run() {
+    std::optional<bangsim::DeviceSpec> spec = common.loadDevice();
+    if (!spec)
+      return 1;
+    auto module = bangsim::Module::compileFile(input, *spec, common.compile);
+    if (!module)
+      return reportCompileError(module.takeError());
+    auto k = (*module)->findKernel(kernel);
+    if (!k)
+      return usageError("run", llvm::toString(k.takeError()));
+    if (int status = matchSignature(**k); status >= 0)
+      return status;
+    auto device = bangsim::Device::open(*spec);
+    if (!device)
+      return fail(device.takeError());
+    std::vector<bangsim::KernelArg> kargs;
+    for (RunArg &arg : args) {
+      if (arg.kind == RunArg::Scalar) {
+        kargs.push_back(arg.scalar);
+        continue;
+      }
+      auto buffer = (*device)->malloc(arg.array.byteSize());
+      if (!buffer)
+        return fail(buffer.takeError());
+      arg.device = *buffer;
+      if (arg.kind != RunArg::Out)
+        if (llvm::Error e = (*device)->copyToDevice(
+                arg.device, arg.array.data.data(), arg.array.byteSize()))
+          return fail(std::move(e));
+      kargs.push_back(bangsim::KernelArg::pointer(arg.device));
+    }
+    auto stats = (*device)->launch(**k, (*module)->staticLayout(), dim, type,
+                                   kargs, launch);
+    if (!stats) {
+      int status = 1;
+      llvm::handleAllErrors(
+          stats.takeError(),
+          [&](const bangsim::LaunchFault &f) {
+            llvm::WithColor::error(llvm::errs(), "device fault") << f.message
+                                                                 << "\n";
+            status = 3;
+          },
+          [&](const llvm::ErrorInfoBase &e) {
+            llvm::WithColor::error(llvm::errs(), "bangc-sim") << e.message()
+                                                              << "\n";
+          });
+      return status;
+    }
+    for (RunArg &arg : args) {
+      if (arg.kind != RunArg::Out && arg.kind != RunArg::InOut)
+        continue;
+      if (llvm::Error e = (*device)->copyFromDevice(
+              arg.array.data.data(), arg.device, arg.array.byteSize()))
+        return fail(std::move(e));
+      if (llvm::Error e = writeNpy(arg.file, arg.array))
+        return fail(std::move(e));
+    }
+    if (profile)
+      bangsim::printProfile(llvm::outs(), *stats);
+    if (!tracePath.empty())
+      if (llvm::Error e = bangsim::writeChromeTrace(tracePath, *stats))
+        return fail(std::move(e));
+    if (!statsPath.empty()) {
+      std::error_code ec;
+      llvm::raw_fd_ostream os(statsPath, ec);
+      if (ec)
+        return fail(llvm::createStringError(ec, "cannot write '%s'",
+                                            statsPath.c_str()));
+      os << bangsim::statsToJSON(*stats) << "\n";
+    }
+    llvm::errs() << llvm::formatv(
+        "{0}: {1} tasks ({2}), {3} simulated cycles ({4:F2} us), IO "
+        "efficiency {5:F1}%\n",
+        stats->kernel, stats->tasks, bangsim::funcTypeName(type),
+        uint64_t(stats->cycles), stats->seconds * 1e6,
+        stats->ioEfficiency * 100);
+    return 0;
+  }
+};
+
+} // namespace
+
+int bangc::tools::runMain(llvm::ArrayRef<const char *> argv) {
+  RunCommand cmd;
+  int parsed = cmd.parse(argv);
+  if (parsed >= 0)
+    return parsed;
+  return cmd.run();
+}
