@@ -1,0 +1,60 @@
+//===- Dims.h - The eight-dimensional Task IR shape -------------*- C++ -*-===//
+//
+// Task IR shapes name up to eight loop dimensions [y, x, f, r, ky, kx, iy,
+// ix]; -1 marks an unused dimension. A tensor described by a Dims has the
+// used dimensions as its axes, in that order.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BANGC_GRAPH_DIMS_H
+#define BANGC_GRAPH_DIMS_H
+
+#include "graph/proto/taskir.pb.h"
+
+#include <array>
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+namespace bangc::graph {
+
+enum Dim : unsigned { DY, DX, DF, DR, DKY, DKX, DIY, DIX, NumDims };
+
+/// Lower-case name of a dimension ("y", "x", ..., "ix").
+const char *dimName(unsigned D);
+
+struct Dims {
+  std::array<int64_t, NumDims> v{-1, -1, -1, -1, -1, -1, -1, -1};
+
+  Dims() = default;
+  /// Dims with the listed (dimension, size) pairs set, others unused.
+  Dims(std::initializer_list<std::pair<Dim, int64_t>> Init);
+
+  static Dims fromProto(const taskir::Shape &S);
+  void toProto(taskir::Shape *S) const;
+
+  int64_t operator[](unsigned D) const { return v[D]; }
+  int64_t &operator[](unsigned D) { return v[D]; }
+  bool has(unsigned D) const { return v[D] != -1; }
+  /// Bit set of the used dimensions.
+  unsigned mask() const;
+  /// Sizes of the used dimensions in canonical order (tensor shape).
+  std::vector<int64_t> present() const;
+  /// Product of the used dimensions (1 if none). Caller ensures all >= 0.
+  int64_t volume() const;
+  bool operator==(const Dims &O) const { return v == O.v; }
+  bool operator!=(const Dims &O) const { return v != O.v; }
+  /// "[y=28, x=28, f=6]" (used dimensions only), or "[]".
+  std::string str() const;
+};
+
+/// Mask of the given dimensions.
+unsigned dimMask(std::initializer_list<Dim> Ds);
+/// "[y, x, f]" for a mask.
+std::string maskStr(unsigned Mask);
+/// "[2, 3, 4]".
+std::string shapeStr(const std::vector<int64_t> &Shape);
+
+} // namespace bangc::graph
+
+#endif // BANGC_GRAPH_DIMS_H

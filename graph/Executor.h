@@ -1,0 +1,53 @@
+//===- Executor.h - The reference engine ("Task Rabbit") --------*- C++ -*-===//
+//
+// Runs a validated graph on host tensors. Each time step evaluates every
+// block in topological order: a storage block takes its value from the host
+// (graph inputs), from its data or init (SW, SWFC, SB), or from the edges
+// into its input cluster; a compute block gathers its input clusters and
+// runs its kernel (Kernels.h). An edge copies its source interface's
+// sub-box, applies its rearrangements and writes the destination
+// interface's sub-box.
+//
+// Time: with RunOptions::TimeSteps = T > 1 every input may carry a leading
+// time axis of length T (one frame per step) or not (the same frame every
+// step); every output gets a leading axis of length T. CLIF membrane state
+// persists across the steps of one run.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BANGC_GRAPH_EXECUTOR_H
+#define BANGC_GRAPH_EXECUTOR_H
+
+#include "graph/Graph.h"
+#include "support/Npy.h"
+
+#include "llvm/Support/Error.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace bangc::graph {
+
+struct RunOptions {
+  int TimeSteps = 1;
+};
+
+/// Tensors keyed by block name (Graph::ioName).
+using TensorMap = std::map<std::string, NpyArray>;
+
+/// Runs \p G. Inputs must cover Graph::inputBlocks() exactly, each with the
+/// block's numpy dtype (precisionDType) and shape (storageShape, optionally
+/// with a leading time axis). Returns one tensor per SO block.
+llvm::Expected<TensorMap> runGraph(const Graph &G, const TensorMap &Inputs,
+                                   const RunOptions &Opts = {});
+
+/// Host tensor <-> Task IR values, with dtype and range checks.
+llvm::Expected<std::vector<double>> npyToValues(const NpyArray &A,
+                                                taskir::Precision P,
+                                                llvm::StringRef What);
+NpyArray valuesToNpy(const std::vector<double> &V,
+                     const std::vector<int64_t> &Shape, taskir::Precision P);
+
+} // namespace bangc::graph
+
+#endif // BANGC_GRAPH_EXECUTOR_H

@@ -1,0 +1,100 @@
+//===- Stats.cpp - Parameters, operations and storage of a graph ---------===//
+#include "graph/Stats.h"
+
+#include "graph/Precision.h"
+
+#include <fmt/format.h>
+
+using namespace bangc::taskir;
+
+namespace bangc::graph {
+
+static int64_t paramElements(const TaskBlock &B) {
+  BlockType T = B.type();
+  if (T == SW || T == SWFC || T == SB)
+    return blockDims(B).volume();
+  if (T == CLUT)
+    return B.data().int32_data_size() + B.data().uint32_data_size() +
+           B.data().float_data_size();
+  return 0;
+}
+
+static BlockStats blockStats(const Graph &G, const TaskBlock &B) {
+  BlockStats S;
+  S.Id = B.id();
+  S.Name = B.name();
+  S.Type = B.type();
+  Dims D = blockDims(B);
+  if (isStorageBlock(B.type())) {
+    S.Params = paramElements(B);
+    S.StorageBytes = (D.volume() * precisionBits(B.precision()) + 7) / 8;
+    return S;
+  }
+  S.Params = paramElements(B);
+  for (const std::vector<int64_t> &Srcs : G.operands(B.id()).ClusterSources)
+    for (int64_t Src : Srcs)
+      S.Params += paramElements(G.block(Src));
+  int64_t Out = D.has(DY) ? D[DY] * D[DX] * D[DF] : D[DF];
+  int64_t Window = D.has(DKY) ? D[DKY] * D[DKX] : 1;
+  switch (B.type()) {
+  case CC:
+  case CC2D:
+    S.MACs = Out * D[DR] * Window;
+    break;
+  case CVM:
+    S.MACs = D[DF] * D[DR];
+    break;
+  case CVVH:
+  case CAX:
+  case CVS:
+    S.MACs = Out;
+    break;
+  case CADD:
+    S.Ops = Out * std::max<int64_t>(B.input_clusters_size() - 1, 0);
+    break;
+  case CAVG:
+  case CCMPB:
+  case CCMPS:
+    S.Ops = Out * Window;
+    break;
+  case CLUT:
+  case CLIF:
+    S.Ops = Out;
+    break;
+  default:
+    break;
+  }
+  return S;
+}
+
+GraphStats computeStats(const Graph &G) {
+  GraphStats R;
+  for (int64_t Id : G.topologicalOrder()) {
+    const TaskBlock &B = G.block(Id);
+    BlockStats S = blockStats(G, B);
+    // Totals count each parameter once: at its storage block (or table).
+    if (isStorageBlock(B.type()) || B.type() == CLUT)
+      R.Params += paramElements(B);
+    R.MACs += S.MACs;
+    R.Ops += S.Ops;
+    R.StorageBytes += S.StorageBytes;
+    R.Blocks.push_back(std::move(S));
+  }
+  return R;
+}
+
+std::string formatStats(const GraphStats &S) {
+  std::string Out = fmt::format("{:>6} {:<6} {:<24} {:>12} {:>14} {:>12} {:>12}\n",
+                                "id", "type", "name", "params", "MACs", "ops",
+                                "bytes");
+  for (const BlockStats &B : S.Blocks)
+    Out += fmt::format("{:>6} {:<6} {:<24} {:>12} {:>14} {:>12} {:>12}\n", B.Id,
+                       blockTypeName(B.Type), B.Name, B.Params, B.MACs, B.Ops,
+                       B.StorageBytes);
+  Out += fmt::format("total: {} blocks, {} params, {} MACs, {} other ops, {} "
+                     "storage bytes\n",
+                     S.Blocks.size(), S.Params, S.MACs, S.Ops, S.StorageBytes);
+  return Out;
+}
+
+} // namespace bangc::graph

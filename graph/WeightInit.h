@@ -1,0 +1,42 @@
+//===- WeightInit.h - Values of data-carrying blocks ------------*- C++ -*-===//
+//
+// The values of an SW, SWFC or SB block (from Data or from a WeightInit) or
+// of a CLUT table, as doubles (every Task IR precision is exact in double).
+//
+// WeightInit is deterministic and platform independent: element i (C order
+// over the block's used dims) draws
+//   z = seed + (i + 1) * 0x9E3779B97F4A7C15            (mod 2^64)
+//   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
+//   z = (z ^ (z >> 27)) * 0x94D049BB133111EB
+//   z =  z ^ (z >> 31)                                 (splitmix64)
+//   u = (z >> 11) * 2^-53                              in [0, 1)
+// UNIFORM gives scale * (2u - 1); CONSTANT gives scale. The real value is
+// then stored in the block precision (round/saturate as Precision.h).
+//
+//===----------------------------------------------------------------------===//
+#ifndef BANGC_GRAPH_WEIGHTINIT_H
+#define BANGC_GRAPH_WEIGHTINIT_H
+
+#include "graph/proto/taskir.pb.h"
+
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace bangc::graph {
+
+/// The unit-interval draw for element \p Index (see file comment).
+double initUniform01(uint32_t Seed, uint64_t Index);
+
+/// Materialises \p Count values of precision \p P from \p Init.
+std::vector<double> materializeInit(const taskir::WeightInit &Init,
+                                    taskir::Precision P, int64_t Count);
+
+/// The values of a block that carries data (Data or WeightInit). Fails for
+/// blocks without either.
+llvm::Expected<std::vector<double>> blockValues(const taskir::TaskBlock &B);
+
+} // namespace bangc::graph
+
+#endif // BANGC_GRAPH_WEIGHTINIT_H
