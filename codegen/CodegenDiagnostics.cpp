@@ -5,6 +5,7 @@
 
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/WithColor.h"
 
@@ -29,9 +30,10 @@ void bangc::printClangStyle(raw_ostream &os, StringRef file, unsigned line,
   for (unsigned i = 1; i < line && !text.empty(); ++i)
     text = text.split('\n').second;
   StringRef source = text.split('\n').first.rtrim('\r');
-  os << source << "\n";
+  // The same layout as Clang's: a line-number gutter, then the caret.
+  os << llvm::format("%5u", line) << " | " << source << "\n";
   if (col > 0 && col <= source.size() + 1)
-    os.indent(col - 1) << "^\n";
+    os.indent(6) << "| " << std::string(col - 1, ' ') << "^\n";
 }
 
 namespace {
@@ -51,7 +53,7 @@ public:
     std::string path;
     if (auto *unsupported = dyn_cast<DiagnosticInfoUnsupported>(&di)) {
       if (unsupported->isLocationAvailable()) {
-        path = unsupported->getLocation().getAbsolutePath();
+        path = unsupported->getLocation().getRelativePath().str();
         line = unsupported->getLocation().getLine();
         col = unsupported->getLocation().getColumn();
       }

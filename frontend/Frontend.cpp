@@ -180,7 +180,8 @@ bangc::compileToIR(llvm::StringRef fileName,
   bool ok = ci.ExecuteAction(action);
   unsigned errors = diags->getClient()->getNumErrors();
   if (!ok || errors || diags->hasErrorOccurred())
-    return llvm::make_error<CompileFailed>(std::max(1u, errors));
+    return llvm::make_error<CompileFailed>(std::max(1u, errors),
+                                           /*summarized=*/true);
   std::unique_ptr<llvm::Module> module = action.takeModule();
   if (!module)
     return llvm::make_error<CompileFailed>(1);

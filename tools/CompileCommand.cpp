@@ -149,6 +149,8 @@ int bangc::tools::reportCompileError(llvm::Error e) {
   llvm::handleAllErrors(
       std::move(e),
       [&](const CompileFailed &failed) {
+        if (failed.summarized)
+          return;
         llvm::errs() << failed.numErrors
                      << (failed.numErrors == 1 ? " error" : " errors")
                      << " generated.\n";

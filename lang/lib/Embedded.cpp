@@ -2,9 +2,9 @@
 #include "bang/Embedded.h"
 
 extern const unsigned char bangc_devicelib_bc[], bangc_prelude_h[],
-    bangc_intrinsics_def[], bangc_kernelabi_h[];
+    bangc_intrinsics_def[], bangc_intrinsics_h[], bangc_kernelabi_h[];
 extern const unsigned long bangc_devicelib_bc_size, bangc_prelude_h_size,
-    bangc_intrinsics_def_size, bangc_kernelabi_h_size;
+    bangc_intrinsics_def_size, bangc_intrinsics_h_size, bangc_kernelabi_h_size;
 
 using namespace bangc;
 
@@ -17,6 +17,7 @@ llvm::ArrayRef<EmbeddedFile> bangc::embeddedHeaders() {
       {"bang/prelude.h", bytes(bangc_prelude_h, bangc_prelude_h_size)},
       {"bang/intrinsics.def",
        bytes(bangc_intrinsics_def, bangc_intrinsics_def_size)},
+      {"bang/intrinsics.h", bytes(bangc_intrinsics_h, bangc_intrinsics_h_size)},
       {"bangsim/KernelABI.h", bytes(bangc_kernelabi_h, bangc_kernelabi_h_size)},
   };
   return files;

@@ -11,10 +11,14 @@ namespace bangc {
 class CompileFailed : public llvm::ErrorInfo<CompileFailed> {
 public:
   static char ID;
-  explicit CompileFailed(unsigned numErrors) : numErrors(numErrors) {}
+  /// `summarized`: the "N errors generated." line is already out (Clang
+  /// prints it at the end of the frontend).
+  explicit CompileFailed(unsigned numErrors, bool summarized = false)
+      : numErrors(numErrors), summarized(summarized) {}
   void log(llvm::raw_ostream &os) const override;
   std::error_code convertToErrorCode() const override;
   unsigned numErrors;
+  bool summarized;
 };
 
 } // namespace bangc

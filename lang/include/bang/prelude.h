@@ -94,8 +94,8 @@ typedef enum mluFusionOp {
 #endif
 
 // --- Intrinsics, declared from the one table ----------------------------===//
-#define BANG_INTRINSIC(NAME, RET, PARAMS, CLASS, UNITS) RET NAME PARAMS;
-#include <bang/intrinsics.def>
-#undef BANG_INTRINSIC
+// bang/intrinsics.h is intrinsics.def expanded at build time into one plain
+// declaration per row, so diagnostics show readable candidates.
+#include <bang/intrinsics.h>
 
 #endif // BANG_PRELUDE_H
