@@ -25,7 +25,7 @@ Error bad(const Rearrange &R, const std::string &Msg) {
 
 /// Upper bound on the elements one rearrangement may produce (guards
 /// against absurd parameters allocating gigabytes).
-constexpr int64_t MaxElements = int64_t(1) << 31;
+constexpr int64_t MaxElements = int64_t(1) << 28;
 
 int64_t volume(ArrayRef<int64_t> S) {
   int64_t N = 1;

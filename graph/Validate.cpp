@@ -22,7 +22,7 @@ namespace bangc::graph {
 
 namespace {
 
-constexpr int64_t MaxVolume = int64_t(1) << 31;
+constexpr int64_t MaxVolume = int64_t(1) << 28; // 256 Mi elements per tensor
 
 /// Where an interface sits: block, input or output side, cluster, index.
 struct IfaceRef {

@@ -94,6 +94,21 @@ TEST(GraphCommand, RunWritesOutputsMatchingTheLibrary) {
   EXPECT_EQ(Y->data, Want["y"].data);
 }
 
+// The CLI result equals an independent numpy computation (which also
+// re-implements the documented weight initialisation).
+TEST(GraphCommand, RunMatchesNumpyReference) {
+  TempDir D;
+  NpyArray X = array(taskir::INT8, {4, 4, 2}, randomInts(32, -128, 127, 9));
+  ASSERT_FALSE(bool(writeNpy(D / "x.npy", X)));
+  ASSERT_EQ(run({Good, "--run", "--in", "x=" + D / "x.npy", "--out",
+                 "y=" + D / "y.npy"}),
+            0);
+  std::string Cmd = std::string(BANGC_SYSTEM_PYTHON) + " " +
+                    BANGC_GRAPH_TEST_DIR "/numpy_small_conv.py " + D / "x.npy" +
+                    " " + D / "y.npy";
+  EXPECT_EQ(std::system(Cmd.c_str()), 0) << Cmd;
+}
+
 TEST(GraphCommand, StandaloneToolExitCodes) {
   auto Exit = [](const std::string &Args) {
     std::string Cmd = std::string(BANGC_GRAPH_TOOL) + " " + Args +
