@@ -1,0 +1,18 @@
+# lit configuration for bangc-sim: each .mlu/.test file is a test whose RUN
+# lines use bangc-sim, FileCheck, not and %python (numpy's Python).
+import os
+import lit.formats
+
+config.name = "bangc-sim"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlu", ".test", ".ll"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py.in"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.bangc_obj_root, "test", "lit-out")
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.bangc_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "/usr/bin:/bin")])
+config.substitutions.append(("%python", config.python))
+config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+config.substitutions.append(("%shared", config.shared_dir))
+config.substitutions.append(("%examples", os.path.join(config.bangc_src_root, "examples")))
