@@ -126,6 +126,9 @@ std::string bangc::prettyFunctionName(StringRef mangled) {
   char *name = demangler.getFunctionName(nullptr, nullptr);
   std::string out = name ? name : mangled.str();
   std::free(name);
+  // Users write `half`, the prelude's name for _Float16.
+  for (size_t at; (at = out.find("_Float16")) != std::string::npos;)
+    out.replace(at, 8, "half");
   return out;
 }
 

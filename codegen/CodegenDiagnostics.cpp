@@ -53,7 +53,7 @@ public:
     std::string path;
     if (auto *unsupported = dyn_cast<DiagnosticInfoUnsupported>(&di)) {
       if (unsupported->isLocationAvailable()) {
-        path = unsupported->getLocation().getRelativePath().str();
+        path = unsupported->getLocation().getAbsolutePath();
         line = unsupported->getLocation().getLine();
         col = unsupported->getLocation().getColumn();
       }
