@@ -75,6 +75,10 @@ void addBangPasses(ModulePassManager &mpm, TargetMachine &tm,
   mpm.addPass(FindKernelsPass());
   // mlu-ops' asm("sync;") is a barrier; any other assembly is an error.
   mpm.addPass(LowerInlineAsmPass());
+  // --check: scalar loads and stores are checked against allocations too;
+  // before the builtins and on-chip variables become context accesses.
+  if (options.checkAccesses)
+    mpm.addPass(CheckAccessesPass());
   // taskId & co. are fields of the task context.
   mpm.addPass(LowerBuiltinsPass());
   // __nram__ & co. get storage in each core's (or cluster's) memory.
@@ -83,9 +87,6 @@ void addBangPasses(ModulePassManager &mpm, TargetMachine &tm,
   mpm.addPass(ScalarCostPass());
   // A fault names the source line of the intrinsic that caused it.
   mpm.addPass(SourceLocationsPass());
-  // --check: scalar loads and stores are checked against allocations too.
-  if (options.checkAccesses)
-    mpm.addPass(CheckAccessesPass());
   // One entry point per kernel for simrt, and the module descriptor.
   mpm.addPass(EntryWrapperPass());
 }

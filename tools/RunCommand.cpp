@@ -286,8 +286,8 @@ struct RunCommand {
       llvm::handleAllErrors(
           stats.takeError(),
           [&](const bangsim::LaunchFault &f) {
-            llvm::WithColor::error(llvm::errs(), "device fault") << f.message
-                                                                 << "\n";
+            llvm::WithColor::error(llvm::errs(), "bangc-sim")
+                << "device fault: " << f.message << "\n";
             status = 3;
           },
           [&](const llvm::ErrorInfoBase &e) {

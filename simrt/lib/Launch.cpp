@@ -83,9 +83,11 @@ std::string unreachedMessage(const Launch &l, const Barrier &b, int kind,
   for (const Task *t : b.waiting)
     waiting += (waiting.empty() ? "" : ", ") + std::to_string(t->ctx.taskId);
   const BangSrcLoc *loc = b.waiting.empty() ? nullptr : b.waiting[0]->waitLoc;
-  return llvm::formatv("kernel '{0}': unreached barrier: tasks {1} wait at {2} "
-                       "but {3}{4}",
-                       l.kernel->pretty, waiting, barrierName(kind), missing,
+  bool one = b.waiting.size() == 1;
+  return llvm::formatv("kernel '{0}': unreached barrier: {1} {2} {3} at {4} "
+                       "but {5}{6}",
+                       l.kernel->pretty, one ? "task" : "tasks", waiting,
+                       one ? "waits" : "wait", barrierName(kind), missing,
                        where(loc));
 }
 
