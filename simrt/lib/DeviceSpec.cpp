@@ -1,6 +1,7 @@
 //===- DeviceSpec.cpp - Device specs: built-in profiles and JSON ----------===//
 #include "bangsim/DeviceSpec.h"
 
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -81,7 +82,9 @@ Error readNumber(const llvm::json::Object &obj, llvm::StringRef key,
     return specError(origin, "'" + key + "' must be a number");
   if (!(*d >= lo && *d <= hi))
     return specError(origin, llvm::formatv("'{0}' is {1}, outside [{2}, {3}]",
-                                           key, *d, lo, hi));
+                                           key, llvm::format("%g", *d),
+                                           llvm::format("%g", lo),
+                                           llvm::format("%g", hi)));
   out = *d;
   return Error::success();
 }
@@ -204,29 +207,35 @@ const DeviceSpec &bangsim::defaultDeviceSpec() {
 }
 
 std::string bangsim::deviceSpecToJSON(const DeviceSpec &spec) {
-  llvm::json::Object classes;
-  for (int i = 0; i < BANG_OP_NUM_CLASSES; ++i)
-    if (i != BANG_OP_MAC)
-      classes[classKeys[i]] = spec.vectorBytesPerCycle[i];
-  llvm::json::Object obj{
-      {"name", spec.name},
-      {"clusters", spec.clusters},
-      {"cores_per_cluster", spec.coresPerCluster},
-      {"nram_kib", spec.nramBytes / 1024},
-      {"wram_kib", spec.wramBytes / 1024},
-      {"sram_kib", spec.sramBytes / 1024},
-      {"gdram_mib", spec.gdramBytes / (1024 * 1024)},
-      {"clock_ghz", spec.clockGHz},
-      {"gdram_gbps", spec.gdramGBps},
-      {"gdram_core_gbps", spec.gdramCoreGBps},
-      {"onchip_gbps", spec.onchipGBps},
-      {"dma_latency_cycles", spec.dmaLatencyCycles},
-      {"nram_banks", spec.nramBanks},
-      {"vector_bytes_per_cycle", std::move(classes)},
-      {"macs_per_cycle", spec.macsPerCycle},
-      {"scalar_ipc", spec.scalarIPC}};
+  // Written by hand so that numbers print as they were given (llvm::json
+  // prints doubles with 17 digits: 102.40000000000001).
+  auto num = [](double v) { return llvm::formatv("{0}", llvm::format("%g", v)).str(); };
+  std::string classes;
+  for (int i = 0; i < BANG_OP_NUM_CLASSES; ++i) {
+    if (i == BANG_OP_MAC)
+      continue;
+    classes += llvm::formatv("{0}\"{1}\": {2}", classes.empty() ? "" : ", ",
+                             classKeys[i], num(spec.vectorBytesPerCycle[i]));
+  }
   std::string out;
   llvm::raw_string_ostream os(out);
-  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(obj)));
+  os << "{\n"
+     << "  \"name\": \"" << llvm::json::fixUTF8(spec.name) << "\",\n"
+     << "  \"clusters\": " << spec.clusters << ",\n"
+     << "  \"cores_per_cluster\": " << spec.coresPerCluster << ",\n"
+     << "  \"nram_kib\": " << spec.nramBytes / 1024 << ",\n"
+     << "  \"wram_kib\": " << spec.wramBytes / 1024 << ",\n"
+     << "  \"sram_kib\": " << spec.sramBytes / 1024 << ",\n"
+     << "  \"gdram_mib\": " << spec.gdramBytes / (1024 * 1024) << ",\n"
+     << "  \"clock_ghz\": " << num(spec.clockGHz) << ",\n"
+     << "  \"gdram_gbps\": " << num(spec.gdramGBps) << ",\n"
+     << "  \"gdram_core_gbps\": " << num(spec.gdramCoreGBps) << ",\n"
+     << "  \"onchip_gbps\": " << num(spec.onchipGBps) << ",\n"
+     << "  \"dma_latency_cycles\": " << spec.dmaLatencyCycles << ",\n"
+     << "  \"nram_banks\": " << spec.nramBanks << ",\n"
+     << "  \"vector_bytes_per_cycle\": {" << classes << "},\n"
+     << "  \"macs_per_cycle\": " << num(spec.macsPerCycle) << ",\n"
+     << "  \"scalar_ipc\": " << num(spec.scalarIPC) << "\n"
+     << "}";
   return out;
 }
