@@ -104,6 +104,15 @@ using namespace bangdev;
 #define BODY___bang_avgpool BANG_POOL(AvgPool)
 #define BODY___bang_transpose transpose(dst, src, height, width)
 
+// --- Matrix unit (Reduce.h). The overload of __bang_conv without dilation
+// has no parameters dh and dw: its body finds these constants instead.
+static constexpr int dh = 1, dw = 1;
+#define BODY___bang_conv                                                       \
+  conv(dst, src, kernel, ci, ih, iw, kh, kw, sh, sw, co, dh, dw)
+#define BODY___bang_matmul                                                     \
+  matmul<false>(dst, a, b, (const decltype(dst))nullptr, m, k, n)
+#define BODY___bang_mlp matmul<true>(dst, src, weight, bias, m, k, n)
+
 // --- Activations, computed in float and rounded once to the element type
 #define BANG_ACT(EXPR)                                                         \
   unary(BANG_OP_ACT, dst, src, n, [](auto v) {                                 \

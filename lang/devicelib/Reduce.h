@@ -1,4 +1,4 @@
-//===- Reduce.h - Lookup, reductions, pools and transpose -------*- C++ -*-===//
+//===- Reduce.h - Lookup, reductions, pools, transpose, matrix --*- C++ -*-===//
 #ifndef BANG_DEVICELIB_REDUCE_H
 #define BANG_DEVICELIB_REDUCE_H
 
@@ -105,6 +105,161 @@ BANG_DEV void transpose(T *dst, const T *src, int h, int w) {
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x)
       dst[(long long)x * h + y] = src[(long long)y * w + x];
+}
+
+//===----------------------------------------------------------------------===//
+// Matrix unit: convolution, matrix multiply, fully connected
+//
+// The matrix unit's intrinsics. Activations and results live in NRAM, weights
+// in WRAM. Layouts (all row-major, innermost last):
+//
+//   __bang_conv    src    NRAM [ih][iw][ci]          (HWC)
+//                  kernel WRAM [kh][kw][ci][co]      (HWIO)
+//                  dst    NRAM [oh][ow][co]          (HWC)
+//                  oh = (ih - ((kh-1)*dh + 1)) / sh + 1, likewise ow; no
+//                  padding (pad the NRAM tile).
+//   __bang_matmul  a NRAM [m][k], b WRAM [k][n], dst NRAM [m][n]
+//   __bang_mlp     as matmul, plus bias NRAM [n] added once at the end
+//
+// Each output element is one accumulator (float for float and half inputs,
+// 64-bit integer for integer inputs) that starts at 0 and adds the products
+// in the order of the reduction index (ky, kx, ci for conv; k for matmul):
+// acc = acc + x*w, the product rounded to the accumulator type and then the
+// sum (no fused multiply-add). The accumulator is rounded once to the
+// destination type at the end (float to half: to nearest even; integer to
+// int32: saturating). Products of two halves are exact in float.
+//
+// The loops run over output channels innermost, where the weights are
+// contiguous, so they vectorise without reordering any sum.
+//
+//===----------------------------------------------------------------------===//
+template <typename S> struct AccOf { using type = float; };
+template <> struct AccOf<int8_t> { using type = long long; };
+template <> struct AccOf<int16_t> { using type = long long; };
+
+/// The accumulator rounded once to the destination type.
+template <typename D, typename A> BANG_DEV D finish(A acc) {
+  if constexpr (sizeof(A) == 8) { // integer: saturate
+    constexpr long long lo = -(1LL << (sizeof(D) * 8 - 1));
+    constexpr long long hi = (1LL << (sizeof(D) * 8 - 1)) - 1;
+    return (D)(acc < lo ? lo : (acc > hi ? hi : acc));
+  } else {
+    return (D)acc;
+  }
+}
+
+BANG_DEV bool overlaps(const void *p, long long pBytes, const void *q,
+                       long long qBytes) {
+  const char *a = (const char *)p, *b = (const char *)q;
+  return pBytes > 0 && qBytes > 0 && a < b + qBytes && b < a + pBytes;
+}
+
+template <typename T> BANG_DEV void readsWram(const T *p, long long n) {
+  __bangsim_check_vec(p, n * (long long)sizeof(T), BANG_IN_WRAM, BANG_READ);
+}
+
+/// Output channels are accumulated in chunks of this many (on the stack).
+constexpr int kAccChunk = 256;
+
+/// One output row of the reduction: out[c] = finish(bias[c] + sum_r x[r] *
+/// w[r*ldw + c]) for c in [0, n), where the reduction runs over `segs`
+/// segments of `len` inputs each (x at xs[s], w at ws[s]). Shared by conv
+/// (segments are kernel taps) and matmul (one segment).
+template <typename D, typename S, typename B, bool Bias>
+BANG_DEV void reduceRow(D *out, int n, const S *const *xs, const S *const *ws,
+                        int segs, int len, long long ldw, const B *bias) {
+  using A = typename AccOf<S>::type;
+  for (int c0 = 0; c0 < n; c0 += kAccChunk) {
+    int cn = n - c0 < kAccChunk ? n - c0 : kAccChunk;
+    A acc[kAccChunk];
+    for (int c = 0; c < cn; ++c)
+      acc[c] = 0;
+    for (int s = 0; s < segs; ++s) {
+      const S *x = xs[s];
+      const S *w = ws[s] + c0;
+      for (int r = 0; r < len; ++r) {
+        A xv = (A)x[r];
+        const S *wr = w + r * ldw;
+        for (int c = 0; c < cn; ++c)
+          acc[c] = acc[c] + xv * (A)wr[c];
+      }
+    }
+    for (int c = 0; c < cn; ++c) {
+      if constexpr (Bias)
+        out[c0 + c] = finish<D>(acc[c] + (A)bias[c0 + c]);
+      else
+        out[c0 + c] = finish<D>(acc[c]);
+    }
+  }
+}
+
+/// The largest number of kernel taps (kh * kw) of one conv call.
+constexpr int kMaxTaps = 1024;
+
+template <typename D, typename S>
+BANG_DEV void conv(D *dst, const S *src, const S *kernel, int ci, int ih,
+                   int iw, int kh, int kw, int sh, int sw, int co, int dh,
+                   int dw) {
+  if (ci <= 0 || ih <= 0 || iw <= 0 || kh <= 0 || kw <= 0 || co <= 0)
+    __bangsim_fault("__bang_conv: sizes must be positive");
+  if (sh <= 0 || sw <= 0 || dh <= 0 || dw <= 0)
+    __bangsim_fault("__bang_conv: stride and dilation must be positive");
+  if ((long long)kh * kw > kMaxTaps)
+    __bangsim_fault("__bang_conv: more than 1024 kernel taps (kh * kw)");
+  long long ekh = (long long)(kh - 1) * dh + 1, ekw = (long long)(kw - 1) * dw + 1;
+  if (ekh > ih || ekw > iw)
+    __bangsim_fault("__bang_conv: the (dilated) kernel is larger than the "
+                    "input tile");
+  int oh = (int)((ih - ekh) / sh + 1), ow = (int)((iw - ekw) / sw + 1);
+  long long inN = (long long)ih * iw * ci, wN = (long long)kh * kw * ci * co,
+            outN = (long long)oh * ow * co;
+  reads(src, inN);
+  readsWram(kernel, wN);
+  writes(dst, outN);
+  if (overlaps(dst, outN * sizeof(D), src, inN * sizeof(S)))
+    __bangsim_fault("__bang_conv: dst overlaps src");
+  charge<S>(BANG_OP_MAC, outN * kh * kw * ci);
+  // With no dilation along x, the kw taps of a kernel row are one
+  // contiguous run of kw*ci inputs and weights: one segment per row.
+  bool rowRuns = dw == 1;
+  int segs = rowRuns ? kh : kh * kw;
+  int len = rowRuns ? kw * ci : ci;
+  const S *xs[kMaxTaps];
+  const S *ws[kMaxTaps];
+  for (int t = 0; t < segs; ++t)
+    ws[t] = kernel + (long long)t * len * co;
+  for (int y = 0; y < oh; ++y)
+    for (int x = 0; x < ow; ++x) {
+      for (int ky = 0, t = 0; ky < kh; ++ky)
+        for (int kx = 0; kx < (rowRuns ? 1 : kw); ++kx, ++t)
+          xs[t] = src + ((long long)(y * sh + ky * dh) * iw + x * sw +
+                         kx * dw) * ci;
+      reduceRow<D, S, D, false>(dst + ((long long)y * ow + x) * co, co, xs,
+                                ws, segs, len, co, nullptr);
+    }
+}
+
+template <bool Bias, typename D, typename S>
+BANG_DEV void matmul(D *dst, const S *a, const S *b, const D *bias, int m,
+                     int k, int n) {
+  if (m <= 0 || k <= 0 || n <= 0)
+    __bangsim_fault(Bias ? "__bang_mlp: sizes must be positive"
+                         : "__bang_matmul: sizes must be positive");
+  long long aN = (long long)m * k, outN = (long long)m * n;
+  reads(a, aN);
+  readsWram(b, (long long)k * n);
+  if (Bias)
+    reads(bias, n);
+  writes(dst, outN);
+  if (overlaps(dst, outN * sizeof(D), a, aN * sizeof(S)))
+    __bangsim_fault(Bias ? "__bang_mlp: dst overlaps src"
+                         : "__bang_matmul: dst overlaps a");
+  charge<S>(BANG_OP_MAC, outN * k);
+  for (int i = 0; i < m; ++i) {
+    const S *x = a + (long long)i * k;
+    reduceRow<D, S, D, Bias>(dst + (long long)i * n, n, &x, &b, 1, k, n,
+                             bias);
+  }
 }
 
 } // namespace bangdev
