@@ -13,6 +13,8 @@ namespace bangc::tools {
 int compileMain(llvm::ArrayRef<const char *> argv);
 int runMain(llvm::ArrayRef<const char *> argv);
 int deviceMain(llvm::ArrayRef<const char *> argv);
+/// bangc-sim op: runs an operator of the op library (kernels/).
+int opMain(llvm::ArrayRef<const char *> argv);
 
 /// Prints a compile error (diagnostics are already out) and returns 1.
 int reportCompileError(llvm::Error e);

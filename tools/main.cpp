@@ -46,6 +46,7 @@ int main(int argc, const char **argv) {
     return runMain(rest);
   if (command == "device")
     return deviceMain(rest);
+  if (command == "op") return opMain(rest);
   if (command == "graph")
     return bangc::graph::runGraphCommand(rest);
   llvm::WithColor::error(llvm::errs(), "bangc-sim")

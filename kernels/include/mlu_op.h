@@ -1,0 +1,194 @@
+/*===- mlu_op.h - The mlu-ops style C API of bangc-sim's op library -----===*
+ *
+ * A C header (usable from C and C++) modelled on Cambricon's mlu-ops:
+ * handles, tensor descriptors, status codes, and the TinShift and
+ * BorderAlign operators. Each operator is a kernel written in bangc-sim's
+ * BANG-like language (kernels/<op>/<op>.mlu, embedded in the library),
+ * compiled at run time by bangc-sim's compiler once per handle, and run on
+ * the handle's simulated device.
+ *
+ * Device memory: pointers passed to operators are GDRAM addresses of the
+ * handle's simulated device, from mluOpMalloc (as cnrtMalloc would give).
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef MLU_OP_H
+#define MLU_OP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifndef MLUOP_WIN_API
+#define MLUOP_WIN_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* --- Status -------------------------------------------------------------*/
+typedef enum {
+  MLUOP_STATUS_SUCCESS = 0,
+  MLUOP_STATUS_NOT_INITIALIZED = 1,
+  MLUOP_STATUS_ALLOC_FAILED = 2,
+  MLUOP_STATUS_BAD_PARAM = 3,
+  MLUOP_STATUS_INTERNAL_ERROR = 4,
+  MLUOP_STATUS_ARCH_MISMATCH = 5,
+  MLUOP_STATUS_EXECUTION_FAILED = 6,
+  MLUOP_STATUS_NOT_SUPPORTED = 7,
+  MLUOP_STATUS_NUMERICAL_OVERFLOW = 8,
+} mluOpStatus_t;
+
+/** "MLUOP_STATUS_BAD_PARAM", ... */
+const char *MLUOP_WIN_API mluOpGetErrorString(mluOpStatus_t status);
+
+/* --- Data types and layouts (mlu-ops values) ----------------------------*/
+typedef enum {
+  MLUOP_DTYPE_INVALID = 0,
+  MLUOP_DTYPE_HALF = 1,
+  MLUOP_DTYPE_FLOAT = 2,
+  MLUOP_DTYPE_INT8 = 3,
+  MLUOP_DTYPE_INT16 = 4,
+  MLUOP_DTYPE_INT32 = 6,
+  MLUOP_DTYPE_UINT8 = 7,
+  MLUOP_DTYPE_UINT32 = 8,
+  MLUOP_DTYPE_INT64 = 9,
+  MLUOP_DTYPE_BOOL = 10,
+  MLUOP_DTYPE_UINT16 = 11,
+  MLUOP_DTYPE_DOUBLE = 14,
+} mluOpDataType_t;
+
+typedef enum {
+  MLUOP_LAYOUT_NCHW = 0,
+  MLUOP_LAYOUT_NHWC = 1,
+  MLUOP_LAYOUT_HWCN = 2,
+  MLUOP_LAYOUT_NDHWC = 3,
+  MLUOP_LAYOUT_ARRAY = 4,
+  MLUOP_LAYOUT_NCDHW = 5,
+} mluOpTensorLayout_t;
+
+/** Bytes of one element; 0 for MLUOP_DTYPE_INVALID. */
+size_t MLUOP_WIN_API mluOpDataTypeBytes(mluOpDataType_t dtype);
+
+/* --- Logging ------------------------------------------------------------*/
+typedef enum {
+  MLUOP_LOG_ERROR = 0,
+  MLUOP_LOG_WARNING = 1,
+  MLUOP_LOG_INFO = 2,
+  MLUOP_LOG_DEBUG = 3,
+} mluOpLogLevel_t;
+
+/** Receives each log line (without a trailing newline). */
+typedef void (*mluOpLogCallback_t)(mluOpLogLevel_t level, const char *line,
+                                   void *user);
+
+/** Lines at `level` or more severe are logged. Default MLUOP_LOG_WARNING, or
+ *  $MLUOP_LOG_LEVEL (0-3) when set. */
+void MLUOP_WIN_API mluOpSetLogLevel(mluOpLogLevel_t level);
+/** Sends log lines to `callback` instead of stderr (NULL: back to stderr). */
+void MLUOP_WIN_API mluOpSetLogCallback(mluOpLogCallback_t callback,
+                                       void *user);
+
+/* --- Handles and queues -------------------------------------------------*/
+/** A handle binds a simulated device and a queue; it caches the compiled
+ *  kernels of the operators it has run. */
+typedef struct mluOpContext *mluOpHandle_t;
+/** A queue orders launches (the simulator runs them synchronously) and keeps
+ *  their options and statistics. */
+typedef struct mluOpQueueStruct *mluOpQueue_t;
+
+/** A handle on a new simulated device: $BANGSIM_DEVICE if set, else
+ *  "mlu370"; with its own queue. */
+mluOpStatus_t MLUOP_WIN_API mluOpCreate(mluOpHandle_t *handle);
+/** The same for a named built-in device ("mlu270", "mlu370", "tiny") or the
+ *  path of a JSON device spec. */
+mluOpStatus_t MLUOP_WIN_API mluOpCreateWithDevice(mluOpHandle_t *handle,
+                                                  const char *device);
+mluOpStatus_t MLUOP_WIN_API mluOpDestroy(mluOpHandle_t handle);
+
+mluOpStatus_t MLUOP_WIN_API mluOpCreateQueue(mluOpQueue_t *queue);
+mluOpStatus_t MLUOP_WIN_API mluOpDestroyQueue(mluOpQueue_t queue);
+/** Binds `queue` to `handle` (the handle does not own it). */
+mluOpStatus_t MLUOP_WIN_API mluOpSetQueue(mluOpHandle_t handle,
+                                          mluOpQueue_t queue);
+mluOpStatus_t MLUOP_WIN_API mluOpGetQueue(mluOpHandle_t handle,
+                                          mluOpQueue_t *queue);
+/** Waits for the queue's launches (they are synchronous: a no-op). */
+mluOpStatus_t MLUOP_WIN_API mluOpSyncQueue(mluOpQueue_t queue);
+
+/** Device memory of the handle's device (as cnrtMalloc/cnrtMemcpy). */
+mluOpStatus_t MLUOP_WIN_API mluOpMalloc(mluOpHandle_t handle, void **ptr,
+                                        size_t bytes);
+mluOpStatus_t MLUOP_WIN_API mluOpFree(mluOpHandle_t handle, void *ptr);
+mluOpStatus_t MLUOP_WIN_API mluOpMemcpyHostToDevice(mluOpHandle_t handle,
+                                                    void *dst, const void *src,
+                                                    size_t bytes);
+mluOpStatus_t MLUOP_WIN_API mluOpMemcpyDeviceToHost(mluOpHandle_t handle,
+                                                    void *dst, const void *src,
+                                                    size_t bytes);
+
+/** The policy the last operator run on `handle` chose, one line, e.g.
+ *  "tin_shift_forward: regime 2 (split T) ...". Empty before any run. */
+const char *MLUOP_WIN_API mluOpGetLastPolicy(mluOpHandle_t handle);
+
+/* --- Tensor descriptors -------------------------------------------------*/
+#define MLUOP_DIM_MAX 8
+typedef struct mluOpTensorStruct *mluOpTensorDescriptor_t;
+
+mluOpStatus_t MLUOP_WIN_API
+mluOpCreateTensorDescriptor(mluOpTensorDescriptor_t *desc);
+/** dimNb in [0, MLUOP_DIM_MAX]; every dimension >= 0. */
+mluOpStatus_t MLUOP_WIN_API mluOpSetTensorDescriptor(
+    mluOpTensorDescriptor_t desc, mluOpTensorLayout_t layout,
+    mluOpDataType_t dtype, int dimNb, const int dimSize[]);
+mluOpStatus_t MLUOP_WIN_API mluOpGetTensorDescriptor(
+    const mluOpTensorDescriptor_t desc, mluOpTensorLayout_t *layout,
+    mluOpDataType_t *dtype, int *dimNb, int dimSize[]);
+mluOpStatus_t MLUOP_WIN_API
+mluOpDestroyTensorDescriptor(mluOpTensorDescriptor_t desc);
+/** Product of the dimensions (1 for 0-D). */
+uint64_t MLUOP_WIN_API
+mluOpGetTensorElementNum(const mluOpTensorDescriptor_t desc);
+
+/* --- TinShift -----------------------------------------------------------*/
+/** output[n, t, c, :] = input[n, t - s, c, :] where s = shifts[n, c / (C/G)],
+ *  or 0 when t - s is outside [0, T). input [N, T, C, HW] half/float,
+ *  shifts [N, G] int32, output like input. */
+mluOpStatus_t MLUOP_WIN_API mluOpTinShiftForward(
+    mluOpHandle_t handle, const mluOpTensorDescriptor_t input_desc,
+    const void *input, const mluOpTensorDescriptor_t shifts_desc,
+    const void *shifts, const mluOpTensorDescriptor_t output_desc,
+    void *output);
+/** The true gradient (adjoint of forward): grad_input[n, t, c, :] =
+ *  grad_output[n, t + s, c, :], or 0 outside [0, T). Note: mmcv's and
+ *  mlu-ops' backward kernels shift the gradient the same way as the data;
+ *  see docs/ops.md. */
+mluOpStatus_t MLUOP_WIN_API mluOpTinShiftBackward(
+    mluOpHandle_t handle, const mluOpTensorDescriptor_t grad_output_desc,
+    const void *grad_output, const mluOpTensorDescriptor_t shifts_desc,
+    const void *shifts, const mluOpTensorDescriptor_t grad_input_desc,
+    void *grad_input);
+
+/* --- BorderAlign --------------------------------------------------------*/
+/** input NHWC [N, H, W, 4C] (channel blocks top, left, bottom, right), boxes
+ *  [N, K, 4] (x1, y1, x2, y2), output and argmax_idx [N, K, 4, C]. */
+mluOpStatus_t MLUOP_WIN_API mluOpBorderAlignForward(
+    mluOpHandle_t handle, const mluOpTensorDescriptor_t input_desc,
+    const void *input, const mluOpTensorDescriptor_t boxes_desc,
+    const void *boxes, const int32_t pool_size,
+    const mluOpTensorDescriptor_t output_desc, void *output,
+    const mluOpTensorDescriptor_t argmax_idx_desc, void *argmax_idx);
+/** grad_input [N, H, W, 4C] is overwritten: zero-filled, then each
+ *  grad_output element is added bilinearly to the 4 pixels around its
+ *  argmax sample. */
+mluOpStatus_t MLUOP_WIN_API mluOpBorderAlignBackward(
+    mluOpHandle_t handle, const mluOpTensorDescriptor_t grad_output_desc,
+    const void *grad_output, const mluOpTensorDescriptor_t boxes_desc,
+    const void *boxes, const mluOpTensorDescriptor_t argmax_idx_desc,
+    const void *argmax_idx, const int32_t pool_size,
+    const mluOpTensorDescriptor_t grad_input_desc, void *grad_input);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MLU_OP_H */

@@ -1,0 +1,251 @@
+//===- BorderAlign.cpp - mluOpBorderAlignForward / Backward ---------------===//
+//
+// Parameter checks (seed 003 section 3.8), the NRAM policy (c_seg, the
+// seed's deal_num, and line_cap, the pixels of a pipeline stage) and the
+// launches of kernels/border_align/border_align.mlu.
+//
+//===----------------------------------------------------------------------===//
+#include "Internal.h"
+
+#include <algorithm>
+#include <climits>
+
+using namespace mluop;
+
+namespace {
+
+bool isFloat(mluOpDataType_t t) {
+  return t == MLUOP_DTYPE_HALF || t == MLUOP_DTYPE_FLOAT;
+}
+
+std::string describe(const char *name, const mluOpTensorStruct *d) {
+  return std::string(name) + " " + shapeString(d);
+}
+
+bool hasZero(const mluOpTensorStruct *d) {
+  for (int64_t v : d->dims)
+    if (v == 0)
+      return true;
+  return false;
+}
+
+/// Checks the parts both directions share. `feature` is input (forward) or
+/// grad_input (backward), `result` is output (forward) or grad_output
+/// (backward).
+mluOpStatus_t checkCommon(const char *api, mluOpHandle_t handle,
+                          const mluOpTensorStruct *feature,
+                          const char *featureName,
+                          const mluOpTensorStruct *boxes,
+                          const mluOpTensorStruct *result,
+                          const char *resultName,
+                          const mluOpTensorStruct *argmax, int32_t pool_size) {
+  if (!handle)
+    return badParam(api, "handle is NULL");
+  if (!feature)
+    return badParam(api, std::string(featureName) + "_desc is NULL");
+  if (!boxes)
+    return badParam(api, "boxes_desc is NULL");
+  if (!result)
+    return badParam(api, std::string(resultName) + "_desc is NULL");
+  if (!argmax)
+    return badParam(api, "argmax_idx_desc is NULL");
+  if (feature->dims.size() != 4 || feature->dims[3] % 4 != 0)
+    return badParam(api, describe(featureName, feature) +
+                             " must be 4-D [N, H, W, 4C] with a last "
+                             "dimension that is a multiple of 4");
+  if (boxes->dims.size() != 3 || boxes->dims[2] != 4)
+    return badParam(api, describe("boxes", boxes) +
+                             " must be 3-D [N, K, 4]");
+  if (!isFloat(feature->dtype))
+    return badParam(api, llvm::formatv("{0} dtype must be half or float; it "
+                                       "is {1}",
+                                       featureName, dtypeName(feature->dtype)));
+  if (boxes->dtype != feature->dtype)
+    return badParam(api, llvm::formatv("boxes dtype ({0}) differs from {1} "
+                                       "dtype ({2})",
+                                       dtypeName(boxes->dtype), featureName,
+                                       dtypeName(feature->dtype)));
+  if (result->dtype != feature->dtype)
+    return badParam(api, llvm::formatv("{0} dtype ({1}) differs from {2} "
+                                       "dtype ({3})",
+                                       resultName, dtypeName(result->dtype),
+                                       featureName, dtypeName(feature->dtype)));
+  if (argmax->dtype != MLUOP_DTYPE_INT32)
+    return badParam(api, llvm::formatv("argmax_idx dtype must be int32; it is "
+                                       "{0}",
+                                       dtypeName(argmax->dtype)));
+  if (feature->dims[0] != boxes->dims[0])
+    return badParam(api, llvm::formatv("N of {0} ({1}) differs from N of "
+                                       "boxes ({2})",
+                                       featureName, feature->dims[0],
+                                       boxes->dims[0]));
+  std::vector<int64_t> want = {boxes->dims[0], boxes->dims[1], 4,
+                               feature->dims[3] / 4};
+  if (result->dims != want)
+    return badParam(api, describe(resultName, result) +
+                             " must be [N, K, 4, C] = " +
+                             llvm::formatv("[{0}, {1}, 4, {2}]", want[0],
+                                           want[1], want[3])
+                                 .str());
+  if (argmax->dims != want)
+    return badParam(api, describe("argmax_idx", argmax) +
+                             " must be [N, K, 4, C] = " +
+                             llvm::formatv("[{0}, {1}, 4, {2}]", want[0],
+                                           want[1], want[3])
+                                 .str());
+  if (hasZero(feature) || hasZero(boxes))
+    return badParam(api, "zero elements: " + describe(featureName, feature) +
+                             ", " + describe("boxes", boxes));
+  if (pool_size <= 0)
+    return badParam(api, llvm::formatv("pool_size must be positive; it is {0}",
+                                       pool_size));
+  const int64_t e = int64_t(mluOpDataTypeBytes(feature->dtype));
+  if (feature->dtype == MLUOP_DTYPE_HALF && pool_size > 2048) {
+    logError(api, llvm::formatv("pool_size {0} > 2048 is not supported for "
+                                "half (sample indices are kept in half)",
+                                pool_size));
+    return MLUOP_STATUS_NOT_SUPPORTED;
+  }
+  const int64_t rowBytes = feature->dims[2] * feature->dims[3] * e;
+  if (rowBytes > INT_MAX / 2 || feature->dims[0] * boxes->dims[1] > INT_MAX ||
+      feature->dims[1] * feature->dims[2] > INT_MAX) {
+    logError(api, describe(featureName, feature) + " is too large");
+    return MLUOP_STATUS_NOT_SUPPORTED;
+  }
+  return MLUOP_STATUS_SUCCESS;
+}
+
+uint32_t unionTasks(const bangsim::DeviceSpec &spec, int64_t work) {
+  int64_t cores = spec.numCores(), cpc = spec.coresPerCluster;
+  int64_t active = std::max<int64_t>(1, std::min(work, cores));
+  return uint32_t((active + cpc - 1) / cpc * cpc);
+}
+
+} // namespace
+
+mluOpStatus_t mluOpBorderAlignForward(
+    mluOpHandle_t handle, const mluOpTensorDescriptor_t input_desc,
+    const void *input, const mluOpTensorDescriptor_t boxes_desc,
+    const void *boxes, const int32_t pool_size,
+    const mluOpTensorDescriptor_t output_desc, void *output,
+    const mluOpTensorDescriptor_t argmax_idx_desc, void *argmax_idx) {
+  const char *api = "mluOpBorderAlignForward";
+  if (mluOpStatus_t s =
+          checkCommon(api, handle, input_desc, "input", boxes_desc,
+                      output_desc, "output", argmax_idx_desc, pool_size))
+    return s;
+  if (!input || !boxes || !output || !argmax_idx)
+    return badParam(api, std::string(!input   ? "input"
+                                     : !boxes ? "boxes"
+                                     : !output ? "output"
+                                               : "argmax_idx") +
+                             " is NULL");
+  const bangsim::DeviceSpec &spec = handle->spec;
+  const int64_t N = input_desc->dims[0], H = input_desc->dims[1],
+                W = input_desc->dims[2], C = input_desc->dims[3] / 4,
+                K = boxes_desc->dims[1];
+  const int64_t e = int64_t(mluOpDataTypeBytes(input_desc->dtype));
+  uint32_t taskDim = unionTasks(spec, N * K);
+  int64_t mineMax = (N * K + taskDim - 1) / taskDim;
+  int64_t boxCap = std::min<int64_t>(mineMax, 256);
+  int64_t avail = spec.nramBytes - boxCap * 4 * e - 256;
+  const int64_t perChannel = 11 * e + 16; // staging, val, mask, bits, i32
+  const int64_t lineFull = std::max(H, W) + 2;
+  int64_t cSeg, lineCap;
+  if (C * (perChannel + 8 * e) <= avail) {
+    cSeg = C;
+    lineCap = std::min(lineFull, (avail - C * perChannel) / (4 * C * e));
+  } else {
+    cSeg = avail / (perChannel + 8 * e);
+    lineCap = 2;
+  }
+  if (cSeg < 1 || lineCap < 2) {
+    logError(api, "the device's NRAM is too small");
+    return MLUOP_STATUS_NOT_SUPPORTED;
+  }
+  beginOp(handle,
+          llvm::formatv("border_align_forward: {0} input {1} boxes {2} "
+                        "pool_size={3} on {4}: c_seg={5} line_cap={6} "
+                        "box_cap={7} task_dim={8} UNION1",
+                        dtypeName(input_desc->dtype), shapeString(input_desc),
+                        shapeString(boxes_desc), pool_size, spec.name, cSeg,
+                        lineCap, boxCap, taskDim)
+              .str());
+  bangsim::Module *module =
+      kernelModule(handle, api, "border_align.mlu", borderAlignSource());
+  if (!module)
+    return MLUOP_STATUS_INTERNAL_ERROR;
+  using A = bangsim::KernelArg;
+  std::vector<A> args = {
+      A::pointer(input),      A::pointer(boxes),      A::pointer(output),
+      A::pointer(argmax_idx), A::i32(int32_t(N)),     A::i32(int32_t(H)),
+      A::i32(int32_t(W)),     A::i32(int32_t(C)),     A::i32(int32_t(K)),
+      A::i32(pool_size),      A::i32(int32_t(cSeg)),  A::i32(int32_t(lineCap)),
+      A::i32(int32_t(boxCap))};
+  std::string kernel = input_desc->dtype == MLUOP_DTYPE_HALF
+                           ? "border_align_forward<half>"
+                           : "border_align_forward<float>";
+  return launch(handle, api, *module, kernel, bangsim::Dim3{taskDim},
+                bangsim::FuncType::Union1, args);
+}
+
+mluOpStatus_t mluOpBorderAlignBackward(
+    mluOpHandle_t handle, const mluOpTensorDescriptor_t grad_output_desc,
+    const void *grad_output, const mluOpTensorDescriptor_t boxes_desc,
+    const void *boxes, const mluOpTensorDescriptor_t argmax_idx_desc,
+    const void *argmax_idx, const int32_t pool_size,
+    const mluOpTensorDescriptor_t grad_input_desc, void *grad_input) {
+  const char *api = "mluOpBorderAlignBackward";
+  if (mluOpStatus_t s = checkCommon(api, handle, grad_input_desc, "grad_input",
+                                    boxes_desc, grad_output_desc,
+                                    "grad_output", argmax_idx_desc, pool_size))
+    return s;
+  if (!grad_output || !boxes || !argmax_idx || !grad_input)
+    return badParam(api, std::string(!grad_output ? "grad_output"
+                                     : !boxes     ? "boxes"
+                                     : !argmax_idx ? "argmax_idx"
+                                                   : "grad_input") +
+                             " is NULL");
+  const bangsim::DeviceSpec &spec = handle->spec;
+  const int64_t N = grad_input_desc->dims[0], H = grad_input_desc->dims[1],
+                W = grad_input_desc->dims[2],
+                C = grad_input_desc->dims[3] / 4, K = boxes_desc->dims[1];
+  const int64_t e = int64_t(mluOpDataTypeBytes(grad_input_desc->dtype));
+  int64_t cSeg = std::min(C, (spec.nramBytes - 256) / (6 * e + 32));
+  if (cSeg < 1) {
+    logError(api, "the device's NRAM is too small");
+    return MLUOP_STATUS_NOT_SUPPORTED;
+  }
+  uint32_t taskDim = unionTasks(spec, N * K);
+  uint32_t fillTasks = uint32_t(spec.numCores());
+  beginOp(handle,
+          llvm::formatv("border_align_backward: {0} grad_output {1} boxes {2} "
+                        "pool_size={3} on {4}: c_seg={5} task_dim={6} UNION1",
+                        dtypeName(grad_input_desc->dtype),
+                        shapeString(grad_output_desc), shapeString(boxes_desc),
+                        pool_size, spec.name, cSeg, taskDim)
+              .str());
+  bangsim::Module *module =
+      kernelModule(handle, api, "border_align.mlu", borderAlignSource());
+  if (!module)
+    return MLUOP_STATUS_INTERNAL_ERROR;
+  using A = bangsim::KernelArg;
+  const bool isHalf = grad_input_desc->dtype == MLUOP_DTYPE_HALF;
+  int64_t total = N * H * W * 4 * C;
+  if (mluOpStatus_t s = launch(
+          handle, api, *module,
+          isHalf ? "border_align_fill<half>" : "border_align_fill<float>",
+          bangsim::Dim3{fillTasks}, bangsim::FuncType::Union1,
+          {A::pointer(grad_input), A::i64(total),
+           A::i32(int32_t((spec.nramBytes - 256) / e))}))
+    return s;
+  std::vector<A> args = {
+      A::pointer(grad_output), A::pointer(boxes),    A::pointer(argmax_idx),
+      A::pointer(grad_input),  A::i32(int32_t(N)),   A::i32(int32_t(H)),
+      A::i32(int32_t(W)),      A::i32(int32_t(C)),   A::i32(int32_t(K)),
+      A::i32(pool_size),       A::i32(int32_t(cSeg))};
+  return launch(handle, api, *module,
+                isHalf ? "border_align_backward<half>"
+                       : "border_align_backward<float>",
+                bangsim::Dim3{taskDim}, bangsim::FuncType::Union1, args);
+}

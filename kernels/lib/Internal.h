@@ -1,0 +1,77 @@
+//===- Internal.h - Shared internals of the op library ---------*- C++ -*-===//
+#ifndef MLU_OP_INTERNAL_H
+#define MLU_OP_INTERNAL_H
+
+#include "mlu_op.h"
+#include "mlu_op_sim.h"
+
+#include "bangsim/Device.h"
+#include "bangsim/Module.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+struct mluOpQueueStruct {
+  bangsim::LaunchOptions options;
+  std::vector<bangsim::LaunchStats> launches;
+};
+
+struct mluOpContext {
+  std::unique_ptr<bangsim::Device> device;
+  bangsim::DeviceSpec spec;
+  mluOpQueueStruct ownQueue;
+  mluOpQueueStruct *queue = &ownQueue;
+  /// Compiled kernel modules by source name, compiled on first use.
+  std::map<std::string, std::unique_ptr<bangsim::Module>> modules;
+  double compileSeconds = 0;
+  std::string lastPolicy;
+};
+
+struct mluOpTensorStruct {
+  mluOpTensorLayout_t layout = MLUOP_LAYOUT_ARRAY;
+  mluOpDataType_t dtype = MLUOP_DTYPE_INVALID;
+  std::vector<int64_t> dims;
+  bool set = false;
+};
+
+namespace mluop {
+
+void log(mluOpLogLevel_t level, const std::string &line);
+inline void logError(const char *api, const std::string &reason) {
+  log(MLUOP_LOG_ERROR, std::string("[") + api + "] " + reason);
+}
+/// Logs "[api] reason" and returns BAD_PARAM.
+inline mluOpStatus_t badParam(const char *api, const std::string &reason) {
+  logError(api, reason);
+  return MLUOP_STATUS_BAD_PARAM;
+}
+
+const char *dtypeName(mluOpDataType_t dtype);
+std::string shapeString(const mluOpTensorStruct *desc);
+
+/// The handle's compiled module for an embedded kernel source, compiled on
+/// first use. Null (after logging) when compilation fails.
+bangsim::Module *kernelModule(mluOpHandle_t handle, const char *api,
+                              const std::string &name,
+                              const std::string &source);
+
+/// Launches and records the stats on the handle's queue. EXECUTION_FAILED
+/// (logged) on a fault.
+mluOpStatus_t launch(mluOpHandle_t handle, const char *api,
+                     bangsim::Module &module, const std::string &kernel,
+                     bangsim::Dim3 dim, bangsim::FuncType type,
+                     const std::vector<bangsim::KernelArg> &args);
+/// Clears the queue's launch list (start of an operator).
+void beginOp(mluOpHandle_t handle, const std::string &policy);
+
+/// The embedded kernel sources.
+std::string tinShiftSource();
+std::string borderAlignSource();
+
+} // namespace mluop
+
+#endif

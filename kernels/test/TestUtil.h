@@ -1,0 +1,107 @@
+//===- TestUtil.h - Helpers of the op library's tests ----------*- C++ -*-===//
+#ifndef MLU_OP_TESTUTIL_H
+#define MLU_OP_TESTUTIL_H
+
+#include "mlu_op.h"
+#include "mlu_op_sim.h"
+#include "support/Half.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mluop_test {
+
+/// Collects log lines while alive.
+struct LogCapture {
+  std::vector<std::string> lines;
+  LogCapture() {
+    mluOpSetLogCallback(
+        [](mluOpLogLevel_t, const char *line, void *user) {
+          static_cast<LogCapture *>(user)->lines.push_back(line);
+        },
+        this);
+  }
+  ~LogCapture() { mluOpSetLogCallback(nullptr, nullptr); }
+  std::string last() const { return lines.empty() ? "" : lines.back(); }
+};
+
+/// One handle per device name for the whole test program (kernels compile
+/// once per handle).
+inline mluOpHandle_t handleFor(const std::string &device) {
+  static std::vector<std::pair<std::string, mluOpHandle_t>> handles;
+  for (auto &[name, h] : handles)
+    if (name == device)
+      return h;
+  mluOpHandle_t h = nullptr;
+  EXPECT_EQ(mluOpCreateWithDevice(&h, device.c_str()), MLUOP_STATUS_SUCCESS);
+  handles.push_back({device, h});
+  return h;
+}
+
+struct Desc {
+  mluOpTensorDescriptor_t d = nullptr;
+  Desc(mluOpDataType_t dtype, std::vector<int> dims,
+       mluOpTensorLayout_t layout = MLUOP_LAYOUT_ARRAY) {
+    mluOpCreateTensorDescriptor(&d);
+    EXPECT_EQ(mluOpSetTensorDescriptor(d, layout, dtype, int(dims.size()),
+                                       dims.data()),
+              MLUOP_STATUS_SUCCESS);
+  }
+  ~Desc() { mluOpDestroyTensorDescriptor(d); }
+  operator mluOpTensorDescriptor_t() const { return d; }
+};
+
+/// A device buffer of the handle.
+struct Buf {
+  mluOpHandle_t h;
+  void *p = nullptr;
+  size_t bytes;
+  Buf(mluOpHandle_t h, size_t bytes) : h(h), bytes(bytes) {
+    EXPECT_EQ(mluOpMalloc(h, &p, bytes), MLUOP_STATUS_SUCCESS);
+  }
+  template <typename T>
+  Buf(mluOpHandle_t h, const std::vector<T> &v) : Buf(h, v.size() * sizeof(T)) {
+    if (bytes)
+      EXPECT_EQ(mluOpMemcpyHostToDevice(h, p, v.data(), bytes),
+                MLUOP_STATUS_SUCCESS);
+  }
+  ~Buf() { mluOpFree(h, p); }
+  template <typename T> std::vector<T> get() const {
+    std::vector<T> v(bytes / sizeof(T));
+    if (bytes)
+      EXPECT_EQ(mluOpMemcpyDeviceToHost(h, v.data(), p, bytes),
+                MLUOP_STATUS_SUCCESS);
+    return v;
+  }
+};
+
+/// Bit patterns of floats for exact comparison (nan payloads and -0 too).
+inline std::vector<uint32_t> bitsOf(const std::vector<float> &v) {
+  std::vector<uint32_t> b(v.size());
+  std::memcpy(b.data(), v.data(), v.size() * 4);
+  return b;
+}
+
+/// A small deterministic generator.
+struct Rng {
+  uint64_t s;
+  explicit Rng(uint64_t seed) : s(seed * 0x9E3779B97F4A7C15ull + 1) {}
+  uint64_t next() {
+    s ^= s << 13;
+    s ^= s >> 7;
+    s ^= s << 17;
+    return s;
+  }
+  int range(int lo, int hi) { return lo + int(next() % uint64_t(hi - lo + 1)); }
+  float uniform(float lo, float hi) {
+    return lo + (hi - lo) * float(next() >> 40) / float(1 << 24);
+  }
+};
+
+} // namespace mluop_test
+
+#endif
