@@ -9,6 +9,9 @@
 #include "graph/Stats.h"
 #include "graph/Validate.h"
 #include "support/Npy.h"
+#ifdef BANGC_HAVE_LAYERGROUP
+#include "graph/layergroup/Runner.h"
+#endif
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
@@ -47,6 +50,17 @@ const char *Usage =
     "  --dot FILE            write a Graphviz drawing\n"
     "  --write-binary FILE   write the graph as protobuf binary\n"
     "  --write-json FILE     write the graph as protobuf JSON\n"
+    "  --layer-group         plan the network into NRAM layer groups\n"
+    "                        (docs/layergroup.md); with --run, compile one\n"
+    "                        kernel per group and run on the simulated device\n"
+    "  --emit-mlu DIR        (--layer-group) write the group kernels to DIR\n"
+    "  --report FILE         (--layer-group) JSON report: groups, slices,\n"
+    "                        time steps, NRAM; grouped vs layer-by-layer\n"
+    "                        traffic and cycles; error vs the reference\n"
+    "  --lmem-svg FILE       (--layer-group) draw the NRAM allocation\n"
+    "  --device NAME|FILE    (--layer-group) device spec (default mlu370)\n"
+    "  --no-compare          (--layer-group) skip the layer-by-layer and\n"
+    "                        reference runs of --report\n"
     "  --help                show this help\n"
     "\n"
     "exit status: 0 ok, 1 invalid graph or run error, 2 usage error\n";
@@ -57,6 +71,8 @@ struct Options {
   std::vector<std::pair<std::string, std::string>> Ins, Outs;
   int Steps = 1;
   std::optional<std::string> Dot, WriteBinary, WriteJson;
+  bool LayerGroup = false, NoCompare = false;
+  std::optional<std::string> EmitMlu, Report, LmemSvg, Device;
 };
 
 int usageError(const std::string &Msg) {
@@ -123,6 +139,22 @@ std::optional<int> parseArgs(ArrayRef<const char *> Args, Options &O) {
     } else if (A == "--write-json") {
       if (auto R = Path(O.WriteJson))
         return R;
+    } else if (A == "--layer-group") {
+      O.LayerGroup = true;
+    } else if (A == "--no-compare") {
+      O.NoCompare = true;
+    } else if (A == "--emit-mlu") {
+      if (auto R = Path(O.EmitMlu))
+        return R;
+    } else if (A == "--report") {
+      if (auto R = Path(O.Report))
+        return R;
+    } else if (A == "--lmem-svg") {
+      if (auto R = Path(O.LmemSvg))
+        return R;
+    } else if (A == "--device") {
+      if (auto R = Path(O.Device))
+        return R;
     } else if (A.starts_with("-")) {
       return usageError(fmt::format("unknown option '{}'", A.str()));
     } else if (O.File.empty()) {
@@ -134,6 +166,12 @@ std::optional<int> parseArgs(ArrayRef<const char *> Args, Options &O) {
   }
   if (O.File.empty())
     return usageError("no graph file given");
+  if (!O.LayerGroup && (O.EmitMlu || O.Report || O.LmemSvg || O.Device ||
+                        O.NoCompare))
+    return usageError("--emit-mlu, --report, --lmem-svg, --device and "
+                      "--no-compare need --layer-group");
+  if (O.LayerGroup && O.Steps != 1)
+    return usageError("--layer-group runs one time step");
   if (!O.Run && (!O.Ins.empty() || !O.Outs.empty() || O.Steps != 1))
     return usageError("--in, --out and --steps need --run");
   return std::nullopt;
@@ -253,6 +291,25 @@ int runGraphCommand(ArrayRef<const char *> Args) {
   if (O.WriteJson)
     if (Error E = writeGraphJson(*O.WriteJson, G->proto()))
       return fail(toString(std::move(E)));
+  if (O.LayerGroup) {
+#ifdef BANGC_HAVE_LAYERGROUP
+    lg::LayerGroupOptions LO;
+    LO.File = O.File;
+    LO.Run = O.Run;
+    LO.Compare = !O.NoCompare;
+    LO.Ins = O.Ins;
+    LO.Outs = O.Outs;
+    LO.EmitDir = O.EmitMlu.value_or("");
+    LO.Report = O.Report.value_or("");
+    LO.LmemSvg = O.LmemSvg.value_or("");
+    if (O.Device)
+      LO.Device = *O.Device;
+    return lg::runLayerGroupCommand(*G, LO);
+#else
+    return fail("--layer-group needs the compiler (this build has "
+                "BANGC_GRAPH_ONLY)");
+#endif
+  }
   if (O.Run)
     return runCommand(*G, O);
   return 0;

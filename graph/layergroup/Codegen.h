@@ -1,0 +1,36 @@
+//===- Codegen.h - LayerGroup: one .mlu kernel per group --------*- C++ -*-===//
+#ifndef BANGC_GRAPH_LAYERGROUP_CODEGEN_H
+#define BANGC_GRAPH_LAYERGROUP_CODEGEN_H
+
+#include "graph/layergroup/Planner.h"
+
+#include <string>
+#include <vector>
+
+namespace bangc::lg {
+
+/// One kernel parameter, in order.
+struct KernelParamRef {
+  enum Kind { Tensor, Weight, Bias, Alpha } K;
+  int Index; ///< tensor or layer index
+};
+
+struct GroupKernel {
+  std::string Name;   ///< kernel (and file) name
+  std::string Source; ///< .mlu text; includes "lg_ops.mlu"
+  std::vector<KernelParamRef> Params;
+  int Tasks = 1;
+};
+
+/// Writes the kernel of group \p Index of a plan.
+GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index);
+
+/// The text of kernels/layergroup/lg_ops.mlu (embedded at build time).
+const char *lgOpsSource();
+
+/// \p K's source with the lg_ops include replaced by its text.
+std::string selfContainedSource(const GroupKernel &K);
+
+} // namespace bangc::lg
+
+#endif

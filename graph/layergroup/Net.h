@@ -1,0 +1,101 @@
+//===- Net.h - The layer view of a Task IR graph for LayerGroup -*- C++ -*-===//
+//
+// LayerGroup plans over layers and tensors, not over Task IR blocks: each
+// compute block is a layer, and the chain of storage blocks between two
+// compute blocks (SI -> SIC -> CC) is one tensor [C][H][W]. Weights and
+// biases are materialised as floats.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BANGC_GRAPH_LAYERGROUP_NET_H
+#define BANGC_GRAPH_LAYERGROUP_NET_H
+
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace bangc::graph {
+class Graph;
+}
+
+namespace bangc::lg {
+
+enum class OpKind {
+  Conv,    ///< CC, CC2D
+  MaxPool, ///< CCMPB (max over a window, starting from CMP)
+  MinPool, ///< CCMPS
+  SumPool, ///< CAVG (window sum + bias)
+  Relu,    ///< CCMPB with a 1x1 window and CMP 0
+  Clamp,   ///< CCMPB/CCMPS with a 1x1 window, other CMP
+  Add,     ///< CADD
+  Scale,   ///< CVS (CONST_A) and CAX (alpha[f])
+};
+const char *opKindName(OpKind K);
+
+struct Tensor {
+  std::string Name;
+  int64_t C = 0, H = 1, W = 1;
+  int Producer = -1;            ///< layer index, -1 for a network input
+  std::vector<int> Consumers;   ///< layer indexes
+  std::string InputName;        ///< host name when a network input
+  std::vector<std::string> OutputNames; ///< SO names reading it
+  int64_t elements() const { return C * H * W; }
+  bool isOutput() const { return !OutputNames.empty(); }
+};
+
+struct Layer {
+  OpKind Kind = OpKind::Conv;
+  std::string Name;
+  int64_t BlockId = -1;
+  std::vector<int> Inputs; ///< tensor indexes (data inputs)
+  int Output = -1;
+  int64_t KY = 1, KX = 1, SY = 1, SX = 1;
+  int64_t PU = 0, PD = 0, PL = 0, PR = 0, DY = 1, DX = 1;
+  std::vector<float> Weight; ///< Conv: [F][C][KY][KX]
+  std::vector<float> Bias;   ///< per output channel; empty: ConstB
+  std::vector<float> Alpha;  ///< CAX per channel; empty: ConstA
+  double Cmp = 0, ConstA = 1, ConstB = 0;
+
+  bool windowed() const {
+    return Kind == OpKind::Conv || Kind == OpKind::MaxPool ||
+           Kind == OpKind::MinPool || Kind == OpKind::SumPool;
+  }
+  int64_t keffY() const { return (KY - 1) * DY + 1; }
+  int64_t keffX() const { return (KX - 1) * DX + 1; }
+};
+
+struct Net {
+  std::string Name;
+  std::vector<Tensor> Tensors;
+  std::vector<Layer> Layers; ///< topological order
+
+  /// Builders for hand-made networks (tests) and for buildNet.
+  int addInput(std::string Name, int64_t C, int64_t H, int64_t W);
+  /// Adds a layer reading \p Inputs; creates its output tensor with the
+  /// given shape and returns the layer index.
+  int addLayer(Layer L, std::vector<int> Inputs, int64_t C, int64_t H,
+               int64_t W);
+  void markOutput(int Tensor, std::string Name);
+
+  /// Convenience builders (output shape derived), return the output tensor.
+  int conv(int In, int64_t F, int64_t K, int64_t Stride, int64_t Pad,
+           std::string Name = "", uint32_t Seed = 1);
+  int maxPool(int In, int64_t K, int64_t Stride, int64_t Pad = 0,
+              std::string Name = "");
+  int relu(int In, std::string Name = "");
+  int add(int A, int B, std::string Name = "");
+
+  int64_t macs(int LayerIdx) const;
+  std::vector<int> inputs() const;
+  std::vector<int> outputs() const;
+};
+
+/// The layer view of a validated graph. Errors name the block that is not
+/// supported (precision other than FLOAT32, CVM, CLUT, CLIF, rearranging
+/// edges, partial interfaces).
+llvm::Expected<Net> buildNet(const graph::Graph &G);
+
+} // namespace bangc::lg
+
+#endif

@@ -1,0 +1,169 @@
+//===- Planner.h - LayerGroup: groups, slices, time steps, NRAM -*- C++ -*-===//
+//
+// The planning half of LayerGroup (design seed 004, docs/layergroup.md):
+//  - backward-H: the input rows a window op needs for a range of output rows;
+//  - slicing of a group: N first down to one image, then H, with the h/2
+//    duplication rule; single layers that do not fit may also split their
+//    output channels (a "global" layer);
+//  - the time-step table of one slice;
+//  - NRAM allocation as rectangles in time x address;
+//  - an analytic cost from the DeviceSpec, the same formulas as simrt's
+//    cost model, and the dynamic program over layer ranges.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BANGC_GRAPH_LAYERGROUP_PLANNER_H
+#define BANGC_GRAPH_LAYERGROUP_PLANNER_H
+
+#include "graph/layergroup/Net.h"
+
+#include "bangsim/DeviceSpec.h"
+
+#include <climits>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace bangc::lg {
+
+/// Rows [Lo, Hi).
+struct RowRange {
+  int64_t Lo = 0, Hi = 0;
+  int64_t size() const { return Hi > Lo ? Hi - Lo : 0; }
+  bool operator==(const RowRange &O) const { return Lo == O.Lo && Hi == O.Hi; }
+};
+
+/// Backward-H of a window op (conv, pool): for output rows \p Out, the input
+/// rows needed, in_idx = out_idx * stride - pad and
+/// in_slice = (out_slice - 1) * stride + dilated kernel, clamped to [0, InH).
+/// Element-wise ops pass the range through (kernel 1, stride 1, pad 0).
+RowRange backwardH(RowRange Out, int64_t Stride, int64_t Pad,
+                   int64_t DilatedKernel, int64_t InH);
+RowRange backwardH(const Layer &L, RowRange Out, int64_t InH);
+
+/// The seed's h/2 rule: slices of a tensor of height H whose rows add up to
+/// more than H + H/2 (duplicated rows > h/2) fail.
+bool duplicationOk(int64_t H, const std::vector<RowRange> &Slices);
+
+/// A candidate group: layers [First, Last] in topological order.
+struct GroupInfo {
+  int First = 0, Last = 0;
+  std::vector<int> Layers;
+  std::vector<int> Inputs;   ///< tensors read from GDRAM
+  std::vector<int> Outputs;  ///< tensors written to GDRAM
+  std::vector<int> Internal; ///< tensors produced and consumed inside only
+  std::vector<int> Tensors;  ///< all tensors touched, inputs first
+};
+GroupInfo groupInfo(const Net &N, int First, int Last);
+
+/// Rows of every tensor of the group for each H slice (indexed [slice][t]
+/// with t an index into Info.Tensors). Fails (nullopt, with \p Why) when the
+/// group cannot be H sliced that way: several outputs, slices that leave a
+/// slice empty, or the h/2 rule.
+struct HSlicing {
+  int HSecs = 1;
+  int64_t Step = 0; ///< output rows per slice of the final tensor
+  std::vector<std::vector<RowRange>> Rows;
+  std::vector<int64_t> RowsCap; ///< per tensor, the most rows of a slice
+};
+std::optional<HSlicing> sliceH(const Net &N, const GroupInfo &G, int HSecs,
+                               std::string *Why = nullptr);
+
+/// One NRAM buffer: a rectangle [Start, End] (time steps, End may be
+/// TsInf) x [Offset, Offset + Bytes).
+inline constexpr int TsInf = INT_MAX;
+struct LmemBuffer {
+  enum Kind { Activation, Weight, Scratch } K = Activation;
+  std::string Name;
+  int Tensor = -1; ///< Activation: tensor index
+  int Layer = -1;  ///< Weight/Scratch: layer index
+  int Copy = 0;    ///< 0 or 1 for double-buffered group inputs/outputs
+  int Part = 0;    ///< Weight: 0 weights, 1 bias, 2 alpha; Scratch: 0 pad, 1 acc
+  int64_t Bytes = 0;
+  int Start = 0, End = 0;
+  int Order = 0; ///< op order (id in breadth-first order)
+  int64_t Offset = -1;
+};
+
+/// Places the buffers (the seed's order: weights first when \p WeightsFirst,
+/// then op order, longer lifetime first, then larger size; each at the lowest
+/// 64-byte aligned address where it overlaps no placed buffer in both time
+/// and address; not crossing a bank boundary when \p Banks > 0). Returns
+/// false if some buffer does not fit under \p Capacity. \p Peak gets the
+/// highest end address.
+bool allocateLmem(std::vector<LmemBuffer> &Bufs, int64_t Capacity, int Banks,
+                  bool WeightsFirst, int64_t *Peak);
+/// True if no two placed buffers overlap in both time and address.
+bool lmemDisjoint(const std::vector<LmemBuffer> &Bufs);
+
+/// What happens in one time step of one slice.
+struct TimeStep {
+  std::vector<int> Compute;        ///< layers
+  std::vector<int> LoadTensors;    ///< group inputs loaded from GDRAM
+  std::vector<int> LoadWeights;    ///< layers whose weights are loaded
+  std::vector<int> StoreTensors;   ///< group outputs stored to GDRAM
+  double ComputeCycles = 0, DmaCycles = 0;
+};
+
+/// The plan of one group.
+struct GroupPlan {
+  GroupInfo Info;
+  int NSecs = 1, HSecs = 1, FSecs = 1;
+  int64_t NB = 1;     ///< images per N slice
+  int64_t Batch = 1;  ///< images of the whole run
+  HSlicing H;
+  int Items = 1;      ///< NSecs * HSecs * FSecs work items
+  int Cores = 1;      ///< cores launched
+  bool Resident = false;  ///< weights loaded once, held for all slices
+  bool Pipelined = false; ///< more than one item per core: load i+1,
+                          ///< compute i, store i-1; inputs/outputs x2
+  std::vector<TimeStep> Steps;
+  std::vector<LmemBuffer> Buffers;
+  int64_t PeakBytes = 0;
+  double Cycles = 0;              ///< estimated
+  int64_t ReadBytes = 0, WriteBytes = 0; ///< estimated GDRAM traffic
+  bool global() const { return FSecs > 1; }
+};
+
+/// Options of the search.
+struct PlanOptions {
+  bool LayerByLayer = false; ///< every layer its own group
+  int MaxGroupLayers = 40;
+  int MaxHSecs = 128;
+  int64_t ReserveBytes = 0; ///< NRAM kept free
+};
+
+/// Plans one group with the given slicing; nullopt (and \p Why) if invalid
+/// or it does not fit.
+std::optional<GroupPlan> planGroupWith(const Net &N,
+                                       const bangsim::DeviceSpec &Spec,
+                                       int64_t Batch, const GroupInfo &G,
+                                       int NSecs, int HSecs, int FSecs,
+                                       const PlanOptions &O,
+                                       std::string *Why = nullptr);
+/// The cheapest valid slicing of layers [First, Last]: N first, then H;
+/// for a single convolution that does not fit, output channels too.
+std::optional<GroupPlan> planGroup(const Net &N,
+                                   const bangsim::DeviceSpec &Spec,
+                                   int64_t Batch, int First, int Last,
+                                   const PlanOptions &O,
+                                   std::string *Why = nullptr);
+
+struct NetPlan {
+  std::vector<GroupPlan> Groups;
+  double Cycles = 0;
+  int64_t ReadBytes = 0, WriteBytes = 0;
+  double SearchSeconds = 0;
+  int64_t GroupEvaluations = 0;
+};
+/// The dynamic program cost[i][j] = min(group(i..j), min_k cost[i][k] +
+/// cost[k+1][j]) over layer ranges.
+llvm::Expected<NetPlan> planNet(const Net &N, const bangsim::DeviceSpec &Spec,
+                                int64_t Batch, const PlanOptions &O = {});
+
+/// A text rendering of a group's time-step table (for comments and docs).
+std::string formatTimeSteps(const Net &N, const GroupPlan &P);
+
+} // namespace bangc::lg
+
+#endif

@@ -1,0 +1,319 @@
+//===- PlannerTest.cpp - LayerGroup planning: unit tests ------------------===//
+#include "graph/layergroup/Planner.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+using namespace bangc::lg;
+
+namespace {
+
+bangsim::DeviceSpec spec(const char *Name = "mlu370") {
+  auto S = bangsim::loadDeviceSpec(Name);
+  EXPECT_TRUE(bool(S));
+  return *S;
+}
+
+/// A VGG-like stack: (conv3x3 relu) x2, pool, (conv3x3 relu) x2, pool.
+Net vggLike(int64_t HW, int64_t C1 = 16, int64_t C2 = 32) {
+  Net N;
+  int X = N.addInput("x", 3, HW, HW);
+  X = N.relu(N.conv(X, C1, 3, 1, 1, "c1"), "r1");
+  X = N.relu(N.conv(X, C1, 3, 1, 1, "c2"), "r2");
+  X = N.maxPool(X, 2, 2, 0, "p1");
+  X = N.relu(N.conv(X, C2, 3, 1, 1, "c3"), "r3");
+  X = N.relu(N.conv(X, C2, 3, 1, 1, "c4"), "r4");
+  X = N.maxPool(X, 2, 2, 0, "p2");
+  N.markOutput(X, "y");
+  return N;
+}
+
+} // namespace
+
+// --- Backward-H -------------------------------------------------------------
+
+TEST(BackwardH, ConvFormula) {
+  // 3x3, stride 1, pad 1 on 224 rows: output rows [0, 56) need [0, 57)
+  // (idx 0*1-1 = -1 clamped to 0; slice (56-1)*1+3 = 58 rows from -1).
+  EXPECT_EQ(backwardH({0, 56}, 1, 1, 3, 224), (RowRange{0, 57}));
+  EXPECT_EQ(backwardH({56, 112}, 1, 1, 3, 224), (RowRange{55, 113}));
+  EXPECT_EQ(backwardH({168, 224}, 1, 1, 3, 224), (RowRange{167, 224}));
+  // Unclamped in the middle: in_slice = (out_slice - 1) * stride + kernel.
+  RowRange R = backwardH({10, 20}, 2, 3, 7, 224);
+  EXPECT_EQ(R.Lo, 10 * 2 - 3);
+  EXPECT_EQ(R.size(), (10 - 1) * 2 + 7);
+  // Dilated kernel 3 with dilation 2 is 5 rows.
+  EXPECT_EQ(backwardH({4, 8}, 1, 0, 5, 100), (RowRange{4, 12}));
+  // Pool 2x2 stride 2.
+  EXPECT_EQ(backwardH({7, 14}, 2, 0, 2, 28), (RowRange{14, 28}));
+}
+
+TEST(BackwardH, LayerElementwisePassesThrough) {
+  Layer L;
+  L.Kind = OpKind::Relu;
+  EXPECT_EQ(backwardH(L, {3, 9}, 16), (RowRange{3, 9}));
+  L.Kind = OpKind::Conv;
+  L.KY = 3, L.DY = 2, L.SY = 1, L.PU = 2;
+  EXPECT_EQ(backwardH(L, {3, 9}, 16), (RowRange{1, 11}));
+}
+
+// --- The h/2 rule -------------------------------------------------------------
+
+TEST(HalfRule, SeedExample) {
+  // h = 100 in two inputs h[0, 80) and h[20, 100): 60 duplicated rows, fail.
+  EXPECT_FALSE(duplicationOk(100, {{0, 80}, {20, 100}}));
+  // h[0, 60) and h[20, 100): 40 duplicated rows, success.
+  EXPECT_TRUE(duplicationOk(100, {{0, 60}, {20, 100}}));
+  // Exactly h/2 is allowed.
+  EXPECT_TRUE(duplicationOk(100, {{0, 75}, {25, 100}}));
+  EXPECT_TRUE(duplicationOk(10, {{0, 10}}));
+}
+
+TEST(HalfRule, DeepGroupsFailWithManySlices) {
+  Net N = vggLike(32);
+  GroupInfo G = groupInfo(N, 0, int(N.Layers.size()) - 1);
+  // Final output is 8 rows: 2 slices are fine, 8 slices of one row each
+  // need 4 pooled -> ~ 8+ input rows each out of 32: too much duplication.
+  EXPECT_TRUE(sliceH(N, G, 2).has_value());
+  std::string Why;
+  EXPECT_FALSE(sliceH(N, G, 8, &Why).has_value());
+  EXPECT_NE(Why.find("h/2"), std::string::npos) << Why;
+}
+
+TEST(SliceH, RowsPropagateBackward) {
+  Net N;
+  int X = N.addInput("x", 1, 16, 8);
+  X = N.conv(X, 2, 3, 1, 1, "c1");
+  X = N.conv(X, 2, 3, 1, 1, "c2");
+  N.markOutput(X, "y");
+  GroupInfo G = groupInfo(N, 0, 1);
+  ASSERT_EQ(G.Inputs.size(), 1u);
+  ASSERT_EQ(G.Outputs.size(), 1u);
+  auto S = sliceH(N, G, 2);
+  ASSERT_TRUE(S);
+  // Tensors: x, c1, c2. Slice 0: c2 [0, 8) <- c1 [0, 9) <- x [0, 10).
+  EXPECT_EQ(S->Rows[0][2], (RowRange{0, 8}));
+  EXPECT_EQ(S->Rows[0][1], (RowRange{0, 9}));
+  EXPECT_EQ(S->Rows[0][0], (RowRange{0, 10}));
+  // Slice 1: c2 [8, 16) <- c1 [7, 16) <- x [6, 16).
+  EXPECT_EQ(S->Rows[1][1], (RowRange{7, 16}));
+  EXPECT_EQ(S->Rows[1][0], (RowRange{6, 16}));
+  EXPECT_EQ(S->RowsCap[0], 10);
+}
+
+TEST(SliceH, SeveralOutputsCannotSliceH) {
+  Net N;
+  int X = N.addInput("x", 1, 8, 8);
+  int A = N.relu(X, "a");
+  int B = N.relu(A, "b");
+  N.markOutput(A, "ya");
+  N.markOutput(B, "yb");
+  GroupInfo G = groupInfo(N, 0, 1);
+  EXPECT_EQ(G.Outputs.size(), 2u);
+  EXPECT_TRUE(sliceH(N, G, 1));
+  EXPECT_FALSE(sliceH(N, G, 2));
+}
+
+// --- Allocator ----------------------------------------------------------------
+
+static LmemBuffer buf(const char *Name, LmemBuffer::Kind K, int64_t Bytes,
+                      int Start, int End, int Order) {
+  LmemBuffer B;
+  B.Name = Name, B.K = K, B.Bytes = Bytes, B.Start = Start, B.End = End,
+  B.Order = Order;
+  return B;
+}
+
+TEST(Allocator, NoSliceReusesAddresses) {
+  // The seed's unsliced case: activations and weights alike, released when
+  // not in use. x [T0,T1], w1 [T0,T1], y1 [T1,T2], w2 [T1,T2], y2 [T2,T3].
+  std::vector<LmemBuffer> B{
+      buf("x", LmemBuffer::Activation, 1000, 0, 1, 0),
+      buf("w1", LmemBuffer::Weight, 500, 0, 1, 1),
+      buf("y1", LmemBuffer::Activation, 1000, 1, 2, 1),
+      buf("w2", LmemBuffer::Weight, 500, 1, 2, 2),
+      buf("y2", LmemBuffer::Activation, 1000, 2, 3, 2)};
+  int64_t Peak = 0;
+  ASSERT_TRUE(allocateLmem(B, 1 << 20, 0, false, &Peak));
+  EXPECT_TRUE(lmemDisjoint(B));
+  // By hand, in the seed's order (op order, then longer lifetime, then
+  // larger): x at 0; op 1: y1 (larger) above x, then w1 above y1; op 2: w2
+  // [1, 2] meets x, y1 and w1, so it goes above w1; y2 [2, 3] reuses x's
+  // addresses (x ended at T1).
+  EXPECT_EQ(B[0].Offset, 0);
+  EXPECT_EQ(B[2].Offset, 1024);
+  EXPECT_EQ(B[1].Offset, 2048);
+  EXPECT_EQ(B[3].Offset, 2560);
+  EXPECT_EQ(B[4].Offset, 0);
+  EXPECT_EQ(Peak, 2560 + 512);
+}
+
+TEST(Allocator, SlicedWeightsFirstAndResident) {
+  std::vector<LmemBuffer> B{
+      buf("x", LmemBuffer::Activation, 1000, 0, 1, 0),
+      buf("y1", LmemBuffer::Activation, 1000, 1, 2, 1),
+      buf("w1", LmemBuffer::Weight, 300, 0, TsInf, 1),
+      buf("y2", LmemBuffer::Activation, 1000, 2, 3, 2),
+      buf("w2", LmemBuffer::Weight, 200, 0, TsInf, 2)};
+  int64_t Peak = 0;
+  ASSERT_TRUE(allocateLmem(B, 1 << 20, 0, true, &Peak));
+  EXPECT_TRUE(lmemDisjoint(B));
+  EXPECT_EQ(B[2].Offset, 0);   // w1 first
+  EXPECT_EQ(B[4].Offset, 320); // w2 next
+  EXPECT_GE(B[0].Offset, 576); // activations above the weights
+  EXPECT_EQ(B[3].Offset, B[0].Offset); // y2 reuses x
+}
+
+TEST(Allocator, LongerLifetimeFirstThenLarger) {
+  std::vector<LmemBuffer> B{
+      buf("short", LmemBuffer::Activation, 4096, 1, 1, 0),
+      buf("long", LmemBuffer::Activation, 64, 0, 3, 0),
+      buf("big", LmemBuffer::Activation, 8192, 1, 1, 0)};
+  ASSERT_TRUE(allocateLmem(B, 1 << 20, 0, false, nullptr));
+  EXPECT_EQ(B[1].Offset, 0);
+  EXPECT_EQ(B[2].Offset, 64);
+  EXPECT_EQ(B[0].Offset, 64 + 8192);
+}
+
+TEST(Allocator, BanksAndCapacity) {
+  // 4 banks of 256 bytes: a 200-byte buffer after a 100-byte one moves to
+  // the next bank instead of crossing.
+  std::vector<LmemBuffer> B{buf("a", LmemBuffer::Activation, 100, 0, 0, 0),
+                            buf("b", LmemBuffer::Activation, 200, 0, 0, 1)};
+  ASSERT_TRUE(allocateLmem(B, 1024, 4, false, nullptr));
+  EXPECT_EQ(B[1].Offset, 256);
+  std::vector<LmemBuffer> C{buf("a", LmemBuffer::Activation, 800, 0, 0, 0),
+                            buf("b", LmemBuffer::Activation, 300, 0, 0, 1)};
+  int64_t Peak;
+  EXPECT_FALSE(allocateLmem(C, 1024, 0, false, &Peak));
+  EXPECT_GT(Peak, 1024);
+}
+
+TEST(Allocator, RandomNoOverlap) {
+  uint64_t X = 42;
+  auto rnd = [&](int M) {
+    X = X * 6364136223846793005ull + 1;
+    return int((X >> 33) % M);
+  };
+  for (int Trial = 0; Trial < 50; ++Trial) {
+    std::vector<LmemBuffer> B;
+    for (int I = 0; I < 20; ++I) {
+      int S = rnd(8);
+      B.push_back(buf("b", rnd(2) ? LmemBuffer::Activation : LmemBuffer::Weight,
+                      64 + rnd(5000), S, rnd(4) == 0 ? TsInf : S + rnd(4),
+                      rnd(10)));
+    }
+    ASSERT_TRUE(allocateLmem(B, 1 << 24, Trial % 2 ? 4 : 0, Trial % 3 == 0,
+                             nullptr));
+    EXPECT_TRUE(lmemDisjoint(B));
+  }
+}
+
+// --- Time steps -----------------------------------------------------------------
+
+TEST(TimeSteps, TableOfAChain) {
+  Net N;
+  int X = N.addInput("x", 4, 8, 8);
+  X = N.conv(X, 4, 3, 1, 1, "c1");
+  X = N.relu(X, "r1");
+  X = N.conv(X, 4, 3, 1, 1, "c2");
+  N.markOutput(X, "y");
+  GroupInfo G = groupInfo(N, 0, 2);
+  auto P = planGroupWith(N, spec(), 1, G, 1, 1, 1, PlanOptions{});
+  ASSERT_TRUE(P);
+  // ts0 load x and the first weights; ts1..3 compute one layer each; ts4
+  // stores the output.
+  ASSERT_EQ(P->Steps.size(), 5u);
+  EXPECT_EQ(P->Steps[0].LoadTensors, std::vector<int>{0});
+  EXPECT_EQ(P->Steps[1].Compute, std::vector<int>{0});
+  EXPECT_EQ(P->Steps[2].Compute, std::vector<int>{1});
+  EXPECT_EQ(P->Steps[3].Compute, std::vector<int>{2});
+  EXPECT_EQ(P->Steps[4].StoreTensors, std::vector<int>{3});
+  EXPECT_FALSE(P->Resident);
+  // c2's weights are needed at ts3; they are loaded earlier, while ts1/ts2
+  // compute (the seed's w4 moved from [T5, T5] to [T2, T5]).
+  bool Found = false;
+  for (int Ts = 0; Ts < 3; ++Ts)
+    for (int L : P->Steps[Ts].LoadWeights)
+      Found |= L == 2;
+  EXPECT_TRUE(Found) << formatTimeSteps(N, *P);
+  for (const LmemBuffer &B : P->Buffers)
+    if (B.K == LmemBuffer::Weight && B.Layer == 2)
+      EXPECT_LT(B.Start, 3);
+  // Lifetimes: x [0, 1], c1 out [1, 2], r1 out [2, 3], c2 out [3, 4].
+  for (const LmemBuffer &B : P->Buffers)
+    if (B.K == LmemBuffer::Activation) {
+      int Want[4][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 4}};
+      EXPECT_EQ(B.Start, Want[B.Tensor][0]) << B.Name;
+      EXPECT_EQ(B.End, Want[B.Tensor][1]) << B.Name;
+    }
+  EXPECT_TRUE(lmemDisjoint(P->Buffers));
+}
+
+TEST(TimeSteps, SlicedWeightsResidentPipelined) {
+  Net N = vggLike(64);
+  GroupInfo G = groupInfo(N, 0, int(N.Layers.size()) - 1);
+  auto P = planGroupWith(N, spec("tiny"), 2, G, 2, 2, 1, PlanOptions{});
+  if (!P) // tiny NRAM may not hold it; use mlu370
+    P = planGroupWith(N, spec(), 2, G, 2, 2, 1, PlanOptions{});
+  ASSERT_TRUE(P);
+  EXPECT_TRUE(P->Resident);
+  for (const LmemBuffer &B : P->Buffers)
+    if (B.K == LmemBuffer::Weight)
+      EXPECT_EQ(B.End, TsInf);
+  EXPECT_TRUE(lmemDisjoint(P->Buffers));
+}
+
+// --- Groups -----------------------------------------------------------------------
+
+TEST(Groups, DPGroupsVggLikeAndCutsTraffic) {
+  Net N = vggLike(32);
+  auto G = planNet(N, spec(), 1);
+  ASSERT_TRUE(bool(G)) << toString(G.takeError());
+  PlanOptions LO;
+  LO.LayerByLayer = true;
+  auto L = planNet(N, spec(), 1, LO);
+  ASSERT_TRUE(bool(L));
+  EXPECT_EQ(L->Groups.size(), N.Layers.size());
+  EXPECT_LT(G->Groups.size(), N.Layers.size());
+  EXPECT_LT(G->ReadBytes + G->WriteBytes, (L->ReadBytes + L->WriteBytes) / 2);
+  EXPECT_LE(G->Cycles, L->Cycles);
+  // Groups cover the layers in order.
+  int Next = 0;
+  for (const GroupPlan &P : G->Groups) {
+    EXPECT_EQ(P.Info.First, Next);
+    Next = P.Info.Last + 1;
+    EXPECT_LE(P.PeakBytes, spec().nramBytes);
+  }
+  EXPECT_EQ(Next, int(N.Layers.size()));
+}
+
+TEST(Groups, BigConvBecomesGlobalLayer) {
+  Net N;
+  int X = N.addInput("x", 256, 28, 28);
+  X = N.conv(X, 256, 3, 1, 1, "big"); // 2.4 MB of weights
+  N.markOutput(X, "y");
+  auto G = planNet(N, spec(), 1);
+  ASSERT_TRUE(bool(G)) << toString(G.takeError());
+  ASSERT_EQ(G->Groups.size(), 1u);
+  EXPECT_GT(G->Groups[0].FSecs, 1);
+}
+
+TEST(Groups, SearchUnderASecondFor50Layers) {
+  Net N;
+  int X = N.addInput("x", 16, 56, 56);
+  for (int I = 0; I < 25; ++I) {
+    X = N.conv(X, 16, 3, 1, 1);
+    X = N.relu(X);
+  }
+  N.markOutput(X, "y");
+  ASSERT_EQ(N.Layers.size(), 50u);
+  auto T0 = std::chrono::steady_clock::now();
+  auto G = planNet(N, spec(), 1);
+  double S = std::chrono::duration<double>(std::chrono::steady_clock::now() - T0)
+                 .count();
+  ASSERT_TRUE(bool(G));
+  EXPECT_LT(S, 1.0);
+  EXPECT_GE(G->Groups.size(), 1u);
+}
