@@ -300,11 +300,12 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
       line(fmt::format(
           "{}lg_conv({}, lo[{}], {}, {}, lo[{}], {}, {}, {}, {}, {}, {}, "
           "lo[{}], hi[{}], w{}[{}], {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, "
-          "{}, acc{});",
+          "{}, {});",
           I2, OutImg, So, CapO, inImg(I0), slot(I0), cap(I0), Ti.C, Ti.H,
           Ti.W, Global ? "ft" : std::to_string(To.C), To.W, So, So, L, Wb,
           BiasP, Ly.KY, Ly.KX, Ly.SY, Ly.SX, Ly.PU, Ly.PL, Ly.PR, Ly.DY, Ly.DX,
-          Scr.count({L, 0}) ? fmt::format("pad{}", L) : "nullptr", L));
+          Scr.count({L, 0}) ? fmt::format("pad{}", L) : "nullptr",
+          Scr.count({L, 1}) ? fmt::format("acc{}", L) : "nullptr"));
       break;
     case OpKind::MaxPool:
     case OpKind::MinPool:

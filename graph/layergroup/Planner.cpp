@@ -254,9 +254,9 @@ struct CostModel {
 
 /// Instructions per inner iteration of the plain loops of lg_ops.mlu (from
 /// the simulator's scalar count; see docs/layergroup.md).
-constexpr double ScalarConvPerMac = 7;
-constexpr double ScalarPoolPerTap = 8;
-constexpr double ScalarPerCall = 12;
+constexpr double ScalarConvPerMac = 26;
+constexpr double ScalarPoolPerTap = 30;
+constexpr double ScalarPerCall = 30;
 
 bool vectorConv(const Layer &L) {
   return L.Kind == OpKind::Conv && L.SY == 1 && L.SX == 1;
@@ -301,9 +301,9 @@ static double layerCompute(const Net &N, const CostModel &M, const Layer &L,
     C += M.scalar(double(Out.C * OutRows * Out.W) *
                   (double(L.KY * L.KX) * ScalarPoolPerTap + 6));
     break;
-  case OpKind::Relu:
-    C += double(Out.C) * (M.vec(BANG_OP_ACT, double(OutRows * Out.W)) +
-                          M.scalar(ScalarPerCall));
+  case OpKind::Relu: // one call when the slices line up
+    C += M.vec(BANG_OP_ACT, double(Out.C * OutRows * Out.W)) +
+         M.scalar(ScalarPerCall);
     break;
   case OpKind::Clamp:
     C += M.scalar(double(Out.C * OutRows * Out.W) * 8);

@@ -268,7 +268,7 @@ TEST(TimeSteps, SlicedWeightsResidentPipelined) {
 // --- Groups -----------------------------------------------------------------------
 
 TEST(Groups, DPGroupsVggLikeAndCutsTraffic) {
-  Net N = vggLike(32);
+  Net N = vggLike(128);
   auto G = planNet(N, spec(), 1);
   ASSERT_TRUE(bool(G)) << toString(G.takeError());
   PlanOptions LO;

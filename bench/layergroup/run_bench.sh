@@ -1,0 +1,28 @@
+#!/bin/sh
+# Full-size LayerGroup runs (not part of the timed tests): VGG-16 conv1_1 ..
+# conv5_3 at 224x224, batch 1 and 4, and the ResNet-18 stem, grouped against
+# layer by layer, each checked against the reference executor.
+#   bench/layergroup/run_bench.sh BUILD_DIR OUT_DIR
+set -e
+BUILD=${1:-build-lg}
+OUT=${2:-bench-lg-out}
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+SIM=$BUILD/bin/bangc-sim
+mkdir -p "$OUT"
+/usr/bin/python3 - "$OUT" <<'PY'
+import numpy as np, sys
+out = sys.argv[1]
+rng = np.random.default_rng(0)
+np.save(f"{out}/x1.npy", rng.uniform(-1, 1, (224, 224, 3)).astype(np.float32))
+np.save(f"{out}/x4.npy", rng.uniform(-1, 1, (4, 224, 224, 3)).astype(np.float32))
+PY
+/usr/bin/python3 "$HERE/scale_graph.py" "$ROOT/examples/graphs/resnet18.json" 224 224 "$OUT/resnet18_stem.json" --until stem.pool
+"$SIM" graph "$ROOT/examples/graphs/vgg16_convs.json" --layer-group \
+  --emit-mlu "$OUT/vgg_b1" --run --in image=$OUT/x1.npy --out features=$OUT/y1.npy \
+  --report "$OUT/vgg16_b1.json" --lmem-svg "$OUT/vgg16_b1.svg"
+"$SIM" graph "$OUT/resnet18_stem.json" --layer-group --run --in image=$OUT/x1.npy \
+  --report "$OUT/resnet18_stem.json.report.json"
+"$SIM" graph "$ROOT/examples/graphs/vgg16_convs.json" --layer-group --run \
+  --in image=$OUT/x4.npy --report "$OUT/vgg16_b4.json" --lmem-svg "$OUT/vgg16_b4.svg"
+/usr/bin/python3 "$HERE/summarize.py" "$OUT"/*.json

@@ -1,0 +1,19 @@
+#!/usr/bin/env python3
+"""Prints grouped vs layer-by-layer figures of LayerGroup --report files."""
+import json
+import sys
+
+for path in sys.argv[1:]:
+    try:
+        r = json.load(open(path))
+    except Exception:
+        continue
+    if 'grouped' not in r or 'layer_by_layer' not in r:
+        continue
+    g, l = r['grouped'], r['layer_by_layer']
+    gb = g['gdram_read_bytes'] + g['gdram_write_bytes']
+    lb = l['gdram_read_bytes'] + l['gdram_write_bytes']
+    print(f"{path}: batch {r['batch']}, {g['num_groups']} groups vs {l['num_groups']} layers")
+    print(f"  GDRAM bytes  grouped {gb:,}  layer-by-layer {lb:,}  reduction {100 * (1 - gb / lb):.1f}%")
+    print(f"  cycles       grouped {g['simulated_cycles']:,.0f}  layer-by-layer {l['simulated_cycles']:,.0f}  speedup {l['simulated_cycles'] / g['simulated_cycles']:.3f}x")
+    print(f"  search {g['search_seconds']:.3f} s; max_abs_err {r['max_abs_err']:.3g} (relative {r['max_rel_err']:.3g})")
