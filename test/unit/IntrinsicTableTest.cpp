@@ -33,7 +33,7 @@ TEST(IntrinsicTable, RowsCarryClassesAndUnits) {
 TEST(IntrinsicTable, BuiltinVariablesMapToContextFields) {
   llvm::StringSet<> names;
   for (const BuiltinVariable &v : builtinVariables())
-    EXPECT_TRUE(names.insert(v.name).second) << v.name;
+    EXPECT_TRUE(names.insert(v.name).second) << v.name.str();
   EXPECT_EQ(names.size(), 12u);
   EXPECT_NE(lookupBuiltinVariable("taskId"), nullptr);
   EXPECT_EQ(lookupBuiltinVariable("taskIdW"), nullptr);
