@@ -199,7 +199,12 @@ int bangc::tools::opMain(llvm::ArrayRef<const char *> argv) {
   std::string policy = mluOpGetLastPolicy(handle);
   bangsim::LaunchStats stats = mluop::mergedLastLaunches(queue, *spec);
   bool launched = !mluop::lastLaunches(queue).empty();
-  mluOpDestroy(handle);
+  // Trace event names point into the compiled modules: keep the handle (and
+  // its modules) alive until the trace is written.
+  struct Destroy {
+    mluOpHandle_t h;
+    ~Destroy() { mluOpDestroy(h); }
+  } destroy{handle};
   if (status != MLUOP_STATUS_SUCCESS) {
     std::string why = run.error.empty() ? "" : ": " + run.error;
     return status == MLUOP_STATUS_EXECUTION_FAILED
