@@ -132,7 +132,9 @@ std::optional<HSlicing> sliceH(const Net &N, const GroupInfo &G, int HSecs,
     }
     S.Rows.push_back(std::move(Req));
   }
-  for (size_t I = 0; I < NT; ++I) {
+  // The h/2 rule bounds recomputation inside a group; a single (global)
+  // layer recomputes nothing, its halos are only re-read.
+  for (size_t I = 0; I < NT && G.Layers.size() > 1; ++I) {
     std::vector<RowRange> Col;
     for (auto &R : S.Rows)
       Col.push_back(R[I]);
