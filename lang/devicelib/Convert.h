@@ -3,7 +3,8 @@
 // Rounding suffixes: _rn to nearest, ties to even; _tz toward zero; _rd down
 // (toward -inf); _up up (toward +inf). Conversions to integers saturate to
 // the destination range and turn NaN into 0. A fixed-point position `pos`
-// scales: float -> int gives round(x * 2^-pos); int -> float gives x * 2^pos.
+// (in [-126, 127]) scales: float -> int gives round(x * 2^-pos); int ->
+// float gives x * 2^pos, rounded once to nearest even.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BANG_DEVICELIB_CONVERT_H
@@ -46,7 +47,15 @@ template <int R> BANG_DEV half floatToHalf(float x) {
   return tooHigh ? h : halfStep(h, true);
 }
 
-BANG_DEV float scaleByPow2(float x, int pos) { return __builtin_ldexpf(x, pos); }
+/// 2^p as a float, for p in [-126, 127] (a normal number: scaling by it is
+/// exact unless the result overflows or falls below 2^-126).
+BANG_DEV float pow2(int p) {
+  return __builtin_bit_cast(float, (uint32_t)(p + 127) << 23);
+}
+BANG_DEV void checkPos(int pos) {
+  if (pos < -126 || pos > 127)
+    __bangsim_fault("fixed-point position outside [-126, 127]");
+}
 
 template <int R> BANG_DEV float roundFloat(float x) {
   if (R == RN)
@@ -87,23 +96,43 @@ template <int R> BANG_DEV void f2h(half *dst, const float *src, int n) {
 
 template <typename I, int R, typename S>
 BANG_DEV void toInt(I *dst, const S *src, int n, int pos) {
-  convert(dst, src, n, [pos](S x) {
-    return floatToInt<I, R>(scaleByPow2((float)x, -pos));
-  });
+  checkPos(pos);
+  float scale = pow2(-pos);
+  convert(dst, src, n,
+          [scale](S x) { return floatToInt<I, R>((float)x * scale); });
+}
+
+/// int32 to float rounded to odd (truncated, and the last bit set when
+/// inexact): rounding that once more to half is then the correctly rounded
+/// int32 to half, which float's 24 bits >= 11 + 2 guarantee.
+BANG_DEV float int32ToFloatOdd(int32_t x) {
+  float f = (float)x; // to nearest
+  long long back = (long long)f;
+  uint32_t bits = __builtin_bit_cast(uint32_t, f);
+  bool away = x >= 0 ? back > x : back < x;
+  bits -= away ? 1 : 0; // |f| > |x|: one step toward zero
+  bits |= back != x ? 1 : 0;
+  return __builtin_bit_cast(float, bits);
 }
 
 template <typename D, typename I>
 BANG_DEV void fromInt(D *dst, const I *src, int n, int pos) {
-  convert(dst, src, n, [pos](I x) { return (D)scaleByPow2((float)x, pos); });
+  checkPos(pos);
+  float scale = pow2(pos);
+  if constexpr (sizeof(D) == 2 && sizeof(I) == 4)
+    convert(dst, src, n,
+            [scale](I x) { return (D)(int32ToFloatOdd(x) * scale); });
+  else // exact in float (int16) or rounded once (int32 to float)
+    convert(dst, src, n, [scale](I x) { return (D)((float)x * scale); });
 }
 
 /// Fixed point to fixed point: value = src * 2^src_pos, dst = value /
 /// 2^dst_pos, rounded toward -inf and saturated.
 template <typename D, typename S>
 BANG_DEV void fixToFix(D *dst, const S *src, int n, int dstPos, int srcPos) {
-  int shift = srcPos - dstPos;
-  if (shift > 62 || shift < -62)
-    __bangsim_fault("fixed-point positions differ by more than 62");
+  long long diff = (long long)srcPos - dstPos;
+  // Beyond 32 either way the result is saturated, 0 or -1 already.
+  int shift = diff > 32 ? 32 : (diff < -63 ? -63 : (int)diff);
   convert(dst, src, n, [shift](S x) {
     long long v = shift >= 0 ? (long long)x * (1LL << shift)
                              : ((long long)x >> -shift);

@@ -52,6 +52,60 @@ template <typename T> BANG_DEV void charge(int opClass, long long n) {
 
 template <typename T> BANG_DEV bool isNaN(T x) { return x != x; }
 
+/// The unsigned integer of the same width, for bit operations.
+template <int Bytes> struct UIntOfSize;
+template <> struct UIntOfSize<1> { using type = uint8_t; };
+template <> struct UIntOfSize<2> { using type = uint16_t; };
+template <> struct UIntOfSize<4> { using type = uint32_t; };
+template <typename T> using BitsOf = typename UIntOfSize<sizeof(T)>::type;
+
+template <typename T> constexpr bool isInt = __is_integral(T);
+
+/// Integer arithmetic wraps modulo 2^bits (computed unsigned: no UB).
+template <typename T> BANG_DEV T addOf(T x, T y) {
+  if constexpr (isInt<T>)
+    return (T)((uint32_t)x + (uint32_t)y);
+  else
+    return x + y;
+}
+template <typename T> BANG_DEV T subOf(T x, T y) {
+  if constexpr (isInt<T>)
+    return (T)((uint32_t)x - (uint32_t)y);
+  else
+    return x - y;
+}
+template <typename T> BANG_DEV T mulOf(T x, T y) {
+  if constexpr (isInt<T>)
+    return (T)((uint32_t)x * (uint32_t)y);
+  else
+    return x * y;
+}
+
+/// IEEE 754-2019 maximum/minimum: NaN if either operand is NaN (that
+/// operand, a first), and -0 < +0.
+template <typename T> BANG_DEV T maxOf(T a, T b) {
+  if constexpr (isInt<T>) {
+    return a > b ? a : b;
+  } else {
+    using U = BitsOf<T>;
+    U ab = __builtin_bit_cast(U, a), bb = __builtin_bit_cast(U, b);
+    T eq = __builtin_bit_cast(T, (U)(ab & bb)); // +0 wins over -0
+    T r = a > b ? a : (b > a ? b : eq);
+    return isNaN(a) ? a : (isNaN(b) ? b : r);
+  }
+}
+template <typename T> BANG_DEV T minOf(T a, T b) {
+  if constexpr (isInt<T>) {
+    return a < b ? a : b;
+  } else {
+    using U = BitsOf<T>;
+    U ab = __builtin_bit_cast(U, a), bb = __builtin_bit_cast(U, b);
+    T eq = __builtin_bit_cast(T, (U)(ab | bb)); // -0 wins over +0
+    T r = a < b ? a : (b < a ? b : eq);
+    return isNaN(a) ? a : (isNaN(b) ? b : r);
+  }
+}
+
 } // namespace bangdev
 
 #endif // BANG_DEVICELIB_H

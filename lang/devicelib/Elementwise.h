@@ -57,27 +57,6 @@ BANG_DEV void withScalar(int opClass, T *dst, const T *a, T b, int n, F f) {
     dst[i] = f(a[i], b);
 }
 
-/// max and min propagate NaN from either operand.
-template <typename T> BANG_DEV T maxOf(T a, T b) {
-  return (a > b || isNaN(a)) ? a : b;
-}
-template <typename T> BANG_DEV T minOf(T a, T b) {
-  return (a < b || isNaN(a)) ? a : b;
-}
-
-template <typename T> BANG_DEV T fusion(int op, T a, T b, T c) {
-  switch (op) {
-  case FUSION_FMA:
-    return a * b + c;
-  case FUSION_FMS:
-    return a * b - c;
-  case FUSION_FAM:
-    return (a + c) * b;
-  default:
-    return (a - c) * b;
-  }
-}
-
 template <typename T>
 BANG_DEV void checkFusion(mluFusionOp_t op, int n, int nc) {
   checkCount(n);

@@ -21,17 +21,17 @@ using namespace bangdev;
 // --- Element-wise
 #define BANG_BIN(CLASS, EXPR)                                                  \
   binary(CLASS, dst, a, b, n, [](auto x, auto y) { return EXPR; })
-#define BODY___bang_add BANG_BIN(BANG_OP_ALU, x + y)
-#define BODY___bang_sub BANG_BIN(BANG_OP_ALU, x - y)
-#define BODY___bang_mul BANG_BIN(BANG_OP_MUL, x * y)
+#define BODY___bang_add BANG_BIN(BANG_OP_ALU, addOf(x, y))
+#define BODY___bang_sub BANG_BIN(BANG_OP_ALU, subOf(x, y))
+#define BODY___bang_mul BANG_BIN(BANG_OP_MUL, mulOf(x, y))
 #define BODY___bang_div BANG_BIN(BANG_OP_DIV, x / y)
 #define BODY___bang_maxequal BANG_BIN(BANG_OP_ALU, maxOf(x, y))
 #define BODY___bang_minequal BANG_BIN(BANG_OP_ALU, minOf(x, y))
 #define BANG_SCALAR(CLASS, EXPR)                                               \
   withScalar(CLASS, dst, a, b, n, [](auto x, auto y) { return EXPR; })
-#define BODY___bang_add_scalar BANG_SCALAR(BANG_OP_ALU, x + y)
-#define BODY___bang_sub_scalar BANG_SCALAR(BANG_OP_ALU, x - y)
-#define BODY___bang_mul_scalar BANG_SCALAR(BANG_OP_MUL, x * y)
+#define BODY___bang_add_scalar BANG_SCALAR(BANG_OP_ALU, addOf(x, y))
+#define BODY___bang_sub_scalar BANG_SCALAR(BANG_OP_ALU, subOf(x, y))
+#define BODY___bang_mul_scalar BANG_SCALAR(BANG_OP_MUL, mulOf(x, y))
 #define BODY___bang_fusion fusionOp(op, dst, a, b, c, n, n_c)
 
 // --- Compare and logic: 1 or 0 in the destination type

@@ -15,11 +15,13 @@ BANG_DEV void lut(T *dst, const T *idx, const T *table, int n, int len) {
   reads(table, len);
   writes(dst, n);
   charge<T>(BANG_OP_REDUCE, n);
-  for (int i = 0; i < n; ++i) {
-    if (idx[i] < 0 || idx[i] >= len)
-      __bangsim_fault("__bang_lut: index outside the table");
+  bool bad = false; // checked first, in a loop that vectorises
+  for (int i = 0; i < n; ++i)
+    bad |= idx[i] < 0 || idx[i] >= len;
+  if (bad)
+    __bangsim_fault("__bang_lut: index outside the table");
+  for (int i = 0; i < n; ++i)
     dst[i] = table[idx[i]];
-  }
 }
 
 /// dst[0] = the sum of src[0..n), accumulated in order in float.
@@ -60,7 +62,11 @@ BANG_DEV void argExtreme(T *dst, const T *src, int n) {
 enum PoolKind { SumPool, MaxPool, AvgPool };
 
 /// HWC tiles: src is [height][width][channel], dst is
-/// [(height-kh)/sh+1][(width-kw)/sw+1][channel]; no padding.
+/// [(height-kh)/sh+1][(width-kw)/sw+1][channel]; no padding. Each output is
+/// accumulated in float over the window in order (ky, kx): a sum, or
+/// maxOf (NaN wins, -0 < +0); avgpool divides the float sum by kh*kw in
+/// float. The result is rounded once to the element type. Channels are the
+/// inner loop, so it vectorises.
 template <typename T, int Kind>
 BANG_DEV void pool(T *dst, const T *src, int c, int h, int w, int kh, int kw,
                    int sh, int sw) {
@@ -71,23 +77,32 @@ BANG_DEV void pool(T *dst, const T *src, int c, int h, int w, int kh, int kw,
   int oh = (h - kh) / sh + 1, ow = (w - kw) / sw + 1;
   reads(src, (long long)h * w * c);
   writes(dst, (long long)oh * ow * c);
+  if (dst == src)
+    __bangsim_fault("pool: dst and src must not be the same");
   charge<T>(BANG_OP_REDUCE, (long long)oh * ow * c * kh * kw);
+  constexpr int Chunk = 256;
+  float acc[Chunk];
+  float window = (float)(kh * kw);
   for (int y = 0; y < oh; ++y)
     for (int x = 0; x < ow; ++x) {
       T *out = dst + ((long long)y * ow + x) * c;
-      for (int ch = 0; ch < c; ++ch) {
-        float acc = Kind == MaxPool ? (float)src[((long long)y * sh * w + x * sw) * c + ch] : 0.0f;
+      const T *corner = src + ((long long)y * sh * w + (long long)x * sw) * c;
+      for (int c0 = 0; c0 < c; c0 += Chunk) {
+        int cn = c - c0 < Chunk ? c - c0 : Chunk;
+        for (int ch = 0; ch < cn; ++ch)
+          acc[ch] = Kind == MaxPool ? (float)corner[c0 + ch] : 0.0f;
         for (int ky = 0; ky < kh; ++ky)
           for (int kx = 0; kx < kw; ++kx) {
-            float v = (float)src[((long long)(y * sh + ky) * w + x * sw + kx) * c + ch];
-            if (Kind == MaxPool)
-              acc = (v > acc || isNaN(v)) ? v : acc;
-            else
-              acc += v;
+            if (Kind == MaxPool && ky == 0 && kx == 0)
+              continue;
+            const T *in = corner + ((long long)ky * w + kx) * c + c0;
+            for (int ch = 0; ch < cn; ++ch) {
+              float v = (float)in[ch];
+              acc[ch] = Kind == MaxPool ? maxOf(acc[ch], v) : acc[ch] + v;
+            }
           }
-        if (Kind == AvgPool)
-          acc /= (float)(kh * kw);
-        out[ch] = (T)acc;
+        for (int ch = 0; ch < cn; ++ch)
+          out[c0 + ch] = (T)(Kind == AvgPool ? acc[ch] / window : acc[ch]);
       }
     }
 }
