@@ -98,8 +98,13 @@ template <typename I, int R, typename S>
 BANG_DEV void toInt(I *dst, const S *src, int n, int pos) {
   checkPos(pos);
   float scale = pow2(-pos);
-  convert(dst, src, n,
-          [scale](S x) { return floatToInt<I, R>((float)x * scale); });
+  convert(dst, src, n, [scale](S x) {
+    float v = (float)x, r = v * scale;
+    // A product that underflows to 0 keeps its sign for the rounding: any
+    // nonzero value below 1 in magnitude rounds as the exact one would.
+    r = (r == 0.0f && v != 0.0f) ? __builtin_copysignf(1e-30f, v) : r;
+    return floatToInt<I, R>(r);
+  });
 }
 
 /// int32 to float rounded to odd (truncated, and the last bit set when

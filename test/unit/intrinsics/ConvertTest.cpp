@@ -1,0 +1,211 @@
+//===- ConvertTest.cpp - Conversions with explicit rounding ---------------===//
+#include "Ref.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace intrtest;
+
+namespace {
+
+enum Mode { RN, TZ, RD, UP };
+const char *const suffix[] = {"rn", "tz", "rd", "up"};
+
+/// Every non-negative finite binary16 value, ascending (bits 0..0x7bff).
+const std::vector<double> &halfTable() {
+  static const std::vector<double> t = [] {
+    std::vector<double> v;
+    for (uint32_t b = 0; b <= 0x7bff; ++b)
+      v.push_back(bangc::halfToFloat((uint16_t)b));
+    return v;
+  }();
+  return t;
+}
+
+/// An exact value rounded to binary16 in `mode`, from the table of values
+/// (independent of support/Half.cpp and of the device library).
+H toHalf(double v, Mode mode) {
+  if (std::isnan(v))
+    return H::fromBits(0x7e00);
+  bool neg = std::signbit(v);
+  uint16_t sign = neg ? 0x8000 : 0;
+  double m = std::fabs(v);
+  if (std::isinf(v))
+    return H::fromBits(sign | 0x7c00);
+  // Toward zero or away from zero, for this sign.
+  bool towardZero = mode == TZ || (mode == RD && !neg) || (mode == UP && neg);
+  const std::vector<double> &t = halfTable();
+  size_t hi = std::lower_bound(t.begin(), t.end(), m) - t.begin();
+  if (hi < t.size() && t[hi] == m)
+    return H::fromBits(sign | (uint16_t)hi);
+  // t[hi-1] < m < t[hi], with t[size] = the infinity.
+  size_t lo = hi - 1;
+  uint16_t bits;
+  if (mode == RN) {
+    if (hi == t.size()) // above the largest: the next step would be 2^16
+      bits = m >= 65520.0 ? 0x7c00 : 0x7bff;
+    else {
+      double dl = m - t[lo], dh = t[hi] - m;
+      bits = (uint16_t)(dl < dh ? lo : dh < dl ? hi : (lo % 2 == 0 ? lo : hi));
+    }
+  } else {
+    bits = (uint16_t)(towardZero ? lo : hi); // hi == 0x7c00 is the infinity
+  }
+  return H::fromBits(sign | bits);
+}
+
+double roundMode(double v, Mode m) {
+  switch (m) {
+  case RN:
+    return std::nearbyint(v); // ties to even in the default mode
+  case TZ:
+    return std::trunc(v);
+  case RD:
+    return std::floor(v);
+  default:
+    return std::ceil(v);
+  }
+}
+
+template <typename I> I toInt(double v, Mode m) {
+  if (std::isnan(v))
+    return 0;
+  double r = roundMode(v, m);
+  if (r <= (double)std::numeric_limits<I>::min())
+    return std::numeric_limits<I>::min();
+  if (r >= (double)std::numeric_limits<I>::max())
+    return std::numeric_limits<I>::max();
+  return (I)r;
+}
+
+template <typename S> double srcValue(S x) { return val(x); }
+
+template <typename I, typename S>
+void toIntCase(Batch &b, Gen &g, const char *from, const char *to, Mode m, int pos) {
+  int n = m == RN ? 261 : 67;
+  auto x = g.vec<S>(n);
+  int64_t ox = b.nram(x), od = b.scratch(n * sizeof(I));
+  std::string name = std::string("__bang_") + from + "2" + to + "_" + suffix[m];
+  b.call(name + "(" + Batch::p<I>(od) + ", " + Batch::p<S>(ox) + ", " +
+         std::to_string(n) + ", " + std::to_string(pos) + ");");
+  auto want = mapRef<I>(x, [&](S v) { return toInt<I>(std::ldexp(srcValue(v), -pos), m); });
+  b.expect(od, want, name + " pos=" + std::to_string(pos));
+}
+
+template <typename D, typename I>
+void fromIntCase(Batch &b, Gen &g, const char *from, const char *to, int pos) {
+  int n = 261;
+  auto x = g.vec<I>(n);
+  // Values that need rounding to half or float.
+  for (int i = 0; i < n; i += 3)
+    x[i] = (I)(g.u32() >> (sizeof(I) == 4 ? g.range(1, 12) : g.range(1, 6)));
+  if (sizeof(I) == 4) { // through float, these would round twice
+    x[1] = (I)((1 << 25) + (1 << 14) + 1);
+    x[2] = (I)-((1 << 25) + (1 << 14) + 1);
+    x[4] = (I)((1 << 30) + (1 << 19) + 1);
+  }
+  int64_t ox = b.nram(x), od = b.scratch(n * sizeof(D));
+  std::string name = std::string("__bang_") + from + "2" + to;
+  b.call(name + "(" + Batch::p<D>(od) + ", " + Batch::p<I>(ox) + ", " +
+         std::to_string(n) + ", " + std::to_string(pos) + ");");
+  auto want = mapRef<D>(x, [&](I v) {
+    double e = std::ldexp((double)v, pos); // exact
+    if constexpr (std::is_same_v<D, H>)
+      return toHalf(e, RN);
+    else
+      return (float)e; // one rounding of an exact double
+  });
+  b.expect(od, want, name + " pos=" + std::to_string(pos));
+}
+
+/// Fixed point to fixed point: floor(x * 2^(src_pos - dst_pos)), saturated.
+template <typename D, typename S> D fixRef(S x, int dstPos, int srcPos) {
+  long double v = std::ldexp((long double)x, srcPos - dstPos);
+  long double f = std::floor(v);
+  if (f <= (long double)std::numeric_limits<D>::min())
+    return std::numeric_limits<D>::min();
+  if (f >= (long double)std::numeric_limits<D>::max())
+    return std::numeric_limits<D>::max();
+  return (D)f;
+}
+
+template <typename D, typename S>
+void fixCase(Batch &b, Gen &g, const char *name, int dstPos, int srcPos) {
+  int n = 67;
+  auto x = g.vec<S>(n);
+  int64_t ox = b.nram(x), od = b.scratch(n * sizeof(D));
+  b.call(std::string(name) + "(" + Batch::p<D>(od) + ", " + Batch::p<S>(ox) + ", " +
+         std::to_string(n) + ", " + std::to_string(dstPos) + ", " +
+         std::to_string(srcPos) + ");");
+  auto want = mapRef<D>(x, [&](S v) { return fixRef<D>(v, dstPos, srcPos); });
+  b.expect(od, want, std::string(name) + " dst_pos=" + std::to_string(dstPos) +
+                         " src_pos=" + std::to_string(srcPos));
+}
+
+} // namespace
+
+TEST(Convert, FloatHalf) {
+  Gen g(11);
+  Batch b("float_half");
+  for (Mode m : {RN, TZ, RD, UP})
+    for (int n : counts()) {
+      auto x = g.vec<float>(n);
+      // Values near half's rounding points, overflow and underflow.
+      for (int i = 0; i < n; i += 2)
+        x[i] = std::ldexp(g.uniform(-2, 2), g.range(-27, 17));
+      int64_t ox = b.nram(x), od = b.scratch(n * 2);
+      std::string name = std::string("__bang_float2half_") + suffix[m];
+      b.call(name + "(" + Batch::p<H>(od) + ", " + Batch::p<float>(ox) + ", " +
+             std::to_string(n) + ");");
+      b.expect(od, mapRef<H>(x, [&](float v) { return toHalf(v, m); }),
+               name + " n=" + std::to_string(n));
+    }
+  for (int n : counts()) {
+    auto x = g.vec<H>(n);
+    int64_t ox = b.nram(x), od = b.scratch(n * 4);
+    b.call("__bang_half2float(" + Batch::p<float>(od) + ", " + Batch::p<H>(ox) + ", " +
+           std::to_string(n) + ");");
+    b.expect(od, mapRef<float>(x, [](H v) { return v.f(); }),
+             "__bang_half2float n=" + std::to_string(n));
+  }
+  // RN of every half-way case between two halves is the even one: a check
+  // of the table reference itself.
+  EXPECT_EQ(toHalf(1.0 + 1.0 / 2048, RN).bits, 0x3c00);
+  EXPECT_EQ(toHalf(1.0 + 3.0 / 2048, RN).bits, 0x3c02);
+  EXPECT_EQ(toHalf(65520.0, RN).bits, 0x7c00);
+  EXPECT_EQ(toHalf(65519.0, RN).bits, 0x7bff);
+  EXPECT_EQ(toHalf(1e6, TZ).bits, 0x7bff);
+  EXPECT_EQ(toHalf(-1e-9, RD).bits, 0x8001);
+  EXPECT_EQ(toHalf(-1e-9, UP).bits, 0x8000);
+  b.run();
+}
+
+TEST(Convert, ToInteger) {
+  Gen g(12);
+  Batch b("to_int");
+  for (Mode m : {RN, TZ, RD, UP})
+    for (int pos : {0, 3, -5}) {
+      toIntCase<int32_t, float>(b, g, "float", "int32", m, pos);
+      toIntCase<int32_t, H>(b, g, "half", "int32", m, pos);
+      toIntCase<int16_t, float>(b, g, "float", "int16", m, pos);
+      toIntCase<int16_t, H>(b, g, "half", "int16", m, pos);
+    }
+  b.run();
+}
+
+TEST(Convert, FromIntegerAndFixedPoint) {
+  Gen g(13);
+  Batch b("from_int");
+  for (int pos : {0, 4, -7, -10, -15, -20}) {
+    fromIntCase<float, int32_t>(b, g, "int32", "float", pos);
+    fromIntCase<H, int32_t>(b, g, "int32", "half", pos);
+    fromIntCase<float, int16_t>(b, g, "int16", "float", pos);
+    fromIntCase<H, int16_t>(b, g, "int16", "half", pos);
+  }
+  for (auto [d, s] : std::vector<std::pair<int, int>>{
+           {0, 0}, {4, 0}, {0, 4}, {-3, 5}, {7, -2}, {40, 0}, {0, 40}, {-100, 100}}) {
+    fixCase<int16_t, int32_t>(b, g, "__bang_int322int16", d, s);
+    fixCase<int32_t, int16_t>(b, g, "__bang_int162int32", d, s);
+  }
+  b.run();
+}
