@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 #include "Sim.h"
 
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
@@ -47,6 +48,12 @@ std::string where(const BangSrcLoc *loc) {
     return "";
   return llvm::formatv("\n  at {0}:{1}:{2} in {3}, in {4}", loc->file,
                        loc->line, loc->col, loc->function, loc->intrinsic);
+}
+
+std::string timeoutMessage(const Launch &l) {
+  return llvm::formatv("kernel '{0}': stopped after the --timeout of {1} s",
+                       l.kernel->pretty,
+                       llvm::format("%g", l.options.timeoutSeconds));
 }
 
 /// Records the first fault of a launch and stops it. Caller holds the mutex.
@@ -223,10 +230,7 @@ void workerMain(Launch &l, int worker) {
       l.wake.wait_for(lock, std::chrono::milliseconds(20));
       if (l.hasDeadline && std::chrono::steady_clock::now() > l.deadline &&
           !l.stopped)
-        recordFault(l, llvm::formatv("kernel '{0}': stopped after the "
-                                     "--timeout of {1} s",
-                                     l.kernel->pretty,
-                                     l.options.timeoutSeconds));
+        recordFault(l, timeoutMessage(l));
       continue;
     }
     if (!next->started) {
@@ -256,6 +260,18 @@ void makeFiber(Task &task, ucontext_t *link) {
 } // namespace
 
 Task *bangsim::currentTask() { return tlsTask; }
+
+void bangsim::timeoutCurrentTask() {
+  Task *task = tlsTask;
+  assert(task && "timeoutCurrentTask outside kernel code");
+  Launch &l = *task->launch;
+  {
+    std::lock_guard lock(l.mutex);
+    if (!l.stopped)
+      recordFault(l, timeoutMessage(l));
+  }
+  leaveTask(*task);
+}
 
 void bangsim::stopCurrentTask() {
   Task *task = tlsTask;

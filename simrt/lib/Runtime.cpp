@@ -9,6 +9,7 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <chrono>
 #include <cstring>
 
 using namespace bangsim;
@@ -33,8 +34,13 @@ const Place::Kind directionSpaces[NumDirections][2] = {
 Task &task() {
   Task *t = currentTask();
   assert(t && "a runtime function called outside kernel code");
-  if (t->launch->stopped.load(std::memory_order_relaxed))
+  Launch &l = *t->launch;
+  if (l.stopped.load(std::memory_order_relaxed))
     stopCurrentTask();
+  // --timeout: look at the clock every 256 runtime calls.
+  if (l.hasDeadline && (++t->runtimeCalls & 255) == 0 &&
+      std::chrono::steady_clock::now() > l.deadline)
+    timeoutCurrentTask();
   return *t;
 }
 

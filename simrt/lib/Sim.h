@@ -85,6 +85,7 @@ struct Task {
   size_t stackBytes = 0;
   enum State { Ready, Blocked, Done, Stopped } state = Ready;
   bool started = false;
+  uint64_t runtimeCalls = 0;
   int worker = 0;
   /// Simulated clocks, in cycles.
   double compute = 0; ///< compute unit free at
@@ -141,6 +142,9 @@ Task *currentTask();
 /// Stops the current task with a fault message (prefixed with the kernel,
 /// task and source location); does not return.
 [[noreturn]] void faultCurrentTask(const std::string &what);
+
+/// Stops the launch of the current task for its --timeout; does not return.
+[[noreturn]] void timeoutCurrentTask();
 
 /// Leaves the current task of a stopped launch quietly; does not return.
 [[noreturn]] void stopCurrentTask();

@@ -26,7 +26,7 @@ struct TraceEvent {
   bool dma;      ///< DMA queue (else compute)
   double start;  ///< cycles
   double cycles; ///< duration
-  const char *name;
+  std::string name; ///< copied: the module that named it may be gone
   int64_t bytes; ///< DMA bytes or element count
 };
 
