@@ -18,6 +18,7 @@
 #include "codegen/BangIR.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -157,6 +158,65 @@ void lowerAlloca(Layout &layout, AllocaInst &alloca, int space) {
   alloca.eraseFromParent();
 }
 
+/// Whether `c` mentions one of `globals`.
+bool mentions(const Constant *c, const SmallPtrSetImpl<GlobalVariable *> &globals) {
+  if (auto *gv = dyn_cast<GlobalVariable>(c))
+    return globals.count(const_cast<GlobalVariable *>(gv));
+  for (const Use &op : c->operands())
+    if (mentions(cast<Constant>(op.get()), globals))
+      return true;
+  return false;
+}
+
+/// Stores constant `c` of type `type` to `ptr`, element by element where it
+/// is an aggregate, so that each on-chip address becomes an instruction.
+void storeConstant(IRBuilder<> &b, Value *ptr, Type *type, Constant *c) {
+  bool aggregate = isa<ConstantArray>(c) || isa<ConstantStruct>(c);
+  if (!aggregate) {
+    b.CreateStore(c, ptr);
+    return;
+  }
+  for (unsigned i = 0; i < c->getNumOperands(); ++i) {
+    auto *element = cast<Constant>(c->getOperand(i));
+    storeConstant(b, b.CreateConstInBoundsGEP2_32(type, ptr, 0, i),
+                  element->getType(), element);
+  }
+}
+
+/// Clang turns a local aggregate with a constant initializer, such as
+/// `float *const t[2] = {nram_buf, nram_buf + 64};`, into a copy from a
+/// private constant global. When the initializer holds addresses of on-chip
+/// variables, which differ per task, rebuild the aggregate in each function
+/// that uses it instead.
+void localizeConstants(Module &m, const SmallPtrSetImpl<GlobalVariable *> &onChip) {
+  for (GlobalVariable &gv : make_early_inc_range(m.globals())) {
+    if (!gv.hasInitializer() || !gv.isConstant() || !gv.hasLocalLinkage() ||
+        !mentions(gv.getInitializer(), onChip))
+      continue;
+    convertUsersOfConstantsToInstructions({&gv});
+    DenseMap<Function *, AllocaInst *> copies;
+    for (Use &use : make_early_inc_range(gv.uses())) {
+      auto *inst = dyn_cast<Instruction>(use.getUser());
+      if (!inst)
+        continue;
+      Function &f = *inst->getFunction();
+      AllocaInst *&copy = copies[&f];
+      if (!copy) {
+        // After the task context: the on-chip bases are loaded right there.
+        auto *task = cast<Instruction>(taskContextIn(f));
+        IRBuilder<> b(task->getNextNode());
+        copy = b.CreateAlloca(gv.getValueType(), nullptr, gv.getName() + ".local");
+        copy->setAlignment(gv.getAlign().valueOrOne());
+        b.SetInsertPoint(copy->getNextNode());
+        storeConstant(b, copy, gv.getValueType(), gv.getInitializer());
+      }
+      use.set(copy);
+    }
+    if (gv.use_empty())
+      gv.eraseFromParent();
+  }
+}
+
 void recordLayout(Layout &layout) {
   Module &m = layout.m;
   LLVMContext &ctx = m.getContext();
@@ -182,6 +242,12 @@ void recordLayout(Layout &layout) {
 
 PreservedAnalyses MemorySpacesPass::run(Module &m, ModuleAnalysisManager &) {
   Layout layout(m);
+  SmallPtrSet<GlobalVariable *, 16> onChip;
+  for (const Annotation &a : globalAnnotations(m))
+    if (auto *gv = dyn_cast<GlobalVariable>(a.value))
+      if (spaceOf(a.text))
+        onChip.insert(gv);
+  localizeConstants(m, onChip);
   std::vector<GlobalVariable *> lowered;
   for (const Annotation &a : globalAnnotations(m)) {
     auto *gv = dyn_cast<GlobalVariable>(a.value);
