@@ -133,8 +133,10 @@ static constexpr int dh = 1, dw = 1;
 #define BODY___bang_atomic_reduce_max BANG_ATOMIC(1)
 
 // --- The definitions
+// always_inline: every call site gets its own copy, specialised to its
+// arguments and vectorised there, however many calls a kernel makes.
 #define BANG_DEFINE(NAME, RET, PARAMS)                                         \
-  RET NAME PARAMS { BODY_##NAME; }
+  __attribute__((always_inline)) RET NAME PARAMS { BODY_##NAME; }
 #define BANG_IMPL_RUNTIME(NAME, RET, PARAMS) // Runtime.cpp
 #define BANG_IMPL_MOVE BANG_DEFINE
 #define BANG_IMPL_ALU BANG_DEFINE
