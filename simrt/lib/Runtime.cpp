@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <type_traits>
 
 using namespace bangsim;
 
@@ -207,11 +208,17 @@ void __bangsim_atomic(void *dst, const void *src, int64_t n, int32_t op,
   {
     std::lock_guard lock(t.launch->device->atomicMutex);
     auto apply = [&](auto *out, const auto *in) {
+      using T = std::remove_reference_t<decltype(*out)>;
       for (int64_t i = 0; i < n; ++i) {
-        if (op == 0)
-          out[i] = out[i] + in[i];
-        else if (in[i] > out[i] || in[i] != in[i])
+        if (op == 0) {
+          if constexpr (std::is_integral_v<T>) // wraps, like the vector add
+            out[i] = T(std::make_unsigned_t<T>(out[i]) +
+                       std::make_unsigned_t<T>(in[i]));
+          else
+            out[i] = out[i] + in[i];
+        } else if (in[i] > out[i] || in[i] != in[i]) {
           out[i] = in[i];
+        }
       }
     };
     if (dtype == BANG_DT_F16)
