@@ -1,0 +1,120 @@
+//===- IntrinsicBench.cpp - Intrinsic throughput against plain C++ loops --===//
+//
+// For each intrinsic family, a kernel calls the intrinsic REPS times on NRAM
+// arrays of N elements; the same work runs as a plain C++ loop compiled
+// with -O3 -march=native on host arrays of the same size. Both are timed in
+// this run on this machine; the ratio is plain time / intrinsic time (at
+// least 1.0 means no slower). Medians of repeated runs.
+//
+//===----------------------------------------------------------------------===//
+#include "PlainLoops.h"
+
+#include "bangsim/Device.h"
+#include "bangsim/Module.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <functional>
+#include <vector>
+
+using namespace bangsim;
+
+namespace {
+
+constexpr int N = 32768; // elements per call: 128 KiB of float per array
+constexpr int Reps = 2000;
+
+const char *const source = R"(
+#define N 32768
+__nram__ float a[N + 48];
+__nram__ float b[N + 80];
+__nram__ float c[N];
+__mlu_global__ void add(int reps) { for (int r = 0; r < reps; ++r) __bang_add(c, a, b, N); }
+__mlu_global__ void mul(int reps) { for (int r = 0; r < reps; ++r) __bang_mul(c, a, b, N); }
+__mlu_global__ void fma(int reps) { for (int r = 0; r < reps; ++r) __bang_fusion(FUSION_FMA, c, a, 0.5f, b, N, N); }
+__mlu_global__ void lt(int reps) { for (int r = 0; r < reps; ++r) __bang_lt(c, a, b, N); }
+__mlu_global__ void tohalf(int reps) { for (int r = 0; r < reps; ++r) __bang_float2half_rn((half *)c, a, N); }
+__mlu_global__ void relu(int reps) { for (int r = 0; r < reps; ++r) __bang_active_relu(c, a, N); }
+__mlu_global__ void exp(int reps) { for (int r = 0; r < reps; ++r) __bang_active_exp(c, a, N); }
+__mlu_global__ void sum(int reps) { for (int r = 0; r < reps; ++r) __bang_reduce_sum(c + r % 16, a, N); }
+)";
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+template <typename F> double timed(F &&f) {
+  auto start = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  int runs = argc > 1 && std::strcmp(argv[1], "--quick") == 0 ? 3 : 7;
+  int reps = runs == 3 ? Reps / 4 : Reps;
+  const DeviceSpec &spec = defaultDeviceSpec();
+  auto device = Device::open(spec);
+  auto module = Module::compileString("intrinsics.mlu", source, spec);
+  if (!device || !module) {
+    llvm::errs() << "error: cannot set up the bench\n";
+    return 1;
+  }
+  std::vector<float> a(N), b(N), c(N);
+  std::vector<_Float16> h(N);
+  for (int i = 0; i < N; ++i) {
+    a[i] = float(i % 97) * 0.01f - 0.3f;
+    b[i] = float(i % 89) * 0.02f;
+  }
+  volatile float sink = 0;
+  struct Family {
+    const char *kernel, *what;
+    std::function<void()> plain;
+  };
+  std::vector<Family> families = {
+      {"add", "__bang_add f32", [&] { plainAdd(c.data(), a.data(), b.data(), N); }},
+      {"mul", "__bang_mul f32", [&] { plainMul(c.data(), a.data(), b.data(), N); }},
+      {"fma", "__bang_fusion FMA f32", [&] { plainFma(c.data(), a.data(), 0.5f, b.data(), N); }},
+      {"lt", "__bang_lt f32", [&] { plainLt(c.data(), a.data(), b.data(), N); }},
+      {"tohalf", "__bang_float2half_rn", [&] { plainToHalf(h.data(), a.data(), N); }},
+      {"relu", "__bang_active_relu f32", [&] { plainRelu(c.data(), a.data(), N); }},
+      {"exp", "__bang_active_exp f32", [&] { plainExp(c.data(), a.data(), N); }},
+      {"sum", "__bang_reduce_sum f32", [&] { sink = sink + plainSum(a.data(), N); }},
+  };
+  llvm::outs() << "| intrinsic | ours (ns/elem) | plain -O3 -march=native "
+                  "(ns/elem) | ratio plain/ours |\n|---|---|---|---|\n";
+  for (Family &f : families) {
+    auto kernel = (*module)->findKernel(f.kernel);
+    if (!kernel) {
+      llvm::errs() << llvm::toString(kernel.takeError()) << "\n";
+      return 1;
+    }
+    std::vector<double> ours, plain;
+    for (int r = 0; r < runs; ++r) {
+      auto stats = (*device)->launch(**kernel, (*module)->staticLayout(),
+                                     {1, 1, 1}, FuncType::Block,
+                                     {KernelArg::i32(reps)});
+      if (!stats) {
+        llvm::errs() << llvm::toString(stats.takeError()) << "\n";
+        return 1;
+      }
+      ours.push_back(stats->hostSeconds);
+      plain.push_back(timed([&] {
+        for (int i = 0; i < reps; ++i)
+          f.plain();
+      }));
+    }
+    double perElem = 1e9 / (double(reps) * N);
+    double o = median(ours) * perElem, p = median(plain) * perElem;
+    llvm::outs() << llvm::formatv("| {0} | {1:F3} | {2:F3} | {3:F2} |\n",
+                                  f.what, o, p, p / o);
+  }
+  return 0;
+}
