@@ -583,6 +583,15 @@ std::optional<GroupPlan> planGroupWith(const Net &N,
   return P;
 }
 
+double planObjective(const GroupPlan &P, const bangsim::DeviceSpec &Spec,
+                     const PlanOptions &O) {
+  double W = O.TrafficWeight;
+  if (const char *E = getenv("BANGC_LG_TRAFFIC_WEIGHT"))
+    W = atof(E);
+  double CyclesPerByte = Spec.clockGHz / Spec.gdramGBps;
+  return P.Cycles + W * CyclesPerByte * double(P.ReadBytes + P.WriteBytes);
+}
+
 std::optional<GroupPlan> planGroup(const Net &N,
                                    const bangsim::DeviceSpec &Spec,
                                    int64_t Batch, int First, int Last,
@@ -597,7 +606,7 @@ std::optional<GroupPlan> planGroup(const Net &N,
       LastWhy = W;
       return false;
     }
-    if (!Best || P->Cycles < Best->Cycles)
+    if (!Best || planObjective(*P, Spec, O) < planObjective(*Best, Spec, O))
       Best = std::move(P);
     return true;
   };
@@ -680,7 +689,7 @@ Expected<NetPlan> planNet(const Net &N, const bangsim::DeviceSpec &Spec,
     for (int I = 0; I + Len - 1 < L; ++I) {
       int J = I + Len - 1;
       if (GP[I][J])
-        Cost[I][J] = GP[I][J]->Cycles;
+        Cost[I][J] = planObjective(*GP[I][J], Spec, O);
       for (int K = I; K < J; ++K) {
         double C = Cost[I][K] + Cost[K + 1][J];
         if (C < Cost[I][J]) {

@@ -131,7 +131,15 @@ struct PlanOptions {
   int MaxGroupLayers = 40;
   int MaxHSecs = 128;
   int64_t ReserveBytes = 0; ///< NRAM kept free
+  /// Objective: cycles + TrafficWeight * (GDRAM bytes x the cycles the whole
+  /// chip's GDRAM bandwidth needs per byte). 0 = cycles only. Overridden by
+  /// the environment variable BANGC_LG_TRAFFIC_WEIGHT.
+  double TrafficWeight = 8;
 };
+
+/// The search objective of a group plan (see PlanOptions::TrafficWeight).
+double planObjective(const struct GroupPlan &P, const bangsim::DeviceSpec &Spec,
+                     const PlanOptions &O);
 
 /// Plans one group with the given slicing; nullopt (and \p Why) if invalid
 /// or it does not fit.
