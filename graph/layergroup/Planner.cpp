@@ -634,7 +634,7 @@ std::optional<GroupPlan> planGroup(const Net &N,
   if (!Best && G.Layers.size() == 1 &&
       N.Layers[First].Kind == OpKind::Conv) {
     int64_t F = N.Tensors[N.Layers[First].Output].C;
-    for (int FS = 2; FS <= F && !Best; FS *= 2)
+    for (int FS = 2; FS <= F; FS *= 2)
       for (int HS = 1; HS <= MaxH; ++HS) {
         int64_t Step = (OH + HS - 1) / HS;
         if (HS > 1 && (HS - 1) * Step >= OH)
