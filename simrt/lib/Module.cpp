@@ -25,11 +25,12 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
 Module::Module() = default;
 Module::~Module() = default;
 
-static Expected<std::unique_ptr<Module>>
+/// Frontend, optimisation and JIT for one source; records where the time
+/// went in `times`.
+static Expected<std::unique_ptr<bangc::JITModule>>
 compile(llvm::StringRef name, std::optional<llvm::StringRef> source,
         const DeviceSpec &spec, const CompileOptions &options,
-        std::unique_ptr<Module> out, CompileTimes &times,
-        std::unique_ptr<bangc::JITModule> &jit) {
+        CompileTimes &times) {
   auto start = std::chrono::steady_clock::now();
   auto context = std::make_unique<llvm::LLVMContext>();
   bangc::FrontendOptions fe;
@@ -54,39 +55,35 @@ compile(llvm::StringRef name, std::optional<llvm::StringRef> source,
   times.optimize = secondsSince(start);
 
   start = std::chrono::steady_clock::now();
-  auto module = bangc::JITModule::create(std::move(*ir), std::move(context),
-                                         options.optLevel, runtimeSymbols());
-  if (!module)
-    return module.takeError();
+  auto jit = bangc::JITModule::create(std::move(*ir), std::move(context),
+                                      options.optLevel, runtimeSymbols());
   times.jit = secondsSince(start);
-  jit = std::move(*module);
-  return std::move(out);
+  return jit;
+}
+
+Expected<std::unique_ptr<Module>>
+Module::compileSource(llvm::StringRef name,
+                      std::optional<llvm::StringRef> source,
+                      const DeviceSpec &spec, const CompileOptions &options) {
+  std::unique_ptr<Module> m(new Module());
+  auto jit = compile(name, source, spec, options, m->compileTimes);
+  if (!jit)
+    return jit.takeError();
+  m->jit = std::move(*jit);
+  m->collectKernels();
+  return std::move(m);
 }
 
 Expected<std::unique_ptr<Module>>
 Module::compileFile(llvm::StringRef path, const DeviceSpec &spec,
                     const CompileOptions &options) {
-  std::unique_ptr<Module> m(new Module());
-  Module *raw = m.get();
-  auto result = compile(path, std::nullopt, spec, options, std::move(m),
-                        raw->compileTimes, raw->jit);
-  if (!result)
-    return result.takeError();
-  (*result)->collectKernels();
-  return result;
+  return compileSource(path, std::nullopt, spec, options);
 }
 
 Expected<std::unique_ptr<Module>>
 Module::compileString(llvm::StringRef name, llvm::StringRef source,
                       const DeviceSpec &spec, const CompileOptions &options) {
-  std::unique_ptr<Module> m(new Module());
-  Module *raw = m.get();
-  auto result = compile(name, source, spec, options, std::move(m),
-                        raw->compileTimes, raw->jit);
-  if (!result)
-    return result.takeError();
-  (*result)->collectKernels();
-  return result;
+  return compileSource(name, source, spec, options);
 }
 
 void Module::collectKernels() {

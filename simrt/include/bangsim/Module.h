@@ -8,6 +8,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,9 @@ public:
 
 private:
   Module();
+  static llvm::Expected<std::unique_ptr<Module>>
+  compileSource(llvm::StringRef name, std::optional<llvm::StringRef> source,
+                const DeviceSpec &spec, const CompileOptions &options);
   void collectKernels();
   std::unique_ptr<bangc::JITModule> jit;
   std::vector<Kernel> kernelList;
