@@ -58,9 +58,9 @@ void bangsim::chargeDma(Task &task, int dir, int64_t bytes, int64_t segments,
   double perCycle = touchesGdram(dir) ? task.launch->gdramBytesPerCycle
                                       : spec.onchipGBps / spec.clockGHz;
   double cycles = double(spec.dmaLatencyCycles) + double(bytes) / perCycle;
-  (void)segments;
-  double start = async ? std::max(task.dma, task.compute)
-                       : std::max(task.dma, task.compute);
+  (void)segments; // strided copies cost by bytes alone (docs/device.md)
+  // Either kind starts once the queue is free and the core has issued it.
+  double start = std::max(task.dma, task.compute);
   double end = start + cycles;
   task.dma = end;
   if (!async)

@@ -164,15 +164,13 @@ Expected<Topology> topologyOf(const DeviceSpec &spec, FuncType type,
   return Topology{groupCores, (spec.clusters / n) * groupCores};
 }
 
-void applyStaticInits(const MemoryMap &memory, const StaticLayout &layout,
-                      const Task &task) {
+void applyStaticInits(const StaticLayout &layout, const Task &task) {
   for (const BangStaticInit &init : layout.inits) {
     char *base = init.space == BANG_SPACE_NRAM   ? task.ctx.nram
                  : init.space == BANG_SPACE_WRAM ? task.ctx.wram
                                                  : task.ctx.sram;
     std::memcpy(base + init.offset, init.data, init.size);
   }
-  (void)memory;
 }
 
 } // namespace
@@ -264,7 +262,7 @@ Expected<LaunchStats> Device::launch(const Kernel &kernel,
       l.clusterBarriers[t.barrierGroup].expected++;
       l.unionBarriers[t.unionGroup].expected++;
       t.compute = t.dma = t.start = coreClock[i];
-      applyStaticInits(impl->memory, layout, t);
+      applyStaticInits(layout, t);
     }
     runTasks(l);
     for (Task &t : l.tasks) {
