@@ -16,6 +16,7 @@
 // task, not the process: the signal handler switches back to the worker.
 //
 //===----------------------------------------------------------------------===//
+#include "FiberSanitizer.h"
 #include "Sim.h"
 
 #include "llvm/Support/Format.h"
@@ -33,10 +34,16 @@ namespace {
 
 thread_local Task *tlsTask = nullptr;
 thread_local ucontext_t *tlsWorker = nullptr;
+thread_local StackBounds tlsWorkerStack; ///< for the sanitizer's switches
 
 constexpr size_t StackBytes = size_t(4) << 20; // per task; pages on demand
 constexpr size_t GuardBytes = 64 * 1024;
 constexpr size_t AltStackBytes = 64 * 1024;
+
+StackBounds fiberStack(const Task &t) {
+  return {static_cast<const char *>(t.stack) + GuardBytes,
+          t.stackBytes - GuardBytes};
+}
 
 std::string taskName(const Task &t) {
   return llvm::formatv("task {0} (core {1} of cluster {2})", t.ctx.taskId,
@@ -68,6 +75,7 @@ void recordFault(Launch &launch, std::string message) {
 [[noreturn]] void leaveTask(Task &task) {
   task.state = Task::Stopped;
   tlsTask = nullptr;
+  beforeSwitch(nullptr, tlsWorkerStack); // this fiber never resumes
   setcontext(tlsWorker);
   std::abort(); // setcontext does not return
 }
@@ -115,11 +123,13 @@ void finishTask(Task &task) {
 }
 
 void taskMain(unsigned hi, unsigned lo) {
+  tlsWorkerStack = afterSwitch(nullptr);
   Task *task = reinterpret_cast<Task *>((uintptr_t(hi) << 32) | uintptr_t(lo));
   task->launch->kernel->entry(task->launch->argPointers.data());
   chargeSync(*task); // a kernel ends when its DMA has drained
   finishTask(*task);
   tlsTask = nullptr;
+  beforeSwitch(nullptr, tlsWorkerStack); // this fiber ends
   // Returning resumes uc_link: the worker.
 }
 
@@ -239,7 +249,10 @@ void workerMain(Launch &l, int worker) {
     }
     lock.unlock();
     tlsTask = next;
+    void *workerFakeStack = nullptr;
+    beforeSwitch(&workerFakeStack, fiberStack(*next));
     swapcontext(&self, &next->context);
+    afterSwitch(workerFakeStack);
     tlsTask = nullptr;
     lock.lock();
   }
@@ -324,7 +337,9 @@ void bangsim::barrierWait(Task &task, int kind) {
   task.state = Task::Blocked;
   lock.unlock();
   tlsTask = nullptr;
+  beforeSwitch(&task.fakeStack, tlsWorkerStack);
   swapcontext(&task.context, tlsWorker);
+  tlsWorkerStack = afterSwitch(task.fakeStack);
   tlsTask = &task;
   if (l.stopped)
     leaveTask(task);
@@ -354,6 +369,8 @@ void bangsim::runTasks(Launch &l) {
   workerMain(l, 0); // this thread is worker 0
   for (std::thread &t : pool)
     t.join();
-  for (void *s : stacks)
+  for (void *s : stacks) {
+    forgetStack(s, StackBytes);
     munmap(s, StackBytes);
+  }
 }

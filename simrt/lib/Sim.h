@@ -83,6 +83,7 @@ struct Task {
   ucontext_t context;
   void *stack = nullptr;
   size_t stackBytes = 0;
+  void *fakeStack = nullptr; ///< AddressSanitizer's, while switched out
   enum State { Ready, Blocked, Done, Stopped } state = Ready;
   bool started = false;
   uint64_t runtimeCalls = 0;
