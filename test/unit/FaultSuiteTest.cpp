@@ -1,0 +1,345 @@
+//===- FaultSuiteTest.cpp - One faulty kernel per fault class -------------===//
+//
+// Each case launches a kernel that misbehaves in one way and checks that
+//  - the launch fails with a LaunchFault whose message names the kernel, the
+//    task, the intrinsic, the address range or reason, and the source line;
+//  - the host process goes on (this test keeps running);
+//  - buffers around the faulting one (canaries allocated before and after
+//    it, filled with a pattern) are byte-for-byte untouched;
+//  - the same device then runs a correct kernel with correct results.
+// The CLI side of the same faults (message and exit status 3) is in
+// test/lit/faults/.
+//
+//===----------------------------------------------------------------------===//
+#include "bangsim/Device.h"
+#include "bangsim/Module.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include "gtest/gtest.h"
+
+#include <cstring>
+#include <functional>
+#include <vector>
+
+using namespace bangsim;
+
+namespace {
+
+const char *const faultySource = R"(
+__nram__ float tile[256];
+__wram__ float wtile[64];
+__mlu_shared__ float stile[64];
+
+__mlu_global__ void good(float *out, const float *in) {
+  __memcpy(tile, in + taskId * 64, 64 * sizeof(float), GDRAM2NRAM);
+  __bang_mul_scalar(tile, tile, 2.0f, 64);
+  __memcpy(out + taskId * 64, tile, 64 * sizeof(float), NRAM2GDRAM);
+}
+__mlu_global__ void load_past_gdram(float *in, int n) {
+  __memcpy(tile, in, n * sizeof(float), GDRAM2NRAM);
+}
+__mlu_global__ void store_past_gdram(float *out, int n) {
+  __bang_write_value(tile, 256, 1.0f);
+  __memcpy(out, tile, n * sizeof(float), NRAM2GDRAM);
+}
+__mlu_global__ void past_nram(float *in) {
+  __memcpy((char *)tile + MAX_NRAM_SIZE - 16, in, 64, GDRAM2NRAM);
+}
+__mlu_global__ void past_wram(float *in) {
+  __memcpy((char *)wtile + MAX_WRAM_SIZE - 16, in, 64, GDRAM2WRAM);
+}
+__mlu_global__ void past_sram(float *in) {
+  __memcpy((char *)stile + MAX_SRAM_SIZE - 16, in, 64, GDRAM2SRAM);
+}
+__mlu_global__ void nram_overflow_at_run_time(int n) {
+  // The count comes at run time: the operands run past the end of NRAM.
+  __bang_add(tile, tile, tile, n);
+}
+__mlu_global__ void other_core_nram(float *in) {
+  __memcpy((char *)tile + (taskId ? MAX_NRAM_SIZE + MAX_WRAM_SIZE : 0), in, 16,
+           GDRAM2NRAM);
+}
+__mlu_global__ void wrong_direction(float *out, float *in) {
+  __memcpy(out, in, 16, GDRAM2NRAM);
+}
+__mlu_global__ void strided_past_gdram(float *in) {
+  __memcpy(tile, in, 16, GDRAM2NRAM, 16, 256, 4);
+}
+__mlu_global__ void negative_size(float *in, int n) {
+  __memcpy(tile, in, n, GDRAM2NRAM);
+}
+__mlu_global__ void vector_on_gdram(float *in) {
+  __bang_add(in, tile, tile, 16);
+}
+__mlu_global__ void dma_from_freed(float *in) {
+  __memcpy(tile, in, 64, GDRAM2NRAM);
+}
+__mlu_global__ void atomic_on_freed(float *dst) {
+  __bang_write_value(tile, 16, 1.0f);
+  __bang_atomic_reduce_add(dst, tile, 16);
+}
+__mlu_global__ void unreached_barrier(float *in) {
+  if (taskId == 2)
+    return;
+  __sync_cluster();
+}
+__mlu_global__ void mismatched_barriers(float *in) {
+  if (coreId < 2)
+    __sync_cluster();
+  else
+    __sync_all();
+}
+__mlu_global__ void wild_store(float *in) {
+  float *wild = (float *)0x10;
+  wild[taskId] = 1;
+}
+__mlu_global__ void never_ends(float *in) {
+  while (in[0] == 0)
+    __sync();
+}
+__mlu_global__ void scalar_store_past(float *out, int n) {
+  out[n + taskId] = 1.0f;
+}
+)";
+
+constexpr size_t BufferBytes = 256 * sizeof(float);
+
+/// A device with the faulty module (compiled with and without --check) and
+/// buffers: `target` between two canaries, each filled with a pattern.
+struct Bench {
+  DeviceSpec spec = defaultDeviceSpec();
+  std::unique_ptr<Module> module, checked;
+  std::unique_ptr<Device> device;
+  void *before = nullptr, *target = nullptr, *after = nullptr;
+  void *in = nullptr, *out = nullptr; ///< for the good kernel
+
+  void SetUp() {
+    module = compile(false);
+    checked = compile(true);
+    auto d = Device::open(spec);
+    ASSERT_TRUE(bool(d)) << llvm::toString(d.takeError());
+    device = std::move(*d);
+    before = fill(alloc(), 0xA5);
+    target = fill(alloc(), 0x00);
+    after = fill(alloc(), 0x5A);
+    in = alloc();
+    out = alloc();
+  }
+
+  std::unique_ptr<Module> compile(bool check) {
+    std::string diags;
+    llvm::raw_string_ostream os(diags);
+    CompileOptions options;
+    options.diagnostics = &os;
+    options.checkAccesses = check;
+    auto m = Module::compileString("faults.mlu", faultySource, spec, options);
+    if (!m) {
+      ADD_FAILURE() << llvm::toString(m.takeError()) << diags;
+      return nullptr;
+    }
+    return std::move(*m);
+  }
+
+  void *alloc() {
+    auto p = device->malloc(BufferBytes);
+    EXPECT_TRUE(bool(p)) << llvm::toString(p.takeError());
+    return p ? *p : nullptr;
+  }
+
+  void *fill(void *p, uint8_t byte) {
+    std::vector<uint8_t> bytes(BufferBytes, byte);
+    EXPECT_FALSE(bool(device->copyToDevice(p, bytes.data(), BufferBytes)));
+    return p;
+  }
+
+  bool holds(void *p, uint8_t byte) {
+    std::vector<uint8_t> bytes(BufferBytes);
+    EXPECT_FALSE(bool(device->copyFromDevice(bytes.data(), p, BufferBytes)));
+    for (uint8_t b : bytes)
+      if (b != byte)
+        return false;
+    return true;
+  }
+
+  llvm::Expected<LaunchStats> launch(Module &m, llvm::StringRef name,
+                                     std::vector<KernelArg> args, Dim3 dim,
+                                     FuncType type, LaunchOptions options) {
+    auto k = m.findKernel(name);
+    if (!k)
+      return k.takeError();
+    return device->launch(**k, m.staticLayout(), dim, type, args, options);
+  }
+
+  /// The device still computes: `good` doubles 4 x 64 floats.
+  void expectDeviceWorks() {
+    std::vector<float> x(256), y(256);
+    for (int i = 0; i < 256; ++i)
+      x[i] = float(i);
+    ASSERT_FALSE(bool(device->copyToDevice(in, x.data(), BufferBytes)));
+    auto stats = launch(*module, "good",
+                        {KernelArg::pointer(out), KernelArg::pointer(in)},
+                        {4, 1, 1}, FuncType::Block, {});
+    ASSERT_TRUE(bool(stats)) << llvm::toString(stats.takeError());
+    ASSERT_FALSE(bool(device->copyFromDevice(y.data(), out, BufferBytes)));
+    for (int i = 0; i < 256; ++i)
+      ASSERT_EQ(y[i], 2.0f * float(i)) << "element " << i;
+  }
+};
+
+struct FaultCase {
+  const char *name;       ///< kernel
+  bool checked;           ///< compiled with --check
+  Dim3 dim;
+  FuncType type;
+  double timeout;         ///< seconds, 0 for none
+  /// Arguments; may free or prepare buffers first.
+  std::function<std::vector<KernelArg>(Bench &)> args;
+  std::vector<const char *> message; ///< substrings, in order
+  bool targetUntouched;   ///< the faulting kernel must not write `target`
+};
+
+std::ostream &operator<<(std::ostream &os, const FaultCase &c) {
+  return os << c.name;
+}
+
+KernelArg ptr(void *p) { return KernelArg::pointer(p); }
+
+const Dim3 one{1, 1, 1}, four{4, 1, 1};
+const FuncType block = FuncType::Block, union1 = FuncType::Union1;
+
+const FaultCase cases[] = {
+    {"load_past_gdram", false, one, block, 0,
+     [](Bench &b) { return std::vector{ptr(b.target), KernelArg::i32(257)}; },
+     {"kernel 'load_past_gdram' task 0 (core 0 of cluster 0)",
+      "__memcpy GDRAM2NRAM: source [0x", "(1028 bytes) is out of bounds of "
+      "GDRAM buffer", "of 1024 bytes", "faults.mlu:12:3"},
+     true},
+    {"store_past_gdram", false, one, block, 0,
+     [](Bench &b) { return std::vector{ptr(b.target), KernelArg::i32(257)}; },
+     {"__memcpy NRAM2GDRAM: destination [0x", "(1028 bytes) is out of bounds",
+      "faults.mlu:16:3"},
+     true},
+    {"past_nram", false, one, block, 0,
+     [](Bench &b) { return std::vector{ptr(b.target)}; },
+     {"__memcpy GDRAM2NRAM: destination [0x", "(64 bytes) is out of bounds of "
+      "NRAM of core 0", "faults.mlu:19:3"},
+     true},
+    {"past_wram", false, one, block, 0,
+     [](Bench &b) { return std::vector{ptr(b.target)}; },
+     {"__memcpy GDRAM2WRAM: destination [0x", "out of bounds of WRAM",
+      "faults.mlu:22:3"},
+     true},
+    {"past_sram", false, one, block, 0,
+     [](Bench &b) { return std::vector{ptr(b.target)}; },
+     {"__memcpy GDRAM2SRAM: destination [0x", "out of bounds of SRAM",
+      "faults.mlu:25:3"},
+     true},
+    {"nram_overflow_at_run_time", false, one, block, 0,
+     [](Bench &) { return std::vector{KernelArg::i32(1 << 20)}; },
+     {"__bang_add: ", "out of bounds of NRAM", "faults.mlu:29:3"}, true},
+    {"other_core_nram", false, {2, 1, 1}, block, 0,
+     [](Bench &b) { return std::vector{ptr(b.target)}; },
+     {"task 1 (core 1 of cluster 0): __memcpy GDRAM2NRAM: destination",
+      "not this task's own NRAM", "faults.mlu:32:3"},
+     true},
+    {"wrong_direction", false, one, block, 0,
+     [](Bench &b) { return std::vector{ptr(b.target), ptr(b.in)}; },
+     {"__memcpy GDRAM2NRAM: destination [0x", "must be in NRAM but is in GDRAM",
+      "faults.mlu:36:3"},
+     true},
+    {"strided_past_gdram", false, one, block, 0,
+     [](Bench &b) { return std::vector{ptr(b.target)}; },
+     {"__memcpy GDRAM2NRAM: source [0x", "(1040 bytes) is out of bounds",
+      "faults.mlu:39:3"},
+     true},
+    {"negative_size", false, one, block, 0,
+     [](Bench &b) { return std::vector{ptr(b.target), KernelArg::i32(-4)}; },
+     {"__memcpy GDRAM2NRAM: negative size: -4 bytes", "faults.mlu:42:3"}, true},
+    {"vector_on_gdram", false, one, block, 0,
+     [](Bench &b) { return std::vector{ptr(b.target)}; },
+     {"__bang_add: destination [0x", "must be in NRAM but is in GDRAM",
+      "faults.mlu:45:3"},
+     true},
+    {"dma_from_freed", false, one, block, 0,
+     [](Bench &b) {
+       void *gone = b.alloc();
+       EXPECT_FALSE(bool(b.device->free(gone)));
+       return std::vector{ptr(gone)};
+     },
+     {"__memcpy GDRAM2NRAM: source [0x", "freed", "faults.mlu:48:3"}, true},
+    {"atomic_on_freed", false, one, block, 0,
+     [](Bench &b) {
+       void *gone = b.alloc();
+       EXPECT_FALSE(bool(b.device->free(gone)));
+       return std::vector{ptr(gone)};
+     },
+     {"__bang_atomic_reduce_add: destination [0x", "freed", "faults.mlu:52:3"},
+     true},
+    {"unreached_barrier", false, four, union1, 0,
+     [](Bench &b) { return std::vector{ptr(b.target)}; },
+     {"kernel 'unreached_barrier'", "unreached barrier", "__sync_cluster()",
+      "but task 2 (core 2 of cluster 0) ended without reaching it"},
+     true},
+    {"mismatched_barriers", false, four, union1, 0,
+     [](Bench &b) { return std::vector{ptr(b.target)}; },
+     {"kernel 'mismatched_barriers'", "unreached barrier: every living task waits"}, true},
+    {"wild_store", false, one, block, 0,
+     [](Bench &b) { return std::vector{ptr(b.target)}; },
+     {"kernel 'wild_store' task 0", "invalid memory access at 0x10",
+      "segmentation fault"},
+     true},
+    {"never_ends", false, one, block, 0.3,
+     [](Bench &b) { return std::vector{ptr(b.target)}; },
+     {"kernel 'never_ends': stopped after the --timeout of 0.3 s"}, true},
+    {"scalar_store_past", true, four, block, 0,
+     [](Bench &b) { return std::vector{ptr(b.target), KernelArg::i32(256)}; },
+     {"kernel 'scalar_store_past' task 0", "scalar store of 4 bytes at 0x",
+      "is outside",
+      "faults.mlu:74:"},
+     true},
+};
+
+class FaultSuite : public ::testing::TestWithParam<FaultCase> {};
+
+std::string faultMessage(llvm::Error e) {
+  std::string message = "the launch did not fault";
+  llvm::handleAllErrors(std::move(e),
+                        [&](const LaunchFault &f) { message = f.message; },
+                        [&](const llvm::ErrorInfoBase &other) {
+                          message = "not a fault: " + other.message();
+                        });
+  return message;
+}
+
+TEST_P(FaultSuite, StopsWithItsMessageAndTouchesNothingElse) {
+  const FaultCase &c = GetParam();
+  Bench b;
+  ASSERT_NO_FATAL_FAILURE(b.SetUp());
+  ASSERT_TRUE(b.module && b.checked);
+  LaunchOptions options;
+  options.timeoutSeconds = c.timeout;
+  auto stats = b.launch(c.checked ? *b.checked : *b.module, c.name, c.args(b),
+                        c.dim, c.type, options);
+  std::string message =
+      stats ? std::string("the launch did not fault") : faultMessage(stats.takeError());
+  size_t at = 0;
+  for (const char *part : c.message) {
+    size_t found = message.find(part, at);
+    ASSERT_NE(found, std::string::npos)
+        << "missing '" << part << "' in:\n" << message;
+    at = found + std::strlen(part);
+  }
+  EXPECT_TRUE(b.holds(b.before, 0xA5)) << "the buffer before was written";
+  EXPECT_TRUE(b.holds(b.after, 0x5A)) << "the buffer after was written";
+  if (c.targetUntouched)
+    EXPECT_TRUE(b.holds(b.target, 0x00)) << "the faulting buffer was written";
+  b.expectDeviceWorks();
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryClass, FaultSuite, ::testing::ValuesIn(cases),
+                         [](const auto &info) {
+                           return std::string(info.param.name);
+                         });
+
+} // namespace
