@@ -168,6 +168,12 @@ Expected<DeviceSpec> bangsim::parseDeviceSpec(llvm::StringRef json,
   spec.nramBanks = int(banks);
   if (spec.nramBanks && spec.nramBytes % spec.nramBanks)
     return specError(origin, "nram_kib must divide evenly into nram_banks");
+  if (spec.gdramCoreGBps > spec.gdramGBps)
+    return specError(origin,
+                     llvm::formatv("'gdram_core_gbps' ({0}) exceeds 'gdram_gbps' "
+                                   "({1}): one core cannot outrun the card",
+                                   llvm::format("%g", spec.gdramCoreGBps),
+                                   llvm::format("%g", spec.gdramGBps)));
 
   spec.vectorBytesPerCycle.fill(64);
   spec.vectorBytesPerCycle[BANG_OP_MAC] = 0; // the matrix unit uses macs

@@ -56,3 +56,43 @@ TEST(DeviceSpec, BadFilesAreClearErrors) {
   EXPECT_NE(llvm::toString(missing.takeError()).find("cannot read"),
             std::string::npos);
 }
+
+// Numbers no device can have, one field at a time: each is refused with the
+// field named, never accepted and never a crash later.
+TEST(DeviceSpec, ImpossibleNumbersAreRefused) {
+  const std::pair<const char *, const char *> cases[] = {
+      {R"({"clusters": 0})", "'clusters' is 0"},
+      {R"({"clusters": 1e300})", "'clusters' is 1e+300"},
+      {R"({"cores_per_cluster": 17})", "'cores_per_cluster' is 17"},
+      {R"({"cores_per_cluster": 2.5})", "whole number"},
+      {R"({"nram_kib": 0})", "'nram_kib' is 0"},
+      {R"({"nram_kib": -768})", "'nram_kib' is -768"},
+      {R"({"nram_kib": 1e19})", "'nram_kib' is 1e+19"},
+      {R"({"wram_kib": 70000})", "'wram_kib' is 70000"},
+      {R"({"sram_kib": -1})", "'sram_kib' is -1"},
+      {R"({"gdram_mib": 0})", "'gdram_mib' is 0"},
+      {R"({"gdram_mib": 4294967296})", "'gdram_mib' is 4.29497e+09"},
+      {R"({"clock_ghz": -1})", "'clock_ghz' is -1"},
+      {R"({"clock_ghz": 1000})", "'clock_ghz' is 1000"},
+      {R"({"gdram_gbps": 0})", "'gdram_gbps' is 0"},
+      {R"({"gdram_core_gbps": 1e9})", "'gdram_core_gbps' is 1e+09"},
+      {R"({"gdram_gbps": 10, "gdram_core_gbps": 20})",
+       "'gdram_core_gbps' (20) exceeds 'gdram_gbps' (10)"},
+      {R"({"onchip_gbps": 0})", "'onchip_gbps' is 0"},
+      {R"({"dma_latency_cycles": -5})", "'dma_latency_cycles' is -5"},
+      {R"({"nram_banks": 65})", "'nram_banks' is 65"},
+      {R"({"nram_kib": 100, "nram_banks": 3})", "divide evenly"},
+      {R"({"macs_per_cycle": 0})", "'macs_per_cycle' is 0"},
+      {R"({"scalar_ipc": 0})", "'scalar_ipc' is 0"},
+      {R"({"vector_bytes_per_cycle": {"alu": 0}})", "'alu' is 0"},
+      {R"({"vector_bytes_per_cycle": {"alu": "fast"}})", "'alu' must be a number"},
+      {R"({"vector_bytes_per_cycle": 5})", "must be an object"},
+      {R"({"clusters": null})", "'clusters' must be a number"},
+      {R"({"clusters": [4]})", "'clusters' must be a number"},
+  };
+  for (const auto &[json, expected] : cases) {
+    std::string message = errorOf(json);
+    EXPECT_NE(message.find(expected), std::string::npos)
+        << json << " gave: " << message;
+  }
+}
