@@ -6,6 +6,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/stubs/logging.h>
 #include <google/protobuf/util/json_util.h>
 
 #include <fmt/format.h>
@@ -60,6 +61,9 @@ Expected<taskir::TaskGraph> parseGraphBinary(StringRef Bytes, StringRef Name) {
     return ioError(Name, "binary TaskGraph larger than 2 GiB");
   google::protobuf::io::CodedInputStream In(
       reinterpret_cast<const uint8_t *>(Bytes.data()), int(Bytes.size()));
+  // protobuf would log its own complaint (invalid UTF-8, say) to stderr; the
+  // error below is the one the user gets.
+  google::protobuf::LogSilencer Quiet;
   if (!G.ParseFromCodedStream(&In) || !In.ConsumedEntireMessage())
     return ioError(Name, "not a valid binary TaskGraph (protobuf parse failed)");
   if (hasUnknownFields(G))
@@ -101,6 +105,7 @@ Expected<std::string> graphToJson(const taskir::TaskGraph &G) {
 }
 
 std::string graphToBinary(const taskir::TaskGraph &G) {
+  google::protobuf::LogSilencer Quiet; // names are checked by validation
   return G.SerializeAsString();
 }
 
