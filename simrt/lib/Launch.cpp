@@ -292,17 +292,15 @@ void bangsim::stopCurrentTask() {
   leaveTask(*task);
 }
 
-void bangsim::faultCurrentTask(const std::string &what) {
+bool bangsim::recordTaskFault(std::string what) {
   Task *task = tlsTask;
-  assert(task && "faultCurrentTask outside kernel code");
+  assert(task && "recordTaskFault outside kernel code");
   Launch &l = *task->launch;
-  {
-    std::lock_guard lock(l.mutex);
-    if (!l.stopped)
-      recordFault(l, llvm::formatv("kernel '{0}' {1}: {2}{3}", l.kernel->pretty,
-                                   taskName(*task), what, where(task->ctx.loc)));
-  }
-  leaveTask(*task);
+  std::lock_guard lock(l.mutex);
+  if (!l.stopped)
+    recordFault(l, llvm::formatv("kernel '{0}' {1}: {2}{3}", l.kernel->pretty,
+                                 taskName(*task), what, where(task->ctx.loc)));
+  return false;
 }
 
 /// Called by __bangsim_sync for kinds 1 and 2.

@@ -72,30 +72,31 @@ std::string regionName(const Place &p, const MemoryMap &memory, uintptr_t at) {
   return "no device memory (" + memory.nearest(at) + ")";
 }
 
-/// Checks that [lo, hi) lies wholly in `want` and belongs to this task; a
-/// fault otherwise. `what` names the operand.
-void checkRange(Task &t, uintptr_t lo, uintptr_t hi, Place::Kind want,
-                const std::string &what, const char *context) {
+/// Checks that [lo, hi) lies wholly in `want` and belongs to this task;
+/// records a fault and returns false otherwise. `what` names the operand.
+bool checkRange(Task &t, uintptr_t lo, uintptr_t hi, Place::Kind want,
+                const char *what, const char *context) {
   const MemoryMap &memory = t.launch->device->memory;
   Place p = memory.locate(lo, hi - lo);
   if (p.kind == Place::FreedGdram)
-    faultCurrentTask(llvm::formatv("{0}: {1} {2} is in {3}: use of a freed "
+    return recordTaskFault(llvm::formatv("{0}: {1} {2} is in {3}: use of a freed "
                                    "buffer",
                                    context, what, range(lo, hi),
                                    regionName(p, memory, lo)));
   if (p.kind != want)
-    faultCurrentTask(llvm::formatv(
+    return recordTaskFault(llvm::formatv(
         "{0}: {1} {2} must be in {3} but is in {4}", context, what,
         range(lo, hi), placeKindName(want), regionName(p, memory, lo)));
   int own = want == Place::Sram ? t.ctx.clusterId : t.physicalCore;
   if (want != Place::Gdram && p.index != own)
-    faultCurrentTask(llvm::formatv(
+    return recordTaskFault(llvm::formatv(
         "{0}: {1} {2} is in {3}, not this task's own {4}", context, what,
         range(lo, hi), regionName(p, memory, lo), placeKindName(want)));
   if (!p.whole)
-    faultCurrentTask(llvm::formatv("{0}: {1} {2} is out of bounds of {3}",
-                                   context, what, range(lo, hi),
-                                   regionName(p, memory, lo)));
+    return recordTaskFault(llvm::formatv("{0}: {1} {2} is out of bounds of {3}",
+                                         context, what, range(lo, hi),
+                                         regionName(p, memory, lo)));
+  return true;
 }
 
 /// The bytes a strided copy touches: segnum+1 segments of `seg` bytes, `stride`
@@ -109,62 +110,45 @@ std::pair<uintptr_t, uintptr_t> extent(const void *p, int64_t seg,
   return {lo, hi};
 }
 
-} // namespace
-
-const char *bangsim::directionName(int dir) {
-  return dir >= 0 && dir < NumDirections ? directionNames[dir] : "?";
-}
-
-extern "C" {
-
-const BangTaskContext *__bangsim_ctx(void) {
-  Task *t = currentTask();
-  assert(t && "__bangsim_ctx outside kernel code");
-  return &t->ctx;
-}
-
-void __bangsim_memcpy(void *dst, const void *src, int64_t seg, int32_t dir,
-                      int64_t dstStride, int64_t srcStride, int64_t segnum,
-                      int32_t async) {
-  Task &t = task();
+/// A checked DMA; false after recording a fault.
+bool copy(Task &t, void *dst, const void *src, int64_t seg, int32_t dir,
+          int64_t dstStride, int64_t srcStride, int64_t segnum, int32_t async) {
   const char *name = async ? "__memcpy_async" : "__memcpy";
   if (dir < 0 || dir >= NumDirections)
-    faultCurrentTask(llvm::formatv("{0}: unknown direction {1}", name, dir));
+    return recordTaskFault(
+        llvm::formatv("{0}: unknown direction {1}", name, dir));
   std::string context = std::string(name) + " " + directionNames[dir];
   if (seg < 0 || segnum < 0)
-    faultCurrentTask(llvm::formatv(
+    return recordTaskFault(llvm::formatv(
         "{0}: negative size: {1} bytes per segment, segnum {2}", context, seg,
         segnum));
   if (seg == 0)
-    return;
+    return true;
   auto [dlo, dhi] = extent(dst, seg, segnum ? dstStride : 0, segnum);
   auto [slo, shi] = extent(src, seg, segnum ? srcStride : 0, segnum);
-  checkRange(t, dlo, dhi, directionSpaces[dir][0], "destination", context.c_str());
-  checkRange(t, slo, shi, directionSpaces[dir][1], "source", context.c_str());
+  if (!checkRange(t, dlo, dhi, directionSpaces[dir][0], "destination",
+                  context.c_str()) ||
+      !checkRange(t, slo, shi, directionSpaces[dir][1], "source",
+                  context.c_str()))
+    return false;
   char *d = static_cast<char *>(dst);
   const char *s = static_cast<const char *>(src);
   for (int64_t i = 0; i <= segnum; ++i)
     std::memmove(d + i * dstStride, s + i * srcStride, size_t(seg));
   chargeDma(t, dir, seg * (segnum + 1), segnum + 1, async,
             directionNames[dir]);
+  return true;
 }
 
-void __bangsim_sync(int32_t kind) {
-  Task &t = task();
-  chargeSync(t);
-  if (kind == 1 || kind == 2)
-    barrierWait(t, kind);
-}
-
-void __bangsim_check_vec(const void *p, int64_t bytes, int32_t spaces,
-                         int32_t access) {
-  Task &t = task();
+/// Checks a vector operand; false after recording a fault.
+bool checkVector(Task &t, const void *p, int64_t bytes, int32_t spaces,
+                 int32_t access) {
   const char *intrinsic = t.ctx.loc ? t.ctx.loc->intrinsic : "intrinsic";
   if (bytes < 0)
-    faultCurrentTask(llvm::formatv("{0}: negative size ({1} bytes)", intrinsic,
-                                   bytes));
+    return recordTaskFault(
+        llvm::formatv("{0}: negative size ({1} bytes)", intrinsic, bytes));
   if (bytes == 0)
-    return;
+    return true;
   uintptr_t lo = reinterpret_cast<uintptr_t>(p);
   Place::Kind want = (spaces & BANG_IN_NRAM)   ? Place::Nram
                      : (spaces & BANG_IN_WRAM) ? Place::Wram
@@ -176,35 +160,24 @@ void __bangsim_check_vec(const void *p, int64_t bytes, int32_t spaces,
                          BANG_IN_SRAM, 0};
   if (kindBit[place.kind] & spaces)
     want = place.kind;
-  checkRange(t, lo, lo + bytes, want,
-             access == BANG_WRITE ? "destination" : "source", intrinsic);
+  return checkRange(t, lo, lo + bytes, want,
+                    access == BANG_WRITE ? "destination" : "source", intrinsic);
 }
 
-void __bangsim_compute(int32_t opClass, int32_t dtype, int64_t count) {
-  Task &t = task();
-  if (opClass < 0 || opClass >= BANG_OP_NUM_CLASSES)
-    faultCurrentTask("internal error: unknown op class");
-  chargeCompute(t, opClass, dtype, count,
-                t.ctx.loc ? t.ctx.loc->intrinsic : "vector");
-}
-
-void __bangsim_scalar(int64_t n) {
-  Task *t = currentTask();
-  if (t)
-    chargeScalar(*t, n);
-}
-
-void __bangsim_atomic(void *dst, const void *src, int64_t n, int32_t op,
-                      int32_t dtype) {
-  Task &t = task();
+/// A checked atomic reduction; false after recording a fault.
+bool atomic(Task &t, void *dst, const void *src, int64_t n, int32_t op,
+            int32_t dtype) {
   const char *intrinsic = t.ctx.loc ? t.ctx.loc->intrinsic : "atomic";
   if (n < 0)
-    faultCurrentTask(llvm::formatv("{0}: negative count {1}", intrinsic, n));
+    return recordTaskFault(
+        llvm::formatv("{0}: negative count {1}", intrinsic, n));
   int size = dtype == BANG_DT_F16 ? 2 : 4;
   uintptr_t d = reinterpret_cast<uintptr_t>(dst);
   uintptr_t s = reinterpret_cast<uintptr_t>(src);
-  checkRange(t, d, d + n * size, Place::Gdram, "destination", intrinsic);
-  checkRange(t, s, s + n * size, Place::Nram, "source", intrinsic);
+  if (!checkRange(t, d, d + n * size, Place::Gdram, "destination",
+                  intrinsic) ||
+      !checkRange(t, s, s + n * size, Place::Nram, "source", intrinsic))
+    return false;
   {
     std::lock_guard lock(t.launch->device->atomicMutex);
     auto apply = [&](auto *out, const auto *in) {
@@ -230,15 +203,16 @@ void __bangsim_atomic(void *dst, const void *src, int64_t n, int32_t op,
   }
   chargeCompute(t, BANG_OP_ATOMIC, dtype, n, intrinsic);
   chargeDma(t, 1, n * size, 1, false, intrinsic);
+  return true;
 }
 
-void __bangsim_check_access(const void *p, int64_t bytes, int32_t isStore,
-                            const BangSrcLoc *loc) {
-  Task &t = task();
+/// Checks a scalar access under --check; false after recording a fault.
+bool checkAccess(Task &t, const void *p, int64_t bytes, int32_t isStore,
+                 const BangSrcLoc *loc) {
   uintptr_t lo = reinterpret_cast<uintptr_t>(p);
   uintptr_t stack = reinterpret_cast<uintptr_t>(t.stack);
   if (lo >= stack && lo + bytes <= stack + t.stackBytes)
-    return; // a local of the task
+    return true; // a local of the task
   const MemoryMap &memory = t.launch->device->memory;
   Place place = memory.locate(lo, bytes);
   bool own = place.kind == Place::Gdram ||
@@ -246,17 +220,83 @@ void __bangsim_check_access(const void *p, int64_t bytes, int32_t isStore,
              ((place.kind == Place::Nram || place.kind == Place::Wram) &&
               place.index == t.physicalCore);
   if (own && place.whole)
-    return;
+    return true;
   t.ctx.loc = loc;
-  faultCurrentTask(llvm::formatv(
+  return recordTaskFault(llvm::formatv(
       "scalar {0} of {1} bytes at {2:x} is outside {3}: it is in {4}",
       isStore ? "store" : "load", bytes, lo,
       place.kind == Place::Nowhere ? "every device buffer" : "its region",
       regionName(place, memory, lo)));
 }
 
+} // namespace
+
+const char *bangsim::directionName(int dir) {
+  return dir >= 0 && dir < NumDirections ? directionNames[dir] : "?";
+}
+
+extern "C" {
+
+const BangTaskContext *__bangsim_ctx(void) {
+  Task *t = currentTask();
+  assert(t && "__bangsim_ctx outside kernel code");
+  return &t->ctx;
+}
+
+void __bangsim_sync(int32_t kind) {
+  Task &t = task();
+  chargeSync(t);
+  if (kind == 1 || kind == 2)
+    barrierWait(t, kind);
+}
+
+void __bangsim_compute(int32_t opClass, int32_t dtype, int64_t count) {
+  Task &t = task();
+  if (opClass < 0 || opClass >= BANG_OP_NUM_CLASSES) {
+    recordTaskFault("internal error: unknown op class");
+    stopCurrentTask();
+  }
+  chargeCompute(t, opClass, dtype, count,
+                t.ctx.loc ? t.ctx.loc->intrinsic : "vector");
+}
+
+void __bangsim_scalar(int64_t n) {
+  Task *t = currentTask();
+  if (t)
+    chargeScalar(*t, n);
+}
+
+// Each entry point below leaves a faulting task only after the checks have
+// returned: no frame that owns memory is left on the fiber's stack.
+
+void __bangsim_memcpy(void *dst, const void *src, int64_t seg, int32_t dir,
+                      int64_t dstStride, int64_t srcStride, int64_t segnum,
+                      int32_t async) {
+  if (!copy(task(), dst, src, seg, dir, dstStride, srcStride, segnum, async))
+    stopCurrentTask();
+}
+
+void __bangsim_check_vec(const void *p, int64_t bytes, int32_t spaces,
+                         int32_t access) {
+  if (!checkVector(task(), p, bytes, spaces, access))
+    stopCurrentTask();
+}
+
+void __bangsim_atomic(void *dst, const void *src, int64_t n, int32_t op,
+                      int32_t dtype) {
+  if (!atomic(task(), dst, src, n, op, dtype))
+    stopCurrentTask();
+}
+
+void __bangsim_check_access(const void *p, int64_t bytes, int32_t isStore,
+                            const BangSrcLoc *loc) {
+  if (!checkAccess(task(), p, bytes, isStore, loc))
+    stopCurrentTask();
+}
+
 void __bangsim_fault(const char *message) {
-  faultCurrentTask(message);
+  recordTaskFault(message);
+  stopCurrentTask();
 }
 
 } // extern "C"

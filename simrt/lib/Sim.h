@@ -140,9 +140,13 @@ struct DeviceImpl {
 /// The task running on this host thread, or null outside kernel code.
 Task *currentTask();
 
-/// Stops the current task with a fault message (prefixed with the kernel,
-/// task and source location); does not return.
-[[noreturn]] void faultCurrentTask(const std::string &what);
+/// Records a fault of the current task (the message is prefixed with the
+/// kernel, task and source location) and stops its launch. Returns false so
+/// that checks can `return recordFault(...)`; the caller unwinds to its
+/// runtime entry point, which then leaves with stopCurrentTask(). Leaving
+/// from deeper would abandon frames that own memory: a fiber's frames are
+/// never unwound.
+bool recordTaskFault(std::string what);
 
 /// Stops the launch of the current task for its --timeout; does not return.
 [[noreturn]] void timeoutCurrentTask();

@@ -292,7 +292,7 @@ const FaultCase cases[] = {
     {"never_ends", false, one, block, 0.3,
      [](Bench &b) { return std::vector{ptr(b.target)}; },
      {"kernel 'never_ends': stopped after the --timeout of 0.3 s"}, true},
-    {"scalar_store_past", true, four, block, 0,
+    {"scalar_store_past", true, one, block, 0,
      [](Bench &b) { return std::vector{ptr(b.target), KernelArg::i32(256)}; },
      {"kernel 'scalar_store_past' task 0", "scalar store of 4 bytes at 0x",
       "is outside",
