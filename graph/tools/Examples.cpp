@@ -18,10 +18,11 @@ double heScale(int64_t FanIn) { return std::sqrt(6.0 / double(FanIn)); }
 int64_t convRelu(GraphBuilder &GB, int64_t In, int64_t NF, Window W,
                  uint32_t &Seed, const std::string &Name, bool Relu = true) {
   int64_t NR = blockDims(GB.block(In))[DF];
-  int64_t Out = GB.conv2d(In, NF, W,
-                          Param::uniform(FLOAT32, Seed++,
-                                         heScale(NR * W.K * W.K)),
-                          Param::uniform(FLOAT32, Seed++, 0.05), FLOAT32, Name);
+  // Bias first: the order of the checked-in example files. (Two Seed++ in
+  // one call's arguments would depend on the compiler's evaluation order.)
+  Param Bias = Param::uniform(FLOAT32, Seed++, 0.05);
+  Param Weights = Param::uniform(FLOAT32, Seed++, heScale(NR * W.K * W.K));
+  int64_t Out = GB.conv2d(In, NF, W, Weights, Bias, FLOAT32, Name);
   return Relu ? GB.relu(Out, Name + ".relu") : Out;
 }
 
@@ -40,21 +41,27 @@ TaskGraph buildLeNet() {
     return GB.relu(S, Name + ".relu");
   };
   int64_t X = GB.input("x", INT8, 28, 28, 1);
-  int64_t C1 = GB.conv2d(X, 6, Window{5, 1, 2, 1}, Weights(64), Bias(), INT32,
+  // Each layer draws its bias seed, then its weight seed.
+  Param B = Bias();
+  int64_t C1 = GB.conv2d(X, 6, Window{5, 1, 2, 1}, Weights(64), B, INT32,
                          "conv1");
   int64_t P1 = GB.maxPool(Requant(C1, "conv1"), Window{2, 2, 0, 1}, "pool1");
-  int64_t C2 = GB.conv2d(P1, 16, Window{5, 1, 0, 1}, Weights(32), Bias(),
-                         INT32, "conv2");
+  B = Bias();
+  int64_t C2 = GB.conv2d(P1, 16, Window{5, 1, 0, 1}, Weights(32), B, INT32,
+                         "conv2");
   int64_t P2 = GB.maxPool(Requant(C2, "conv2"), Window{2, 2, 0, 1}, "pool2");
-  int64_t F1 = GB.fullyConnected(P2, 120, Weights(16), Bias(), INT32, "fc1");
+  B = Bias();
+  int64_t F1 = GB.fullyConnected(P2, 120, Weights(16), B, INT32, "fc1");
   int64_t R1 = Requant(GB.reshape(F1, Dims{{DY, 1}, {DX, 1}, {DF, 120}},
                                   "fc1.hwc"),
                        "fc1");
-  int64_t F2 = GB.fullyConnected(R1, 84, Weights(16), Bias(), INT32, "fc2");
+  B = Bias();
+  int64_t F2 = GB.fullyConnected(R1, 84, Weights(16), B, INT32, "fc2");
   int64_t R2 = Requant(GB.reshape(F2, Dims{{DY, 1}, {DX, 1}, {DF, 84}},
                                   "fc2.hwc"),
                        "fc2");
-  int64_t F3 = GB.fullyConnected(R2, 10, Weights(16), Bias(), INT32, "fc3");
+  B = Bias();
+  int64_t F3 = GB.fullyConnected(R2, 10, Weights(16), B, INT32, "fc3");
   GB.output(F3, "y");
   return GB.take();
 }
@@ -101,10 +108,9 @@ TaskGraph buildResNet18() {
   // does), CVS divides by 49.
   int64_t Sum = GB.sumPool(T, Window{7, 1, 0, 1}, "avgpool.sum");
   int64_t Avg = GB.scale(Sum, 1.0 / 49, FLOAT32, "avgpool.scale");
-  int64_t Fc = GB.fullyConnected(Avg, 1000,
-                                 Param::uniform(FLOAT32, Seed++, heScale(512)),
-                                 Param::uniform(FLOAT32, Seed++, 0.05),
-                                 FLOAT32, "fc");
+  Param FcBias = Param::uniform(FLOAT32, Seed++, 0.05);
+  Param FcWeights = Param::uniform(FLOAT32, Seed++, heScale(512));
+  int64_t Fc = GB.fullyConnected(Avg, 1000, FcWeights, FcBias, FLOAT32, "fc");
   GB.output(Fc, "logits");
   return GB.take();
 }
@@ -117,9 +123,9 @@ TaskGraph buildSmallSnn() {
   Lif.Threshold = 64;
   Lif.Leak = 2;
   Lif.Reset = 0;
-  int64_t H = GB.fullyConnected(
-      In, 24, Param::uniform(INT8, Seed++, 40, /*Materialize=*/true),
-      Param::uniform(INT32, Seed++, 8, /*Materialize=*/true), INT32, "fc1");
+  Param Fc1Bias = Param::uniform(INT32, Seed++, 8, /*Materialize=*/true);
+  Param Fc1Weights = Param::uniform(INT8, Seed++, 40, /*Materialize=*/true);
+  int64_t H = GB.fullyConnected(In, 24, Fc1Weights, Fc1Bias, INT32, "fc1");
   H = GB.reshape(H, Dims{{DY, 1}, {DX, 1}, {DF, 24}}, "fc1.hwc");
   H = GB.lif(H, Lif, UINT8, "lif1");
   int64_t O = GB.fullyConnected(
