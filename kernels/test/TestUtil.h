@@ -30,15 +30,22 @@ struct LogCapture {
 };
 
 /// One handle per device name for the whole test program (kernels compile
-/// once per handle).
+/// once per handle), destroyed at exit so the leak checker sees them freed.
 inline mluOpHandle_t handleFor(const std::string &device) {
-  static std::vector<std::pair<std::string, mluOpHandle_t>> handles;
-  for (auto &[name, h] : handles)
+  struct Handles {
+    std::vector<std::pair<std::string, mluOpHandle_t>> list;
+    ~Handles() {
+      for (auto &entry : list)
+        mluOpDestroy(entry.second);
+    }
+  };
+  static Handles handles;
+  for (auto &[name, h] : handles.list)
     if (name == device)
       return h;
   mluOpHandle_t h = nullptr;
   EXPECT_EQ(mluOpCreateWithDevice(&h, device.c_str()), MLUOP_STATUS_SUCCESS);
-  handles.push_back({device, h});
+  handles.list.push_back({device, h});
   return h;
 }
 
