@@ -238,9 +238,15 @@ TEST(TimeSteps, TableOfAChain) {
     for (int L : P->Steps[Ts].LoadWeights)
       Found |= L == 2;
   EXPECT_TRUE(Found) << formatTimeSteps(N, *P);
-  for (const LmemBuffer &B : P->Buffers)
-    if (B.K == LmemBuffer::Weight && B.Layer == 2)
+  // Convolution weights live in WRAM.
+  bool InWram = false;
+  for (const LmemBuffer &B : P->WramBuffers)
+    if (B.Layer == 2) {
+      InWram = true;
       EXPECT_LT(B.Start, 3);
+    }
+  EXPECT_TRUE(InWram);
+  EXPECT_TRUE(lmemDisjoint(P->WramBuffers));
   // Lifetimes: x [0, 1], c1 out [1, 2], r1 out [2, 3], c2 out [3, 4].
   for (const LmemBuffer &B : P->Buffers)
     if (B.K == LmemBuffer::Activation) {
@@ -262,7 +268,74 @@ TEST(TimeSteps, SlicedWeightsResidentPipelined) {
   for (const LmemBuffer &B : P->Buffers)
     if (B.K == LmemBuffer::Weight)
       EXPECT_EQ(B.End, TsInf);
+  EXPECT_EQ(P->WramBuffers.size(), 4u); // one per convolution
+  for (const LmemBuffer &B : P->WramBuffers)
+    EXPECT_EQ(B.End, TsInf);
   EXPECT_TRUE(lmemDisjoint(P->Buffers));
+  EXPECT_TRUE(lmemDisjoint(P->WramBuffers));
+}
+
+// --- Global groups: output-channel slices -------------------------------------
+
+TEST(Global, ChannelSliceableChains) {
+  Net N = vggLike(32);
+  // c1 r1 c2 r2 p1 c3 ...: layers 0..1 (conv, relu) and 2..4 (conv, relu,
+  // pool) may slice output channels; a second conv or a leading relu not.
+  EXPECT_TRUE(channelSliceable(N, groupInfo(N, 0, 0)));
+  EXPECT_TRUE(channelSliceable(N, groupInfo(N, 0, 1)));
+  EXPECT_TRUE(channelSliceable(N, groupInfo(N, 2, 4)));
+  EXPECT_FALSE(channelSliceable(N, groupInfo(N, 0, 2)));
+  EXPECT_FALSE(channelSliceable(N, groupInfo(N, 1, 2)));
+  EXPECT_FALSE(channelSliceable(N, groupInfo(N, 4, 5)));
+}
+
+TEST(Global, WeightTileOncePerChannelSlicePerCore) {
+  // 4 channel slices x 8 H slices = 32 items on 16 cores: core c takes
+  // items 2c and 2c + 1, which share channel slice c / 4, so each core
+  // loads one weight tile: 16 tiles, not 32.
+  Net N;
+  int X = N.addInput("x", 64, 32, 32);
+  X = N.relu(N.conv(X, 64, 3, 1, 1, "c"), "r");
+  N.markOutput(X, "y");
+  GroupInfo G = groupInfo(N, 0, 1);
+  auto P = planGroupWith(N, spec(), 1, G, 1, 8, 4, PlanOptions{});
+  ASSERT_TRUE(P);
+  EXPECT_EQ(P->Items, 32);
+  EXPECT_EQ(P->Cores, 16);
+  EXPECT_TRUE(P->Pipelined);
+  for (int C = 0; C < 16; ++C) {
+    EXPECT_EQ(P->itemEnd(C) - P->itemBegin(C), 2);
+    EXPECT_EQ(P->itemF(P->itemBegin(C)), P->itemF(P->itemEnd(C) - 1));
+  }
+  EXPECT_EQ(P->WeightTileLoads, 16);
+  int64_t Tile = 16 * 64 * 9 * 4, Bias = 64 * 4;
+  EXPECT_EQ(P->WeightReadBytes, 16 * Tile + 16 * Bias);
+  // 8 channel slices x 2 H slices: 16 items, one per core, 16 tiles.
+  auto Q = planGroupWith(N, spec(), 1, G, 1, 2, 8, PlanOptions{});
+  ASSERT_TRUE(Q);
+  EXPECT_EQ(Q->WeightTileLoads, 16);
+  // 2 channel slices, no H slices: the input is loaded once per core (2
+  // cores), not once per item.
+  auto R = planGroupWith(N, spec(), 1, G, 1, 1, 2, PlanOptions{});
+  ASSERT_TRUE(R);
+  EXPECT_TRUE(R->InputsResident);
+  EXPECT_EQ(R->ReadBytes - R->WeightReadBytes, 2 * 64 * 32 * 32 * 4);
+}
+
+TEST(Global, WeightsMustFitWram) {
+  // 512 -> 512 3x3 weights are 9.4 MB: unsliced they fit neither WRAM nor
+  // NRAM; 16 channel slices of 590 KB each fit the 1 MiB WRAM.
+  Net N;
+  int X = N.addInput("x", 512, 7, 7);
+  X = N.conv(X, 512, 3, 1, 1, "big");
+  N.markOutput(X, "y");
+  GroupInfo G = groupInfo(N, 0, 0);
+  std::string Why;
+  EXPECT_FALSE(planGroupWith(N, spec(), 1, G, 1, 1, 1, PlanOptions{}, &Why));
+  EXPECT_NE(Why.find("WRAM"), std::string::npos) << Why;
+  auto P = planGroupWith(N, spec(), 1, G, 1, 1, 16, PlanOptions{});
+  ASSERT_TRUE(P);
+  EXPECT_LE(P->WramPeakBytes, spec().wramBytes);
 }
 
 // --- Groups -----------------------------------------------------------------------
