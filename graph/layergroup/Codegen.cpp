@@ -230,8 +230,9 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
     Wt[{B.Layer, B.Copy}] = &B;
   }
   for (int T : G.Tensors) {
-    const LmemBuffer *A = Act.at({T, 0});
-    const LmemBuffer *B = Act.count({T, 1}) ? Act.at({T, 1}) : A;
+    int Root = P.Alias.count(T) ? P.Alias.at(T) : T; // in place
+    const LmemBuffer *A = Act.at({Root, 0});
+    const LmemBuffer *B = Act.count({Root, 1}) ? Act.at({Root, 1}) : A;
     // (Element by element: an initialised local array becomes a global
     // initialiser, which may not take an on-chip address.)
     line(fmt::format("  float *t{0}[2]; t{0}[0] = (float *)(lg_nram + {1}); "

@@ -573,19 +573,52 @@ std::optional<GroupPlan> planGroupWith(const Net &N,
     int St = P.Pipelined ? StoreTs : std::min(StoreTs, computeTs(L) + 1);
     if (IsOut)
       P.Steps[St].StoreTensors.push_back(T);
-    for (int Copy = 0; Copy < ((IsOut && P.Pipelined) ? 2 : 1); ++Copy) {
-      LmemBuffer Bu;
-      Bu.K = LmemBuffer::Activation;
-      Bu.Name = N.Tensors[T].Name + (Copy ? "'" : "");
-      Bu.Tensor = T, Bu.Copy = Copy, Bu.Bytes = actBytes(T);
-      if (IsOut && P.Pipelined) {
-        Bu.Start = 0, Bu.End = TsInf;
-      } else {
-        Bu.Start = computeTs(L);
-        Bu.End = std::max(lastUse(T), IsOut ? St : computeTs(L));
+    int Copies = (IsOut && P.Pipelined) ? 2 : 1;
+    int Start = (IsOut && P.Pipelined) ? 0 : computeTs(L);
+    int End = (IsOut && P.Pipelined)
+                  ? TsInf
+                  : std::max(lastUse(T), IsOut ? St : computeTs(L));
+    // An element-wise layer whose input is produced in the group and read
+    // by it alone works in place: its output takes the input's buffer(s),
+    // whose lifetime grows to cover both.
+    int In0 = Ly.Inputs.empty() ? -1 : Ly.Inputs[0];
+    bool InPlace = (Ly.Kind == OpKind::Relu || Ly.Kind == OpKind::Clamp ||
+                    Ly.Kind == OpKind::Scale) &&
+                   Ly.Inputs.size() == 1 && produced(In0) &&
+                   N.Tensors[In0].Consumers.size() == 1 &&
+                   std::find(G.Outputs.begin(), G.Outputs.end(), In0) ==
+                       G.Outputs.end() &&
+                   actBytes(In0) == actBytes(T);
+    if (InPlace) {
+      int Root = P.Alias.count(In0) ? P.Alias[In0] : In0;
+      P.Alias[T] = Root;
+      LmemBuffer *First = nullptr;
+      bool HasCopy1 = false;
+      for (LmemBuffer &Bu : B)
+        if (Bu.K == LmemBuffer::Activation && Bu.Tensor == Root) {
+          Bu.Start = std::min(Bu.Start, Start);
+          Bu.End = std::max(Bu.End, End);
+          Bu.Name += "=" + N.Tensors[T].Name;
+          HasCopy1 |= Bu.Copy == 1;
+          if (Bu.Copy == 0)
+            First = &Bu;
+        }
+      if (Copies == 2 && !HasCopy1) {
+        LmemBuffer Bu = *First;
+        Bu.Copy = 1;
+        Bu.Name += "'";
+        B.push_back(Bu);
       }
-      Bu.Order = OrderId;
-      B.push_back(Bu);
+    } else {
+      for (int Copy = 0; Copy < Copies; ++Copy) {
+        LmemBuffer Bu;
+        Bu.K = LmemBuffer::Activation;
+        Bu.Name = N.Tensors[T].Name + (Copy ? "'" : "");
+        Bu.Tensor = T, Bu.Copy = Copy, Bu.Bytes = actBytes(T);
+        Bu.Start = Start, Bu.End = End;
+        Bu.Order = OrderId;
+        B.push_back(Bu);
+      }
     }
     P.Steps[computeTs(L)].Compute.push_back(L);
     ++OrderId;

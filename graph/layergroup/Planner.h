@@ -20,6 +20,7 @@
 
 #include <climits>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -127,6 +128,9 @@ struct GroupPlan {
   bool Pipelined = false; ///< more than one item per core: load i+1,
                           ///< compute i, store i-1; inputs/outputs x2
   std::vector<TimeStep> Steps;
+  /// Tensors computed in place: tensor -> the tensor whose buffers it
+  /// shares (an element-wise layer over an input read by it alone).
+  std::map<int, int> Alias;
   std::vector<LmemBuffer> Buffers;     ///< NRAM
   std::vector<LmemBuffer> WramBuffers; ///< WRAM: convolution weights
   int64_t PeakBytes = 0;               ///< NRAM

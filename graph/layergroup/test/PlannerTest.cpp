@@ -247,13 +247,19 @@ TEST(TimeSteps, TableOfAChain) {
     }
   EXPECT_TRUE(InWram);
   EXPECT_TRUE(lmemDisjoint(P->WramBuffers));
-  // Lifetimes: x [0, 1], c1 out [1, 2], r1 out [2, 3], c2 out [3, 4].
+  // Lifetimes: x [0, 1], c1 out [1, 2], c2 out [3, 4]; r1 runs in place
+  // on c1's buffer, which therefore lives [1, 3].
+  ASSERT_EQ(P->Alias.size(), 1u);
+  EXPECT_EQ(P->Alias.at(2), 1);
+  int Seen = 0;
   for (const LmemBuffer &B : P->Buffers)
     if (B.K == LmemBuffer::Activation) {
-      int Want[4][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 4}};
+      int Want[4][2] = {{0, 1}, {1, 3}, {-1, -1}, {3, 4}};
       EXPECT_EQ(B.Start, Want[B.Tensor][0]) << B.Name;
       EXPECT_EQ(B.End, Want[B.Tensor][1]) << B.Name;
+      ++Seen;
     }
+  EXPECT_EQ(Seen, 3);
   EXPECT_TRUE(lmemDisjoint(P->Buffers));
 }
 
@@ -320,6 +326,43 @@ TEST(Global, WeightTileOncePerChannelSlicePerCore) {
   ASSERT_TRUE(R);
   EXPECT_TRUE(R->InputsResident);
   EXPECT_EQ(R->ReadBytes - R->WeightReadBytes, 2 * 64 * 32 * 32 * 4);
+}
+
+TEST(InPlace, ReluSharesItsInputBuffer) {
+  // c1 -> r1 -> c2: r1 runs in place. A ReLU whose input is also read by
+  // another layer, or is a group input, gets its own buffer.
+  Net N;
+  int X = N.addInput("x", 4, 8, 8);
+  int C1 = N.conv(X, 4, 3, 1, 1, "c1");
+  int R1 = N.relu(C1, "r1");
+  int A = N.add(R1, C1, "a"); // c1 read twice: r1 may not overwrite it
+  N.markOutput(A, "y");
+  auto P = planGroupWith(N, spec(), 1, groupInfo(N, 0, 2), 1, 1, 1,
+                         PlanOptions{});
+  ASSERT_TRUE(P);
+  EXPECT_TRUE(P->Alias.empty());
+  Net M;
+  int Y = M.addInput("x", 4, 64, 8);
+  Y = M.relu(Y, "r0"); // reads a group input: not in place
+  Y = M.relu(M.conv(Y, 4, 3, 1, 1, "c1"), "r1");
+  M.markOutput(Y, "y");
+  // Pipelined: the group output r1 is double-buffered, and so is the c1
+  // buffer it shares.
+  auto Q = planGroupWith(M, spec("tiny"), 1, groupInfo(M, 0, 2), 1, 8, 1,
+                         PlanOptions{});
+  ASSERT_TRUE(Q);
+  EXPECT_TRUE(Q->Pipelined);
+  ASSERT_EQ(Q->Alias.size(), 1u);
+  EXPECT_EQ(Q->Alias.at(3), 2);
+  int Copies = 0;
+  for (const LmemBuffer &B : Q->Buffers)
+    if (B.K == LmemBuffer::Activation && B.Tensor == 2) {
+      ++Copies;
+      EXPECT_EQ(B.Start, 0);
+      EXPECT_EQ(B.End, TsInf);
+    }
+  EXPECT_EQ(Copies, 2);
+  EXPECT_TRUE(lmemDisjoint(Q->Buffers));
 }
 
 TEST(Global, WeightsMustFitWram) {

@@ -202,6 +202,28 @@ TEST(Run, GlobalGroupKeepsWeightTilePerCore) {
   checkRun(N, 2);
 }
 
+TEST(Run, InPlaceReluPipelined) {
+  // ReLU in place on a pipelined H-sliced group (its output shares the
+  // double-buffered conv buffer), and a ReLU that may not run in place.
+  Net N;
+  int X = N.addInput("x", 4, 64, 4);
+  int C1 = N.conv(X, 4, 3, 1, 1, "c1");
+  int R1 = N.relu(C1, "r1");
+  int A = N.add(R1, C1, "a");
+  X = N.relu(N.conv(A, 4, 3, 1, 1, "c2"), "r2");
+  N.markOutput(X, "y");
+  GroupInfo G = groupInfo(N, 0, 4);
+  auto P = planGroupWith(N, spec("tiny"), 2, G, 2, 4, 1, PlanOptions{});
+  ASSERT_TRUE(P);
+  ASSERT_TRUE(P->Pipelined);
+  EXPECT_EQ(P->Alias.size(), 1u); // r2, not r1
+  NetPlan Plan;
+  Plan.Groups.push_back(*P);
+  Plan.ReadBytes = P->ReadBytes, Plan.WriteBytes = P->WriteBytes;
+  Plan.WeightReadBytes = P->WeightReadBytes;
+  checkPlan(N, 2, randomInputs(N, 2), Plan, "tiny");
+}
+
 TEST(Run, GlobalGroupResidentInputs) {
   // 4 channel slices, no H slices, on the 4-core tiny device with 16 KiB
   // WRAM: each core loads the input once.
