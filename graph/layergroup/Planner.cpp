@@ -132,9 +132,11 @@ std::optional<HSlicing> sliceH(const Net &N, const GroupInfo &G, int HSecs,
     }
     S.Rows.push_back(std::move(Req));
   }
-  // The h/2 rule bounds recomputation inside a group; a single (global)
-  // layer recomputes nothing, its halos are only re-read.
-  for (size_t I = 0; I < NT && G.Layers.size() > 1; ++I) {
+  // The h/2 rule bounds recomputation inside a group: it applies to the
+  // tensors the group computes. The rows of a group input are only re-read
+  // (as for a single layer, which recomputes nothing), so a convolution
+  // with its ReLU and pool slices as finely as the convolution alone.
+  for (size_t I = G.Inputs.size(); I < NT; ++I) {
     std::vector<RowRange> Col;
     for (auto &R : S.Rows)
       Col.push_back(R[I]);

@@ -60,7 +60,8 @@ GroupInfo groupInfo(const Net &N, int First, int Last);
 /// Rows of every tensor of the group for each H slice (indexed [slice][t]
 /// with t an index into Info.Tensors). Fails (nullopt, with \p Why) when the
 /// group cannot be H sliced that way: several outputs, slices that leave a
-/// slice empty, or the h/2 rule.
+/// slice empty, or the h/2 rule on a tensor computed in the group (group
+/// inputs are re-read, not recomputed).
 struct HSlicing {
   int HSecs = 1;
   int64_t Step = 0; ///< output rows per slice of the final tensor

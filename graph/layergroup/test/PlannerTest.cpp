@@ -81,6 +81,24 @@ TEST(HalfRule, DeepGroupsFailWithManySlices) {
   EXPECT_NE(Why.find("h/2"), std::string::npos) << Why;
 }
 
+TEST(HalfRule, AppliesToComputedTensorsOnly) {
+  // conv -> relu on 16 rows in 8 slices: each slice reads 4 input rows for
+  // 2 output rows (32 > 24 rows of x), but x is only re-read; the conv's
+  // output, which the ReLU reads, is not duplicated. Add a second conv and
+  // its output's 8 slices of 4 rows (32 > 24 of c1) are recomputed: fail.
+  Net N;
+  int X = N.addInput("x", 1, 16, 8);
+  X = N.relu(N.conv(X, 2, 3, 1, 1, "c1"), "r1");
+  X = N.conv(X, 2, 3, 1, 1, "c2");
+  N.markOutput(X, "y");
+  auto S = sliceH(N, groupInfo(N, 0, 1), 8);
+  ASSERT_TRUE(S);
+  EXPECT_EQ(S->Rows[3][0], (RowRange{5, 9}));
+  std::string Why;
+  EXPECT_FALSE(sliceH(N, groupInfo(N, 0, 2), 8, &Why));
+  EXPECT_NE(Why.find("'c1'"), std::string::npos) << Why;
+}
+
 TEST(SliceH, RowsPropagateBackward) {
   Net N;
   int X = N.addInput("x", 1, 16, 8);
