@@ -1,7 +1,14 @@
 #!/usr/bin/env python3
-"""Prints grouped vs layer-by-layer figures of LayerGroup --report files."""
+"""Prints grouped vs layer-by-layer figures of LayerGroup --report files:
+GDRAM bytes (total, feature maps, parameters), simulated cycles, search
+time and the error against the reference executor."""
 import json
 import sys
+
+
+def pct(g, l):
+    return f"{100 * (1 - g / l):.1f}%" if l else "n/a"
+
 
 for path in sys.argv[1:]:
     try:
@@ -13,7 +20,10 @@ for path in sys.argv[1:]:
     g, l = r['grouped'], r['layer_by_layer']
     gb = g['gdram_read_bytes'] + g['gdram_write_bytes']
     lb = l['gdram_read_bytes'] + l['gdram_write_bytes']
+    gw, lw = g.get('gdram_weight_bytes', 0), l.get('gdram_weight_bytes', 0)
     print(f"{path}: batch {r['batch']}, {g['num_groups']} groups vs {l['num_groups']} layers")
-    print(f"  GDRAM bytes  grouped {gb:,}  layer-by-layer {lb:,}  reduction {100 * (1 - gb / lb):.1f}%")
+    print(f"  GDRAM bytes  grouped {gb:,}  layer-by-layer {lb:,}  reduction {pct(gb, lb)}")
+    print(f"    feature maps  grouped {gb - gw:,}  layer-by-layer {lb - lw:,}  reduction {pct(gb - gw, lb - lw)}")
+    print(f"    parameters    grouped {gw:,}  layer-by-layer {lw:,}  reduction {pct(gw, lw)}")
     print(f"  cycles       grouped {g['simulated_cycles']:,.0f}  layer-by-layer {l['simulated_cycles']:,.0f}  speedup {l['simulated_cycles'] / g['simulated_cycles']:.3f}x")
     print(f"  search {g['search_seconds']:.3f} s; max_abs_err {r['max_abs_err']:.3g} (relative {r['max_rel_err']:.3g})")

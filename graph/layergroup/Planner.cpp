@@ -132,9 +132,11 @@ std::optional<HSlicing> sliceH(const Net &N, const GroupInfo &G, int HSecs,
     }
     S.Rows.push_back(std::move(Req));
   }
-  // The h/2 rule bounds recomputation inside a group; a single (global)
-  // layer recomputes nothing, its halos are only re-read.
-  for (size_t I = 0; I < NT && G.Layers.size() > 1; ++I) {
+  // The h/2 rule bounds recomputation inside a group: it applies to the
+  // tensors the group computes. The rows of a group input are only re-read
+  // (as for a single layer, which recomputes nothing), so a convolution
+  // with its ReLU and pool slices as finely as the convolution alone.
+  for (size_t I = G.Inputs.size(); I < NT; ++I) {
     std::vector<RowRange> Col;
     for (auto &R : S.Rows)
       Col.push_back(R[I]);
@@ -251,72 +253,126 @@ struct CostModel {
   double vec(int Class, double Elems) const {
     return std::max(1.0, Elems * 4 / S.vectorBytesPerCycle[Class]);
   }
+  /// Float multiply-accumulates on the matrix unit (a quarter of the 16-bit
+  /// rate).
+  double mac(double Macs) const {
+    return std::max(1.0, Macs / (S.macsPerCycle / 4));
+  }
   double scalar(double Instr) const { return Instr / S.scalarIPC; }
 };
 
 /// Instructions per inner iteration of the plain loops of lg_ops.mlu (from
 /// the simulator's scalar count; see docs/layergroup.md).
-constexpr double ScalarConvPerMac = 26;
 constexpr double ScalarPoolPerTap = 30;
 constexpr double ScalarPerCall = 30;
+/// Floats of one per-channel vector tile (lg_chan_op).
+constexpr int64_t TileFloats = 4096;
 
-bool vectorConv(const Layer &L) {
-  return L.Kind == OpKind::Conv && L.SY == 1 && L.SX == 1;
+bool vectorPool(const Layer &L) {
+  return L.Kind == OpKind::SumPool ||
+         (L.Kind == OpKind::MaxPool && std::isinf(L.Cmp) && L.Cmp < 0);
 }
-bool needsPad(const Layer &L) {
-  return L.PU || L.PD || L.PL || L.PR;
+
+/// Columns of the window tile: (OW - 1) * SX + dilated kernel.
+int64_t tileCols(const Layer &L, int64_t OW) {
+  return (OW - 1) * L.SX + L.keffX();
+}
+/// Rows of the window tile for OR output rows.
+int64_t tileRows(const Layer &L, int64_t OR) {
+  return (OR - 1) * L.SY + L.keffY();
+}
+/// True if a window op may need a padded scratch tile.
+bool needsTile(const Layer &L, int64_t InW, int64_t OW) {
+  return L.PU || L.PD || L.PL || tileCols(L, OW) != InW;
+}
+/// Per-channel vector operands (bias, alpha) applied with lg_chan_op.
+bool usesChanTile(const Layer &L) {
+  switch (L.Kind) {
+  case OpKind::Conv:
+  case OpKind::SumPool:
+  case OpKind::Add:
+    return !L.Bias.empty();
+  case OpKind::Scale:
+    return !L.Bias.empty() || !L.Alpha.empty();
+  default:
+    return false;
+  }
+}
+
+/// Cycles of lg_chan_op over Px pixels of C channels.
+double chanOpCycles(const CostModel &M, int64_t Px, int64_t C, int64_t TilePx) {
+  int64_t Tp = std::max<int64_t>(1, std::min(Px, TilePx));
+  double Build = 0;
+  for (int64_t Have = 1; Have < Tp; Have *= 2)
+    Build += M.vec(BANG_OP_MOVE, double(std::min(Have, Tp - Have) * C)) +
+             M.scalar(ScalarPerCall);
+  int64_t Chunks = (Px + Tp - 1) / Tp;
+  return Build + M.vec(BANG_OP_MOVE, double(C)) +
+         double(Chunks) *
+             (M.vec(BANG_OP_ALU, double(Tp * C)) + M.scalar(ScalarPerCall));
+}
+
+/// Cycles of filling a window tile and copying the real rows in.
+double tileCycles(const CostModel &M, int64_t R, int64_t P, int64_t C,
+                  int64_t Rows, int64_t W) {
+  return M.vec(BANG_OP_MOVE, double(R * P * C)) +
+         M.dma(double(Rows * W * C * 4), false);
 }
 
 } // namespace
 
 /// Compute cycles of layer \p L for one item: NB images, OutRows output
-/// rows, FT output channels.
+/// rows, FT output channels (the channels of its output slice).
 static double layerCompute(const Net &N, const CostModel &M, const Layer &L,
-                           int64_t NB, int64_t OutRows, int64_t FT) {
+                           int64_t NB, int64_t OutRows, int64_t FT,
+                           int64_t TilePx) {
   const Tensor &In = N.Tensors[L.Inputs[0]];
   const Tensor &Out = N.Tensors[L.Output];
+  int64_t Px = OutRows * Out.W;
   double C = 0;
   switch (L.Kind) {
   case OpKind::Conv: {
-    if (vectorConv(L)) {
-      int64_t P = L.PL + In.W + L.PR;
-      int64_t R = OutRows - 1 + L.keffY();
-      int64_t Len = (OutRows - 1) * P + Out.W;
-      if (needsPad(L))
-        C += M.vec(BANG_OP_MOVE, double(In.C * R * P)) +
-             In.C * M.dma(double(OutRows * In.W * 4), false);
-      double PerF = M.vec(BANG_OP_MOVE, double(Len)) +
-                    double(In.C * L.KY * L.KX) *
-                        (M.vec(BANG_OP_MUL, double(Len)) +
-                         M.scalar(ScalarPerCall)) +
-                    M.dma(double(OutRows * Out.W * 4), false);
-      C += double(FT) * PerF;
-    } else {
-      C += M.scalar(double(FT * OutRows * Out.W) *
-                    (double(In.C * L.KY * L.KX) * ScalarConvPerMac + 10));
-    }
+    int64_t R = tileRows(L, OutRows), P = tileCols(L, Out.W);
+    if (needsTile(L, In.W, Out.W))
+      C += tileCycles(M, R, P, In.C, std::min(R, In.H), In.W);
+    C += M.mac(double(Px * FT * L.KY * L.KX * In.C)) + M.scalar(ScalarPerCall);
+    if (!L.Bias.empty())
+      C += chanOpCycles(M, Px, FT, TilePx);
     break;
   }
   case OpKind::MaxPool:
   case OpKind::MinPool:
   case OpKind::SumPool:
-    C += M.scalar(double(Out.C * OutRows * Out.W) *
-                  (double(L.KY * L.KX) * ScalarPoolPerTap + 6));
+    if (vectorPool(L)) {
+      int64_t R = tileRows(L, OutRows), P = tileCols(L, Out.W);
+      if (needsTile(L, In.W, Out.W))
+        C += tileCycles(M, R, P, FT, std::min(R, In.H), In.W);
+      C += M.vec(BANG_OP_REDUCE, double(Px * FT * L.KY * L.KX)) +
+           M.scalar(ScalarPerCall);
+      if (!L.Bias.empty())
+        C += chanOpCycles(M, Px, FT, TilePx);
+    } else {
+      C += M.scalar(double(FT * Px) * (double(L.KY * L.KX) * ScalarPoolPerTap + 6));
+    }
     break;
-  case OpKind::Relu: // one call when the slices line up
-    C += M.vec(BANG_OP_ACT, double(Out.C * OutRows * Out.W)) +
-         M.scalar(ScalarPerCall);
+  case OpKind::Relu:
+    C += M.vec(BANG_OP_ACT, double(FT * Px)) + M.scalar(ScalarPerCall);
     break;
   case OpKind::Clamp:
-    C += M.scalar(double(Out.C * OutRows * Out.W) * 8);
+    C += M.scalar(double(FT * Px) * 8);
     break;
   case OpKind::Scale:
-    C += double(Out.C) * (2 * M.vec(BANG_OP_MUL, double(OutRows * Out.W)) +
-                          M.scalar(ScalarPerCall));
+    C += M.vec(BANG_OP_MUL, double(FT * Px)) + M.scalar(ScalarPerCall);
+    if (!L.Alpha.empty())
+      C += chanOpCycles(M, Px, FT, TilePx);
+    if (!L.Bias.empty())
+      C += chanOpCycles(M, Px, FT, TilePx);
     break;
   case OpKind::Add:
-    C += double(Out.C) * double(L.Inputs.size()) *
-         (M.vec(BANG_OP_ALU, double(OutRows * Out.W)) + M.scalar(ScalarPerCall));
+    C += double(L.Inputs.size()) *
+         (M.vec(BANG_OP_ALU, double(FT * Px)) + M.scalar(ScalarPerCall));
+    if (!L.Bias.empty())
+      C += chanOpCycles(M, Px, FT, TilePx);
     break;
   }
   return C * double(NB);
@@ -327,13 +383,32 @@ static int64_t weightElems(const Net &N, const Layer &L, int64_t FT) {
     return FT * N.Tensors[L.Inputs[0]].C * L.KY * L.KX;
   return 0;
 }
-static int64_t biasElems(const Net &N, const Layer &L, int64_t FT) {
-  (void)N;
-  return L.Bias.empty() ? 0 : FT;
+/// Bias and alpha elements: whole vectors, resident in NRAM.
+static int64_t vecElems(const Layer &L) {
+  return int64_t(L.Bias.size() + L.Alpha.size());
 }
-static int64_t alphaElems(const Layer &L) { return int64_t(L.Alpha.size()); }
-static int64_t paramElems(const Net &N, const Layer &L, int64_t FT) {
-  return weightElems(N, L, FT) + biasElems(N, L, FT) + alphaElems(L);
+
+bool channelSliceable(const Net &N, const GroupInfo &G) {
+  if (G.Outputs.size() != 1 || G.Outputs[0] != N.Layers[G.Last].Output ||
+      N.Layers[G.First].Kind != OpKind::Conv)
+    return false;
+  for (int L = G.First + 1; L <= G.Last; ++L) {
+    const Layer &Ly = N.Layers[L];
+    switch (Ly.Kind) {
+    case OpKind::Relu:
+    case OpKind::Clamp:
+    case OpKind::Scale:
+    case OpKind::MaxPool:
+    case OpKind::MinPool:
+    case OpKind::SumPool:
+      break;
+    default:
+      return false;
+    }
+    if (Ly.Inputs.size() != 1 || Ly.Inputs[0] != N.Layers[L - 1].Output)
+      return false;
+  }
+  return true;
 }
 
 std::optional<GroupPlan> planGroupWith(const Net &N,
@@ -356,11 +431,14 @@ std::optional<GroupPlan> planGroupWith(const Net &N,
   int64_t F = N.Tensors[G.Outputs.empty() ? G.Tensors.back() : G.Outputs[0]].C;
   int64_t FT = F;
   if (FSecs > 1) {
-    if (G.Layers.size() != 1 || N.Layers[G.First].Kind != OpKind::Conv)
-      return fail("output-channel slices are for a single convolution");
+    if (!channelSliceable(N, G))
+      return fail("output-channel slices are for a convolution followed by "
+                  "channel-wise layers");
     FT = (F + FSecs - 1) / FSecs;
     if ((FSecs - 1) * FT >= F)
       return fail("bad channel slicing");
+    if (P.NB != 1)
+      return fail("output-channel slices take one image per item");
   }
   std::optional<HSlicing> H = sliceH(N, G, HSecs, Why);
   if (!H)
@@ -370,6 +448,7 @@ std::optional<GroupPlan> planGroupWith(const Net &N,
   P.Cores = std::min(P.Items, Spec.numCores());
   P.Pipelined = P.Items > P.Cores;
   P.Resident = NSecs * HSecs > 1 && FSecs == 1;
+  P.InputsResident = FSecs > 1 && NSecs * HSecs == 1;
   CostModel M{Spec, P.Cores};
 
   int K = int(G.Layers.size());
@@ -378,12 +457,18 @@ std::optional<GroupPlan> planGroupWith(const Net &N,
   int StoreTs = K + 1;
   P.Steps.assign(K + 2, TimeStep{});
   auto rowsCap = [&](int T) { return H->RowsCap[tensorSlot(G, T)]; };
+  auto produced = [&](int T) {
+    int Pr = N.Tensors[T].Producer;
+    return Pr >= G.First && Pr <= G.Last;
+  };
   auto chans = [&](int T) {
-    return (FSecs > 1 && T == N.Layers[G.First].Output) ? FT : N.Tensors[T].C;
+    return (FSecs > 1 && produced(T)) ? FT : N.Tensors[T].C;
   };
   auto actBytes = [&](int T) {
     return P.NB * chans(T) * rowsCap(T) * N.Tensors[T].W * 4;
   };
+  // Output channels of a layer's slice (its weight tile).
+  auto layerF = [&](int L) { return chans(N.Layers[L].Output); };
   auto lastUse = [&](int T) {
     int Last = -1;
     for (int C : N.Tensors[T].Consumers)
@@ -391,7 +476,19 @@ std::optional<GroupPlan> planGroupWith(const Net &N,
         Last = std::max(Last, computeTs(C));
     return Last;
   };
+  // Pixels per call of the per-channel vector ops: the largest output
+  // slice of the group, at most TileFloats / channels.
+  int64_t MaxPx = 1, MaxC = 1;
+  for (int L : G.Layers) {
+    int T = N.Layers[L].Output;
+    MaxPx = std::max(MaxPx, rowsCap(T) * N.Tensors[T].W);
+    if (usesChanTile(N.Layers[L]))
+      MaxC = std::max(MaxC, chans(T));
+  }
+  P.TilePx = int(std::max<int64_t>(1, std::min(MaxPx, TileFloats / MaxC)));
+
   std::vector<LmemBuffer> &B = P.Buffers;
+  std::vector<LmemBuffer> &WB = P.WramBuffers;
   int OrderId = 0;
   // Group inputs.
   for (int T : G.Inputs) {
@@ -399,111 +496,203 @@ std::optional<GroupPlan> planGroupWith(const Net &N,
     for (int C : N.Tensors[T].Consumers)
       if (C >= G.First && C <= G.Last)
         First = std::min(First, local(C));
-    int LoadTs = P.Pipelined ? 0 : First;
+    int LoadTs = (P.Pipelined || P.InputsResident) ? 0 : First;
     P.Steps[LoadTs].LoadTensors.push_back(T);
-    for (int Copy = 0; Copy < (P.Pipelined ? 2 : 1); ++Copy) {
+    bool Double = P.Pipelined && !P.InputsResident;
+    for (int Copy = 0; Copy < (Double ? 2 : 1); ++Copy) {
       LmemBuffer Bu;
       Bu.K = LmemBuffer::Activation;
       Bu.Name = N.Tensors[T].Name + (Copy ? "'" : "");
       Bu.Tensor = T, Bu.Copy = Copy, Bu.Bytes = actBytes(T);
-      Bu.Start = P.Pipelined ? 0 : LoadTs;
-      Bu.End = P.Pipelined ? TsInf : lastUse(T);
+      Bu.Start = LoadTs;
+      Bu.End = (P.Pipelined || P.InputsResident) ? TsInf : lastUse(T);
       Bu.Order = OrderId;
       B.push_back(Bu);
     }
     ++OrderId;
   }
-  // Layers: weights, scratch, outputs.
+  // Layers: weights (WRAM), per-channel vectors and scratch (NRAM), outputs.
   for (int L : G.Layers) {
     const Layer &Ly = N.Layers[L];
-    int64_t PE = paramElems(N, Ly, FT);
-    if (PE > 0) {
+    int64_t WE = weightElems(N, Ly, layerF(L));
+    if (WE > 0) {
       int LoadTs = (P.Resident || FSecs > 1) ? 0 : local(L);
       P.Steps[LoadTs].LoadWeights.push_back(L);
       int Copies = (FSecs > 1 && P.Pipelined) ? 2 : 1;
-      const int64_t Parts[3] = {weightElems(N, Ly, FT), biasElems(N, Ly, FT),
-                                alphaElems(Ly)};
-      for (int Copy = 0; Copy < Copies; ++Copy)
-        for (int Part = 0; Part < 3; ++Part) {
-          if (Parts[Part] == 0)
-            continue;
-          LmemBuffer Bu;
-          Bu.K = LmemBuffer::Weight;
-          Bu.Name = Ly.Name + (Part == 0 ? ".w" : Part == 1 ? ".b" : ".a") +
-                    (Copy ? "'" : "");
-          Bu.Layer = L, Bu.Copy = Copy, Bu.Part = Part;
-          Bu.Bytes = Parts[Part] * 4;
-          Bu.Start = LoadTs;
-          Bu.End = (P.Resident || (FSecs > 1 && P.Pipelined)) ? TsInf
-                                                              : computeTs(L);
-          Bu.Order = OrderId;
-          B.push_back(Bu);
-        }
-    }
-    if (vectorConv(Ly)) {
-      const Tensor &In = N.Tensors[Ly.Inputs[0]];
-      const Tensor &Out = N.Tensors[Ly.Output];
-      int64_t OR = rowsCap(Ly.Output);
-      int64_t Pp = Ly.PL + In.W + Ly.PR;
-      if (needsPad(Ly)) {
+      for (int Copy = 0; Copy < Copies; ++Copy) {
         LmemBuffer Bu;
-        Bu.K = LmemBuffer::Scratch;
-        Bu.Name = Ly.Name + ".pad";
-        Bu.Layer = L, Bu.Part = 0;
-        Bu.Bytes = In.C * (OR - 1 + Ly.keffY()) * Pp * 4;
-        Bu.Start = Bu.End = computeTs(L);
+        Bu.K = LmemBuffer::Weight;
+        Bu.Name = Ly.Name + ".w" + (Copy ? "'" : "");
+        Bu.Layer = L, Bu.Copy = Copy, Bu.Part = 0;
+        Bu.Bytes = WE * 4;
+        Bu.Start = LoadTs;
+        Bu.End = (P.Resident || FSecs > 1) ? TsInf : computeTs(L);
         Bu.Order = OrderId;
-        B.push_back(Bu);
+        WB.push_back(Bu);
       }
+    }
+    const int64_t Vecs[3] = {0, int64_t(Ly.Bias.size()),
+                             int64_t(Ly.Alpha.size())};
+    for (int Part = 1; Part < 3; ++Part) {
+      if (Vecs[Part] == 0)
+        continue;
       LmemBuffer Bu;
-      Bu.K = LmemBuffer::Scratch;
-      Bu.Name = Ly.Name + ".acc";
-      Bu.Layer = L, Bu.Part = 1;
-      Bu.Bytes = ((OR - 1) * Pp + Out.W) * 4;
-      Bu.Start = Bu.End = computeTs(L);
+      Bu.K = LmemBuffer::Weight;
+      Bu.Name = Ly.Name + (Part == 1 ? ".b" : ".a");
+      Bu.Layer = L, Bu.Part = Part;
+      Bu.Bytes = Vecs[Part] * 4;
+      Bu.Start = 0, Bu.End = TsInf; // loaded once per core
       Bu.Order = OrderId;
       B.push_back(Bu);
     }
     int T = Ly.Output;
+    const Tensor &Out = N.Tensors[T];
+    if (Ly.windowed() && (Ly.Kind == OpKind::Conv || vectorPool(Ly)) &&
+        needsTile(Ly, N.Tensors[Ly.Inputs[0]].W, Out.W)) {
+      int64_t C = Ly.Kind == OpKind::Conv ? N.Tensors[Ly.Inputs[0]].C
+                                          : chans(T);
+      LmemBuffer Bu;
+      Bu.K = LmemBuffer::Scratch;
+      Bu.Name = Ly.Name + ".tile";
+      Bu.Layer = L, Bu.Part = 0;
+      Bu.Bytes = tileRows(Ly, rowsCap(T)) * tileCols(Ly, Out.W) * C * 4;
+      Bu.Start = Bu.End = computeTs(L);
+      Bu.Order = OrderId;
+      B.push_back(Bu);
+    }
+    if (usesChanTile(Ly)) {
+      LmemBuffer Bu;
+      Bu.K = LmemBuffer::Scratch;
+      Bu.Name = Ly.Name + ".vtile";
+      Bu.Layer = L, Bu.Part = 1;
+      Bu.Bytes = int64_t(P.TilePx) * chans(T) * 4;
+      Bu.Start = Bu.End = computeTs(L);
+      Bu.Order = OrderId;
+      B.push_back(Bu);
+    }
     bool IsOut = std::find(G.Outputs.begin(), G.Outputs.end(), T) !=
                  G.Outputs.end();
     int St = P.Pipelined ? StoreTs : std::min(StoreTs, computeTs(L) + 1);
     if (IsOut)
       P.Steps[St].StoreTensors.push_back(T);
-    for (int Copy = 0; Copy < ((IsOut && P.Pipelined) ? 2 : 1); ++Copy) {
-      LmemBuffer Bu;
-      Bu.K = LmemBuffer::Activation;
-      Bu.Name = N.Tensors[T].Name + (Copy ? "'" : "");
-      Bu.Tensor = T, Bu.Copy = Copy, Bu.Bytes = actBytes(T);
-      if (IsOut && P.Pipelined) {
-        Bu.Start = 0, Bu.End = TsInf;
-      } else {
-        Bu.Start = computeTs(L);
-        Bu.End = std::max(lastUse(T), IsOut ? St : computeTs(L));
+    int Copies = (IsOut && P.Pipelined) ? 2 : 1;
+    int Start = (IsOut && P.Pipelined) ? 0 : computeTs(L);
+    int End = (IsOut && P.Pipelined)
+                  ? TsInf
+                  : std::max(lastUse(T), IsOut ? St : computeTs(L));
+    // An element-wise layer whose input is produced in the group and read
+    // by it alone works in place: its output takes the input's buffer(s),
+    // whose lifetime grows to cover both.
+    int In0 = Ly.Inputs.empty() ? -1 : Ly.Inputs[0];
+    bool InPlace = (Ly.Kind == OpKind::Relu || Ly.Kind == OpKind::Clamp ||
+                    Ly.Kind == OpKind::Scale) &&
+                   Ly.Inputs.size() == 1 && produced(In0) &&
+                   N.Tensors[In0].Consumers.size() == 1 &&
+                   std::find(G.Outputs.begin(), G.Outputs.end(), In0) ==
+                       G.Outputs.end() &&
+                   actBytes(In0) == actBytes(T);
+    if (InPlace) {
+      int Root = P.Alias.count(In0) ? P.Alias[In0] : In0;
+      P.Alias[T] = Root;
+      LmemBuffer *First = nullptr;
+      bool HasCopy1 = false;
+      for (LmemBuffer &Bu : B)
+        if (Bu.K == LmemBuffer::Activation && Bu.Tensor == Root) {
+          Bu.Start = std::min(Bu.Start, Start);
+          Bu.End = std::max(Bu.End, End);
+          Bu.Name += "=" + N.Tensors[T].Name;
+          HasCopy1 |= Bu.Copy == 1;
+          if (Bu.Copy == 0)
+            First = &Bu;
+        }
+      if (Copies == 2 && !HasCopy1) {
+        LmemBuffer Bu = *First;
+        Bu.Copy = 1;
+        Bu.Name += "'";
+        B.push_back(Bu);
       }
-      Bu.Order = OrderId;
-      B.push_back(Bu);
+    } else {
+      for (int Copy = 0; Copy < Copies; ++Copy) {
+        LmemBuffer Bu;
+        Bu.K = LmemBuffer::Activation;
+        Bu.Name = N.Tensors[T].Name + (Copy ? "'" : "");
+        Bu.Tensor = T, Bu.Copy = Copy, Bu.Bytes = actBytes(T);
+        Bu.Start = Start, Bu.End = End;
+        Bu.Order = OrderId;
+        B.push_back(Bu);
+      }
     }
     P.Steps[computeTs(L)].Compute.push_back(L);
     ++OrderId;
   }
 
+  // GDRAM traffic over all items, exact: what the emitted kernel copies.
+  int64_t R = 0, W = 0;
+  // Inputs: each item reads its rows, all channels; resident inputs (a
+  // global group without N or H slices) once per core.
+  int64_t InputReads = P.InputsResident ? P.Cores : FSecs;
+  for (int Sl = 0; Sl < HSecs; ++Sl) {
+    for (int T : G.Inputs)
+      R += N.Tensors[T].C * H->Rows[Sl][tensorSlot(G, T)].size() *
+           N.Tensors[T].W * 4 * InputReads;
+    for (int T : G.Outputs) {
+      RowRange Rr = H->Rows[Sl][tensorSlot(G, T)];
+      W += N.Tensors[T].C * Rr.size() * N.Tensors[T].W * 4;
+    }
+  }
+  R *= Batch;
+  W *= Batch;
+  // Parameters: per-channel vectors once per core; weights once per core
+  // when resident, else once per change of channel slice along each core's
+  // item range (one tile for an unsliced group of one item).
+  int64_t VecBytes = 0, WeightBytesF = 0; // per core; a whole layer's weights
+  for (int L : G.Layers) {
+    VecBytes += vecElems(N.Layers[L]) * 4;
+    WeightBytesF += weightElems(N, N.Layers[L], N.Tensors[N.Layers[L].Output].C) * 4;
+  }
+  int64_t Wt = VecBytes * P.Cores;
+  int64_t TileLoads = 0;
+  if (FSecs > 1) {
+    int64_t PerF = WeightBytesF / F; // bytes per output channel
+    for (int C = 0; C < P.Cores; ++C) {
+      int Prev = -1;
+      for (int It = P.itemBegin(C); It < P.itemEnd(C); ++It) {
+        int Fi = P.itemF(It);
+        if (Fi == Prev)
+          continue;
+        Prev = Fi;
+        ++TileLoads;
+        Wt += PerF * std::min(FT, F - Fi * FT);
+      }
+    }
+  } else if (WeightBytesF > 0) {
+    TileLoads = P.Cores;
+    Wt += WeightBytesF * P.Cores;
+  }
+  P.WeightTileLoads = TileLoads;
+  P.WeightReadBytes = Wt;
+  P.ReadBytes = R + Wt, P.WriteBytes = W;
+
   // Step costs for the largest slice.
   for (int L : G.Layers)
     P.Steps[computeTs(L)].ComputeCycles =
         layerCompute(N, M, N.Layers[L], P.NB, rowsCap(N.Layers[L].Output),
-                     FSecs > 1 ? FT : N.Tensors[N.Layers[L].Output].C);
+                     chans(N.Layers[L].Output), P.TilePx);
   auto weightLoadCycles = [&](int L) {
-    return M.dma(double(paramElems(N, N.Layers[L], FT) * 4), true);
+    return M.dma(double(weightElems(N, N.Layers[L], layerF(L)) * 4), true);
   };
+  // A global group reloads its tile only when the channel slice changes:
+  // the share of items that load one.
+  double TileShare = FSecs > 1 ? double(TileLoads) / P.Items : 1.0;
   for (TimeStep &S : P.Steps) {
-    for (int T : S.LoadTensors)
-      S.DmaCycles += double(P.NB) * M.dma(double(actBytes(T)) / P.NB, true);
+    if (!P.InputsResident)
+      for (int T : S.LoadTensors)
+        S.DmaCycles += M.dma(double(actBytes(T)), true);
     for (int T : S.StoreTensors)
-      S.DmaCycles += double(P.NB) * M.dma(double(actBytes(T)) / P.NB, true);
+      S.DmaCycles += M.dma(double(actBytes(T)), true);
     if (!P.Resident)
       for (int L : S.LoadWeights)
-        S.DmaCycles += weightLoadCycles(L);
+        S.DmaCycles += TileShare * weightLoadCycles(L);
   }
   // The w4 correction: a weight load moves to an earlier step while that
   // step's compute hides it.
@@ -523,8 +712,8 @@ std::optional<GroupPlan> planGroupWith(const Net &N,
         P.Steps[To].LoadWeights.push_back(L);
         P.Steps[To].DmaCycles += C;
         P.Steps[Ts].DmaCycles -= C;
-        for (LmemBuffer &Bu : B)
-          if (Bu.K == LmemBuffer::Weight && Bu.Layer == L)
+        for (LmemBuffer &Bu : WB)
+          if (Bu.Layer == L)
             Bu.Start = To;
       }
       P.Steps[Ts].LoadWeights = Keep;
@@ -532,8 +721,18 @@ std::optional<GroupPlan> planGroupWith(const Net &N,
   }
 
   int64_t Cap = Spec.nramBytes - O.ReserveBytes;
-  if (!allocateLmem(B, Cap, Spec.nramBanks, P.Resident, &P.PeakBytes))
+  if (!allocateLmem(B, Cap, Spec.nramBanks, true, &P.PeakBytes))
     return fail(fmt::format("needs {} bytes of NRAM, has {}", P.PeakBytes, Cap));
+  // WRAM also stages the per-channel vectors in the prologue (before any
+  // weight is loaded), so it must hold the largest one.
+  int64_t MaxVec = 0;
+  for (int L : G.Layers)
+    MaxVec = std::max<int64_t>(
+        MaxVec, std::max(N.Layers[L].Bias.size(), N.Layers[L].Alpha.size()) * 4);
+  if (!allocateLmem(WB, Spec.wramBytes, 0, P.Resident, &P.WramPeakBytes) ||
+      MaxVec > Spec.wramBytes)
+    return fail(fmt::format("needs {} bytes of WRAM, has {}",
+                            std::max(P.WramPeakBytes, MaxVec), Spec.wramBytes));
 
   // Cycles: per item the sum over steps of max(compute, DMA); a pipelined
   // item hides its input loads and output stores behind its first compute.
@@ -549,37 +748,20 @@ std::optional<GroupPlan> planGroupWith(const Net &N,
   }
   int Rounds = (P.Items + P.Cores - 1) / P.Cores;
   double Prologue = 0;
+  for (int L : G.Layers)
+    if (vecElems(N.Layers[L]) > 0)
+      Prologue += M.dma(double(vecElems(N.Layers[L]) * 4), true) +
+                  M.dma(double(vecElems(N.Layers[L]) * 4), false);
   if (P.Resident)
     for (int L : G.Layers)
-      if (paramElems(N, N.Layers[L], FT) > 0)
+      if (weightElems(N, N.Layers[L], layerF(L)) > 0)
         Prologue += weightLoadCycles(L);
+  if (P.InputsResident)
+    for (int T : G.Inputs)
+      Prologue += M.dma(double(actBytes(T)), true);
   P.Cycles = Prologue + Rounds * Item +
              (P.Pipelined ? P.Steps[0].DmaCycles + P.Steps.back().DmaCycles
                           : 0);
-
-  // GDRAM traffic over all items.
-  int64_t R = 0, W = 0;
-  for (int Sl = 0; Sl < HSecs; ++Sl) {
-    for (int T : G.Inputs)
-      R += N.Tensors[T].C * H->Rows[Sl][tensorSlot(G, T)].size() *
-           N.Tensors[T].W * 4 * FSecs;
-    for (int T : G.Outputs) {
-      RowRange Rr = H->Rows[Sl][tensorSlot(G, T)];
-      W += N.Tensors[T].C * Rr.size() * N.Tensors[T].W * 4;
-    }
-  }
-  R *= Batch;
-  W *= Batch;
-  int64_t Params = 0;
-  for (int L : G.Layers)
-    Params += paramElems(N, N.Layers[L], F) * 4;
-  if (FSecs > 1)
-    R += Params * NSecs * HSecs;
-  else if (P.Resident)
-    R += Params * P.Cores;
-  else
-    R += Params;
-  P.ReadBytes = R, P.WriteBytes = W;
   return P;
 }
 
@@ -629,24 +811,32 @@ std::optional<GroupPlan> planGroup(const Net &N,
     if (!consider(int(Batch), HS, 1) && LastWhy.find("h/2") != std::string::npos)
       break;
   }
-  // A single convolution that does not fit: a global layer with output
-  // channel slices.
-  if (!Best && G.Layers.size() == 1 &&
-      N.Layers[First].Kind == OpKind::Conv) {
-    int64_t F = N.Tensors[N.Layers[First].Output].C;
-    for (int FS = 2; FS <= F; FS *= 2)
+  // A convolution followed by channel-wise layers may also slice its output
+  // channels (a global group): fewer weights per core, each slice re-reads
+  // the input. Every power-of-two count is tried, and per count the H
+  // slices from 1 until the items fill the cores twice over.
+  if (channelSliceable(N, G)) {
+    int64_t F = N.Tensors[G.Outputs[0]].C;
+    int Cores = Spec.numCores();
+    for (int FS = 2; FS <= std::min<int64_t>(F, O.MaxFSecs); FS *= 2) {
+      bool Fit = false;
       for (int HS = 1; HS <= MaxH; ++HS) {
         int64_t Step = (OH + HS - 1) / HS;
         if (HS > 1 && (HS - 1) * Step >= OH)
           continue;
-        consider(int(Batch), HS, FS);
+        bool Ok = consider(int(Batch), HS, FS);
+        if (!Ok && LastWhy.find("h/2") != std::string::npos)
+          break;
+        Fit |= Ok;
+        if (Fit && Batch * HS * FS >= 2 * Cores)
+          break;
       }
+    }
   }
   if (!Best && Why)
     *Why = LastWhy;
   return Best;
 }
-
 Expected<NetPlan> planNet(const Net &N, const bangsim::DeviceSpec &Spec,
                           int64_t Batch, const PlanOptions &O) {
   auto T0 = std::chrono::steady_clock::now();
@@ -666,10 +856,15 @@ Expected<NetPlan> planNet(const Net &N, const bangsim::DeviceSpec &Spec,
       if (getenv("BANGC_LG_DEBUG"))
         fprintf(stderr, "group %d..%d: %s\n", I, J,
                 GP[I][J] ? fmt::format("nsecs {} hsecs {} fsecs {} cycles "
-                                       "{:.0f} peak {}",
+                                       "{:.0f} peak {} wram {} bytes {} "
+                                       "(weights {})",
                                        GP[I][J]->NSecs, GP[I][J]->HSecs,
                                        GP[I][J]->FSecs, GP[I][J]->Cycles,
-                                       GP[I][J]->PeakBytes)
+                                       GP[I][J]->PeakBytes,
+                                       GP[I][J]->WramPeakBytes,
+                                       GP[I][J]->ReadBytes +
+                                           GP[I][J]->WriteBytes,
+                                       GP[I][J]->WeightReadBytes)
                                 .c_str()
                          : Why.c_str());
       if (!GP[I][J] && I == J)
@@ -714,6 +909,7 @@ Expected<NetPlan> planNet(const Net &N, const bangsim::DeviceSpec &Spec,
     R.Cycles += GP[I][J]->Cycles;
     R.ReadBytes += GP[I][J]->ReadBytes;
     R.WriteBytes += GP[I][J]->WriteBytes;
+    R.WeightReadBytes += GP[I][J]->WeightReadBytes;
   }
   R.SearchSeconds = std::chrono::duration<double>(
                         std::chrono::steady_clock::now() - T0)

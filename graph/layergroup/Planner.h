@@ -20,6 +20,7 @@
 
 #include <climits>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -59,7 +60,8 @@ GroupInfo groupInfo(const Net &N, int First, int Last);
 /// Rows of every tensor of the group for each H slice (indexed [slice][t]
 /// with t an index into Info.Tensors). Fails (nullopt, with \p Why) when the
 /// group cannot be H sliced that way: several outputs, slices that leave a
-/// slice empty, or the h/2 rule.
+/// slice empty, or the h/2 rule on a tensor computed in the group (group
+/// inputs are re-read, not recomputed).
 struct HSlicing {
   int HSecs = 1;
   int64_t Step = 0; ///< output rows per slice of the final tensor
@@ -78,7 +80,8 @@ struct LmemBuffer {
   int Tensor = -1; ///< Activation: tensor index
   int Layer = -1;  ///< Weight/Scratch: layer index
   int Copy = 0;    ///< 0 or 1 for double-buffered group inputs/outputs
-  int Part = 0;    ///< Weight: 0 weights, 1 bias, 2 alpha; Scratch: 0 pad, 1 acc
+  int Part = 0;    ///< Weight: 0 weights (WRAM), 1 bias, 2 alpha (NRAM);
+                   ///< Scratch: 0 padded window tile, 1 vector tile
   int64_t Bytes = 0;
   int Start = 0, End = 0;
   int Order = 0; ///< op order (id in breadth-first order)
@@ -106,6 +109,12 @@ struct TimeStep {
 };
 
 /// The plan of one group.
+///
+/// Work items are numbered channel slice outermost, then image slice, then
+/// H slice: item = (fi * NSecs + ni) * HSecs + hs. Core c of Cores takes
+/// the contiguous range [c * Items / Cores, (c + 1) * Items / Cores), so a
+/// core of a global group keeps its weight tile while consecutive items
+/// share a channel slice.
 struct GroupPlan {
   GroupInfo Info;
   int NSecs = 1, HSecs = 1, FSecs = 1;
@@ -115,21 +124,46 @@ struct GroupPlan {
   int Items = 1;      ///< NSecs * HSecs * FSecs work items
   int Cores = 1;      ///< cores launched
   bool Resident = false;  ///< weights loaded once, held for all slices
+  bool InputsResident = false; ///< global group without N/H slices: the
+                               ///< inputs are loaded once per core
   bool Pipelined = false; ///< more than one item per core: load i+1,
                           ///< compute i, store i-1; inputs/outputs x2
   std::vector<TimeStep> Steps;
-  std::vector<LmemBuffer> Buffers;
-  int64_t PeakBytes = 0;
+  /// Tensors computed in place: tensor -> the tensor whose buffers it
+  /// shares (an element-wise layer over an input read by it alone).
+  std::map<int, int> Alias;
+  std::vector<LmemBuffer> Buffers;     ///< NRAM
+  std::vector<LmemBuffer> WramBuffers; ///< WRAM: convolution weights
+  int64_t PeakBytes = 0;               ///< NRAM
+  int64_t WramPeakBytes = 0;
+  int TilePx = 1; ///< pixels per call of the per-channel vector ops
   double Cycles = 0;              ///< estimated
-  int64_t ReadBytes = 0, WriteBytes = 0; ///< estimated GDRAM traffic
+  int64_t ReadBytes = 0, WriteBytes = 0; ///< GDRAM traffic (exact)
+  int64_t WeightReadBytes = 0; ///< of ReadBytes: parameters (GDRAM2WRAM)
+  int64_t WeightTileLoads = 0; ///< weight tiles loaded, over all cores
   bool global() const { return FSecs > 1; }
+  /// Items [Begin, End) of core \p Core.
+  int itemBegin(int Core) const {
+    return int(int64_t(Core) * Items / Cores);
+  }
+  int itemEnd(int Core) const { return itemBegin(Core + 1); }
+  int itemF(int Item) const { return Item / (NSecs * HSecs); }
+  int itemN(int Item) const { return (Item / HSecs) % NSecs; }
+  int itemH(int Item) const { return Item % HSecs; }
 };
+
+/// True if output channels of the group can be sliced: a convolution
+/// followed by a chain of channel-wise single-input layers (ReLU, clamp,
+/// scale, pools), with one group output.
+bool channelSliceable(const Net &N, const GroupInfo &G);
 
 /// Options of the search.
 struct PlanOptions {
   bool LayerByLayer = false; ///< every layer its own group
   int MaxGroupLayers = 40;
   int MaxHSecs = 128;
+  /// Most output-channel slices tried for a channel-sliceable group.
+  int MaxFSecs = 64;
   int64_t ReserveBytes = 0; ///< NRAM kept free
   /// Objective: cycles + TrafficWeight * (GDRAM bytes x the cycles the whole
   /// chip's GDRAM bandwidth needs per byte). 0 = cycles only. Overridden by
@@ -160,7 +194,7 @@ std::optional<GroupPlan> planGroup(const Net &N,
 struct NetPlan {
   std::vector<GroupPlan> Groups;
   double Cycles = 0;
-  int64_t ReadBytes = 0, WriteBytes = 0;
+  int64_t ReadBytes = 0, WriteBytes = 0, WeightReadBytes = 0;
   double SearchSeconds = 0;
   int64_t GroupEvaluations = 0;
 };

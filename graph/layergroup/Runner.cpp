@@ -74,9 +74,34 @@ Expected<RunResult> runPlan(const Net &N, const NetPlan &P,
         return std::move(E);
     }
   }
+  // Convolution weights go to WRAM as [KY][KX][C][F]; a global group's
+  // output-channel slices are each one contiguous block [KY][KX][C][ft] at
+  // f0 * KY * KX * C, so the kernel loads a slice with one copy.
+  std::map<int, int64_t> SliceF; // layer -> channels per slice
+  for (const GroupPlan &GP : P.Groups)
+    for (int L : GP.Info.Layers) {
+      int64_t F = N.Tensors[N.Layers[L].Output].C;
+      SliceF[L] = GP.FSecs > 1 ? (F + GP.FSecs - 1) / GP.FSecs : F;
+    }
   for (size_t L = 0; L < N.Layers.size(); ++L) {
     const Layer &Ly = N.Layers[L];
-    const std::vector<float> *Parts[3] = {&Ly.Weight, &Ly.Bias, &Ly.Alpha};
+    std::vector<float> Hwio;
+    if (Ly.Kind == OpKind::Conv) {
+      int64_t F = N.Tensors[Ly.Output].C, C = N.Tensors[Ly.Inputs[0]].C;
+      int64_t FT = SliceF.count(int(L)) ? SliceF[int(L)] : F;
+      Hwio.resize(Ly.Weight.size());
+      for (int64_t F0 = 0; F0 < F; F0 += FT) {
+        int64_t Ft = std::min(FT, F - F0);
+        float *Blk = Hwio.data() + F0 * C * Ly.KY * Ly.KX;
+        for (int64_t f = 0; f < Ft; ++f)
+          for (int64_t c = 0; c < C; ++c)
+            for (int64_t ky = 0; ky < Ly.KY; ++ky)
+              for (int64_t kx = 0; kx < Ly.KX; ++kx)
+                Blk[((ky * Ly.KX + kx) * C + c) * Ft + f] =
+                    Ly.Weight[(((F0 + f) * C + c) * Ly.KY + ky) * Ly.KX + kx];
+      }
+    }
+    const std::vector<float> *Parts[3] = {&Hwio, &Ly.Bias, &Ly.Alpha};
     for (int Part = 0; Part < 3; ++Part)
       if (!Parts[Part]->empty()) {
         auto M = upload(*Parts[Part]);
@@ -130,10 +155,12 @@ Expected<RunResult> runPlan(const Net &N, const NetPlan &P,
     GR.Cycles = St->cycles;
     GR.ReadBytes = St->gdramReadBytes;
     GR.WriteBytes = St->gdramWriteBytes;
+    GR.WeightReadBytes = St->bytesByDirection[4]; // GDRAM2WRAM: parameters
     GR.HostSeconds = St->hostSeconds;
     R.Cycles += GR.Cycles;
     R.ReadBytes += GR.ReadBytes;
     R.WriteBytes += GR.WriteBytes;
+    R.WeightReadBytes += GR.WeightReadBytes;
     R.Groups.push_back(GR);
   }
   for (int T : N.outputs()) {
@@ -228,26 +255,12 @@ int fail(const std::string &M) {
   return 1;
 }
 
-/// [H, W, C] or [N, H, W, C] values into NCHW.
-std::vector<float> toNCHW(const std::vector<double> &V, int64_t Nn, int64_t C,
-                          int64_t H, int64_t W) {
-  std::vector<float> R(V.size());
-  for (int64_t n = 0; n < Nn; ++n)
-    for (int64_t y = 0; y < H; ++y)
-      for (int64_t x = 0; x < W; ++x)
-        for (int64_t c = 0; c < C; ++c)
-          R[((n * C + c) * H + y) * W + x] = float(V[((n * H + y) * W + x) * C + c]);
-  return R;
+/// [H, W, C] or [N, H, W, C] values: the device layout (NHWC) as floats.
+std::vector<float> toDevice(const std::vector<double> &V) {
+  return std::vector<float>(V.begin(), V.end());
 }
-std::vector<double> fromNCHW(const std::vector<float> &V, int64_t Nn, int64_t C,
-                             int64_t H, int64_t W) {
-  std::vector<double> R(V.size());
-  for (int64_t n = 0; n < Nn; ++n)
-    for (int64_t y = 0; y < H; ++y)
-      for (int64_t x = 0; x < W; ++x)
-        for (int64_t c = 0; c < C; ++c)
-          R[((n * H + y) * W + x) * C + c] = V[((n * C + c) * H + y) * W + x];
-  return R;
+std::vector<double> fromDevice(const std::vector<float> &V) {
+  return std::vector<double>(V.begin(), V.end());
 }
 
 json::Object groupJson(const Net &N, const GroupPlan &G, const GroupRun *R) {
@@ -281,14 +294,21 @@ json::Object groupJson(const Net &N, const GroupPlan &G, const GroupRun *R) {
                  {"pipelined", G.Pipelined},
                  {"time_steps", int64_t(G.Steps.size())},
                  {"steps", std::move(Steps)},
+                 {"inputs_resident", G.InputsResident},
                  {"peak_nram_bytes", G.PeakBytes},
+                 {"peak_wram_bytes", G.WramPeakBytes},
+                 {"weight_tile_loads", G.WeightTileLoads},
                  {"estimated_cycles", G.Cycles},
                  {"estimated_gdram_read_bytes", G.ReadBytes},
-                 {"estimated_gdram_write_bytes", G.WriteBytes}};
+                 {"estimated_gdram_write_bytes", G.WriteBytes},
+                 {"estimated_gdram_weight_bytes", G.WeightReadBytes}};
   if (R) {
     O["simulated_cycles"] = R->Cycles;
     O["gdram_read_bytes"] = R->ReadBytes;
     O["gdram_write_bytes"] = R->WriteBytes;
+    O["gdram_weight_bytes"] = R->WeightReadBytes;
+    O["gdram_activation_bytes"] =
+        R->ReadBytes + R->WriteBytes - R->WeightReadBytes;
   }
   return O;
 }
@@ -302,10 +322,17 @@ json::Object runJson(const Net &N, const NetPlan &P, const RunResult *R) {
                  {"estimated_cycles", P.Cycles},
                  {"estimated_gdram_read_bytes", P.ReadBytes},
                  {"estimated_gdram_write_bytes", P.WriteBytes},
-                 {"search_seconds", P.SearchSeconds}};
+                 {"estimated_gdram_weight_bytes", P.WeightReadBytes},
+                 {"search_seconds", P.SearchSeconds},
+                 {"group_evaluations", P.GroupEvaluations}};
   if (R) {
     O["gdram_read_bytes"] = R->ReadBytes;
     O["gdram_write_bytes"] = R->WriteBytes;
+    // Parameters travel GDRAM2WRAM, feature maps GDRAM<->NRAM: the
+    // simulator's per-direction counters split the total exactly.
+    O["gdram_weight_bytes"] = R->WeightReadBytes;
+    O["gdram_activation_bytes"] =
+        R->ReadBytes + R->WriteBytes - R->WeightReadBytes;
     O["simulated_cycles"] = R->Cycles;
   }
   return O;
@@ -368,7 +395,7 @@ int runLayerGroupCommand(const graph::Graph &G, const LayerGroupOptions &O) {
     }
   HostTensors In;
   for (auto &[T, V] : InVals)
-    In[T] = toNCHW(V, Batch, N.Tensors[T].C, N.Tensors[T].H, N.Tensors[T].W);
+    In[T] = toDevice(V);
 
   PlanOptions PO;
   auto Plan = planNet(N, Spec, Batch, PO);
@@ -399,9 +426,9 @@ int runLayerGroupCommand(const graph::Graph &G, const LayerGroupOptions &O) {
       return fail(toString(R.takeError()));
     Grouped = std::move(*R);
     outs() << fmt::format("grouped: {:.0f} cycles, GDRAM read {} write {} "
-                          "bytes\n",
+                          "bytes ({} of parameters)\n",
                           Grouped->Cycles, Grouped->ReadBytes,
-                          Grouped->WriteBytes);
+                          Grouped->WriteBytes, Grouped->WeightReadBytes);
   }
   // Outputs.
   for (auto &[Name, File] : O.Outs) {
@@ -415,8 +442,7 @@ int runLayerGroupCommand(const graph::Graph &G, const LayerGroupOptions &O) {
     if (!Grouped)
       return fail("--out needs --run");
     const Tensor &Tn = N.Tensors[T];
-    std::vector<double> V =
-        fromNCHW(Grouped->Outputs.at(T), Batch, Tn.C, Tn.H, Tn.W);
+    std::vector<double> V = fromDevice(Grouped->Outputs.at(T));
     std::vector<int64_t> Shape{Tn.H, Tn.W, Tn.C};
     if (Batched)
       Shape.insert(Shape.begin(), Batch);
@@ -445,11 +471,19 @@ int runLayerGroupCommand(const graph::Graph &G, const LayerGroupOptions &O) {
     LblPlan = std::move(*LP);
     Rep["layer_by_layer"] = runJson(N, *LblPlan, &*Lbl);
     outs() << fmt::format("layer by layer: {:.0f} cycles, GDRAM read {} write "
-                          "{} bytes\n",
-                          Lbl->Cycles, Lbl->ReadBytes, Lbl->WriteBytes);
+                          "{} bytes ({} of parameters)\n",
+                          Lbl->Cycles, Lbl->ReadBytes, Lbl->WriteBytes,
+                          Lbl->WeightReadBytes);
     double GB = double(Grouped->ReadBytes + Grouped->WriteBytes);
     double LB = double(Lbl->ReadBytes + Lbl->WriteBytes);
     Rep["gdram_bytes_reduction"] = LB > 0 ? 1.0 - GB / LB : 0.0;
+    double GA = GB - double(Grouped->WeightReadBytes),
+           LA = LB - double(Lbl->WeightReadBytes);
+    Rep["gdram_activation_bytes_reduction"] = LA > 0 ? 1.0 - GA / LA : 0.0;
+    Rep["gdram_weight_bytes_reduction"] =
+        Lbl->WeightReadBytes > 0
+            ? 1.0 - double(Grouped->WeightReadBytes) / double(Lbl->WeightReadBytes)
+            : 0.0;
     Rep["cycles_speedup"] = Grouped->Cycles > 0 ? Lbl->Cycles / Grouped->Cycles : 0.0;
     // The reference executor, image by image.
     double MaxErr = 0, MaxRef = 0, MaxErrLbl = 0;
@@ -467,10 +501,8 @@ int runLayerGroupCommand(const graph::Graph &G, const LayerGroupOptions &O) {
         return fail("reference executor: " + toString(Ref.takeError()));
       for (int T : N.outputs()) {
         const Tensor &Tn = N.Tensors[T];
-        std::vector<double> Mine =
-            fromNCHW(Grouped->Outputs.at(T), Batch, Tn.C, Tn.H, Tn.W);
-        std::vector<double> Other =
-            fromNCHW(Lbl->Outputs.at(T), Batch, Tn.C, Tn.H, Tn.W);
+        std::vector<double> Mine = fromDevice(Grouped->Outputs.at(T));
+        std::vector<double> Other = fromDevice(Lbl->Outputs.at(T));
         for (const std::string &On : Tn.OutputNames) {
           auto RV = graph::npyToValues(Ref->at(On), taskir::FLOAT32, On);
           if (!RV)

@@ -18,20 +18,21 @@ class Graph;
 
 namespace bangc::lg {
 
-/// Host tensors in NCHW float order, by tensor index.
+/// Host tensors in NHWC float order (the device layout), by tensor index.
 using HostTensors = std::map<int, std::vector<float>>;
 
 struct GroupRun {
   double Cycles = 0;
   int64_t ReadBytes = 0, WriteBytes = 0;
+  int64_t WeightReadBytes = 0; ///< of ReadBytes: GDRAM2WRAM (parameters)
   double CompileSeconds = 0, HostSeconds = 0;
 };
 
 struct RunResult {
-  HostTensors Outputs; ///< network outputs, NCHW
+  HostTensors Outputs; ///< network outputs, NHWC
   std::vector<GroupRun> Groups;
   double Cycles = 0;
-  int64_t ReadBytes = 0, WriteBytes = 0;
+  int64_t ReadBytes = 0, WriteBytes = 0, WeightReadBytes = 0;
 };
 
 /// Compiles each group's kernel, runs them in order on a fresh device and

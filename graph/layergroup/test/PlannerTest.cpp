@@ -81,6 +81,24 @@ TEST(HalfRule, DeepGroupsFailWithManySlices) {
   EXPECT_NE(Why.find("h/2"), std::string::npos) << Why;
 }
 
+TEST(HalfRule, AppliesToComputedTensorsOnly) {
+  // conv -> relu on 16 rows in 8 slices: each slice reads 4 input rows for
+  // 2 output rows (32 > 24 rows of x), but x is only re-read; the conv's
+  // output, which the ReLU reads, is not duplicated. Add a second conv and
+  // its output's 8 slices of 4 rows (32 > 24 of c1) are recomputed: fail.
+  Net N;
+  int X = N.addInput("x", 1, 16, 8);
+  X = N.relu(N.conv(X, 2, 3, 1, 1, "c1"), "r1");
+  X = N.conv(X, 2, 3, 1, 1, "c2");
+  N.markOutput(X, "y");
+  auto S = sliceH(N, groupInfo(N, 0, 1), 8);
+  ASSERT_TRUE(S);
+  EXPECT_EQ(S->Rows[3][0], (RowRange{5, 9}));
+  std::string Why;
+  EXPECT_FALSE(sliceH(N, groupInfo(N, 0, 2), 8, &Why));
+  EXPECT_NE(Why.find("'c1'"), std::string::npos) << Why;
+}
+
 TEST(SliceH, RowsPropagateBackward) {
   Net N;
   int X = N.addInput("x", 1, 16, 8);
@@ -238,16 +256,28 @@ TEST(TimeSteps, TableOfAChain) {
     for (int L : P->Steps[Ts].LoadWeights)
       Found |= L == 2;
   EXPECT_TRUE(Found) << formatTimeSteps(N, *P);
-  for (const LmemBuffer &B : P->Buffers)
-    if (B.K == LmemBuffer::Weight && B.Layer == 2)
+  // Convolution weights live in WRAM.
+  bool InWram = false;
+  for (const LmemBuffer &B : P->WramBuffers)
+    if (B.Layer == 2) {
+      InWram = true;
       EXPECT_LT(B.Start, 3);
-  // Lifetimes: x [0, 1], c1 out [1, 2], r1 out [2, 3], c2 out [3, 4].
+    }
+  EXPECT_TRUE(InWram);
+  EXPECT_TRUE(lmemDisjoint(P->WramBuffers));
+  // Lifetimes: x [0, 1], c1 out [1, 2], c2 out [3, 4]; r1 runs in place
+  // on c1's buffer, which therefore lives [1, 3].
+  ASSERT_EQ(P->Alias.size(), 1u);
+  EXPECT_EQ(P->Alias.at(2), 1);
+  int Seen = 0;
   for (const LmemBuffer &B : P->Buffers)
     if (B.K == LmemBuffer::Activation) {
-      int Want[4][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 4}};
+      int Want[4][2] = {{0, 1}, {1, 3}, {-1, -1}, {3, 4}};
       EXPECT_EQ(B.Start, Want[B.Tensor][0]) << B.Name;
       EXPECT_EQ(B.End, Want[B.Tensor][1]) << B.Name;
+      ++Seen;
     }
+  EXPECT_EQ(Seen, 3);
   EXPECT_TRUE(lmemDisjoint(P->Buffers));
 }
 
@@ -262,7 +292,111 @@ TEST(TimeSteps, SlicedWeightsResidentPipelined) {
   for (const LmemBuffer &B : P->Buffers)
     if (B.K == LmemBuffer::Weight)
       EXPECT_EQ(B.End, TsInf);
+  EXPECT_EQ(P->WramBuffers.size(), 4u); // one per convolution
+  for (const LmemBuffer &B : P->WramBuffers)
+    EXPECT_EQ(B.End, TsInf);
   EXPECT_TRUE(lmemDisjoint(P->Buffers));
+  EXPECT_TRUE(lmemDisjoint(P->WramBuffers));
+}
+
+// --- Global groups: output-channel slices -------------------------------------
+
+TEST(Global, ChannelSliceableChains) {
+  Net N = vggLike(32);
+  // c1 r1 c2 r2 p1 c3 ...: layers 0..1 (conv, relu) and 2..4 (conv, relu,
+  // pool) may slice output channels; a second conv or a leading relu not.
+  EXPECT_TRUE(channelSliceable(N, groupInfo(N, 0, 0)));
+  EXPECT_TRUE(channelSliceable(N, groupInfo(N, 0, 1)));
+  EXPECT_TRUE(channelSliceable(N, groupInfo(N, 2, 4)));
+  EXPECT_FALSE(channelSliceable(N, groupInfo(N, 0, 2)));
+  EXPECT_FALSE(channelSliceable(N, groupInfo(N, 1, 2)));
+  EXPECT_FALSE(channelSliceable(N, groupInfo(N, 4, 5)));
+}
+
+TEST(Global, WeightTileOncePerChannelSlicePerCore) {
+  // 4 channel slices x 8 H slices = 32 items on 16 cores: core c takes
+  // items 2c and 2c + 1, which share channel slice c / 4, so each core
+  // loads one weight tile: 16 tiles, not 32.
+  Net N;
+  int X = N.addInput("x", 64, 32, 32);
+  X = N.relu(N.conv(X, 64, 3, 1, 1, "c"), "r");
+  N.markOutput(X, "y");
+  GroupInfo G = groupInfo(N, 0, 1);
+  auto P = planGroupWith(N, spec(), 1, G, 1, 8, 4, PlanOptions{});
+  ASSERT_TRUE(P);
+  EXPECT_EQ(P->Items, 32);
+  EXPECT_EQ(P->Cores, 16);
+  EXPECT_TRUE(P->Pipelined);
+  for (int C = 0; C < 16; ++C) {
+    EXPECT_EQ(P->itemEnd(C) - P->itemBegin(C), 2);
+    EXPECT_EQ(P->itemF(P->itemBegin(C)), P->itemF(P->itemEnd(C) - 1));
+  }
+  EXPECT_EQ(P->WeightTileLoads, 16);
+  int64_t Tile = 16 * 64 * 9 * 4, Bias = 64 * 4;
+  EXPECT_EQ(P->WeightReadBytes, 16 * Tile + 16 * Bias);
+  // 8 channel slices x 2 H slices: 16 items, one per core, 16 tiles.
+  auto Q = planGroupWith(N, spec(), 1, G, 1, 2, 8, PlanOptions{});
+  ASSERT_TRUE(Q);
+  EXPECT_EQ(Q->WeightTileLoads, 16);
+  // 2 channel slices, no H slices: the input is loaded once per core (2
+  // cores), not once per item.
+  auto R = planGroupWith(N, spec(), 1, G, 1, 1, 2, PlanOptions{});
+  ASSERT_TRUE(R);
+  EXPECT_TRUE(R->InputsResident);
+  EXPECT_EQ(R->ReadBytes - R->WeightReadBytes, 2 * 64 * 32 * 32 * 4);
+}
+
+TEST(InPlace, ReluSharesItsInputBuffer) {
+  // c1 -> r1 -> c2: r1 runs in place. A ReLU whose input is also read by
+  // another layer, or is a group input, gets its own buffer.
+  Net N;
+  int X = N.addInput("x", 4, 8, 8);
+  int C1 = N.conv(X, 4, 3, 1, 1, "c1");
+  int R1 = N.relu(C1, "r1");
+  int A = N.add(R1, C1, "a"); // c1 read twice: r1 may not overwrite it
+  N.markOutput(A, "y");
+  auto P = planGroupWith(N, spec(), 1, groupInfo(N, 0, 2), 1, 1, 1,
+                         PlanOptions{});
+  ASSERT_TRUE(P);
+  EXPECT_TRUE(P->Alias.empty());
+  Net M;
+  int Y = M.addInput("x", 4, 64, 8);
+  Y = M.relu(Y, "r0"); // reads a group input: not in place
+  Y = M.relu(M.conv(Y, 4, 3, 1, 1, "c1"), "r1");
+  M.markOutput(Y, "y");
+  // Pipelined: the group output r1 is double-buffered, and so is the c1
+  // buffer it shares.
+  auto Q = planGroupWith(M, spec("tiny"), 1, groupInfo(M, 0, 2), 1, 8, 1,
+                         PlanOptions{});
+  ASSERT_TRUE(Q);
+  EXPECT_TRUE(Q->Pipelined);
+  ASSERT_EQ(Q->Alias.size(), 1u);
+  EXPECT_EQ(Q->Alias.at(3), 2);
+  int Copies = 0;
+  for (const LmemBuffer &B : Q->Buffers)
+    if (B.K == LmemBuffer::Activation && B.Tensor == 2) {
+      ++Copies;
+      EXPECT_EQ(B.Start, 0);
+      EXPECT_EQ(B.End, TsInf);
+    }
+  EXPECT_EQ(Copies, 2);
+  EXPECT_TRUE(lmemDisjoint(Q->Buffers));
+}
+
+TEST(Global, WeightsMustFitWram) {
+  // 512 -> 512 3x3 weights are 9.4 MB: unsliced they fit neither WRAM nor
+  // NRAM; 16 channel slices of 590 KB each fit the 1 MiB WRAM.
+  Net N;
+  int X = N.addInput("x", 512, 7, 7);
+  X = N.conv(X, 512, 3, 1, 1, "big");
+  N.markOutput(X, "y");
+  GroupInfo G = groupInfo(N, 0, 0);
+  std::string Why;
+  EXPECT_FALSE(planGroupWith(N, spec(), 1, G, 1, 1, 1, PlanOptions{}, &Why));
+  EXPECT_NE(Why.find("WRAM"), std::string::npos) << Why;
+  auto P = planGroupWith(N, spec(), 1, G, 1, 1, 16, PlanOptions{});
+  ASSERT_TRUE(P);
+  EXPECT_LE(P->WramPeakBytes, spec().wramBytes);
 }
 
 // --- Groups -----------------------------------------------------------------------
