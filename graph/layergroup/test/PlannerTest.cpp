@@ -434,7 +434,10 @@ TEST(Groups, BigConvBecomesGlobalLayer) {
   EXPECT_GT(G->Groups[0].FSecs, 1);
 }
 
-TEST(Groups, SearchUnderASecondFor50Layers) {
+// The 50-layer search finishes and covers every layer once. Its time (target
+// under 1 s) is printed here and measured in bench/, never asserted: a timed
+// assertion fails on a loaded or sanitized machine, not on a slow search.
+TEST(Groups, FiftyLayerSearchCoversEveryLayerOnce) {
   Net N;
   int X = N.addInput("x", 16, 56, 56);
   for (int I = 0; I < 25; ++I) {
@@ -447,7 +450,13 @@ TEST(Groups, SearchUnderASecondFor50Layers) {
   auto G = planNet(N, spec(), 1);
   double S = std::chrono::duration<double>(std::chrono::steady_clock::now() - T0)
                  .count();
-  ASSERT_TRUE(bool(G));
-  EXPECT_LT(S, 1.0);
-  EXPECT_GE(G->Groups.size(), 1u);
+  ASSERT_TRUE(bool(G)) << llvm::toString(G.takeError());
+  std::printf("50-layer group search: %.3f s, %zu groups\n", S,
+              G->Groups.size());
+  std::vector<int> Seen(50, 0);
+  for (const auto &Group : G->Groups)
+    for (int L = Group.Info.First; L <= Group.Info.Last; ++L)
+      ++Seen[L];
+  for (int L = 0; L < 50; ++L)
+    EXPECT_EQ(Seen[L], 1) << "layer " << L;
 }
