@@ -174,6 +174,7 @@ bangc::compileToIR(llvm::StringRef fileName,
   invocation->getCodeGenOpts().DisableFree = false;
   ci.setInvocation(std::move(invocation));
   ci.setDiagnostics(diags.get());
+  ci.setVerboseOutputStream(diagOS); // "N errors generated." goes there too
   ci.createFileManager(fs);
 
   BangCodeGenAction action(&context, options);

@@ -32,6 +32,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   bangc::CodegenOptions cg;
   cg.checkAccesses = size % 2 == 1;
+  cg.diagnostics = &diagStream;
   if (llvm::Error e = bangc::optimizeModule(**module, cg)) {
     llvm::consumeError(std::move(e));
     return 0;
