@@ -4,6 +4,7 @@
 // the hand-computed cycles; async DMA overlaps compute in the timeline.
 //
 //===----------------------------------------------------------------------===//
+#include "FaultMessage.h"
 #include "bangsim/Device.h"
 #include "bangsim/Module.h"
 
@@ -89,16 +90,6 @@ __mlu_global__ void copy(char *dst, char *src, int n) {
   __memcpy(dst, tile, n, NRAM2GDRAM);
 }
 )";
-
-std::string faultMessage(llvm::Error e) {
-  std::string message;
-  llvm::handleAllErrors(std::move(e),
-                        [&](const LaunchFault &f) { message = f.message; },
-                        [&](const llvm::ErrorInfoBase &other) {
-                          message = "not a fault: " + other.message();
-                        });
-  return message;
-}
 
 TEST(Device, FaultLeavesOtherBuffersAndTheDeviceIntact) {
   Fixture f(defaultDeviceSpec(), faultySource);

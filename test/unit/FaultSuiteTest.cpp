@@ -11,6 +11,7 @@
 // test/lit/faults/.
 //
 //===----------------------------------------------------------------------===//
+#include "FaultMessage.h"
 #include "bangsim/Device.h"
 #include "bangsim/Module.h"
 
@@ -301,16 +302,6 @@ const FaultCase cases[] = {
 };
 
 class FaultSuite : public ::testing::TestWithParam<FaultCase> {};
-
-std::string faultMessage(llvm::Error e) {
-  std::string message = "the launch did not fault";
-  llvm::handleAllErrors(std::move(e),
-                        [&](const LaunchFault &f) { message = f.message; },
-                        [&](const llvm::ErrorInfoBase &other) {
-                          message = "not a fault: " + other.message();
-                        });
-  return message;
-}
 
 TEST_P(FaultSuite, StopsWithItsMessageAndTouchesNothingElse) {
   const FaultCase &c = GetParam();
