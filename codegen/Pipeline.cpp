@@ -11,6 +11,7 @@
 #include "codegen/MemorySpaces.h"
 #include "codegen/ScalarCost.h"
 #include "codegen/SourceLocations.h"
+#include "codegen/WidenHalfCompares.h"
 
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/Verifier.h"
@@ -58,6 +59,8 @@ bool parseBangPass(StringRef name, ModulePassManager &mpm, TargetMachine &tm) {
     mpm.addPass(CheckAccessesPass());
   else if (name == "bang-entry-wrapper")
     mpm.addPass(EntryWrapperPass());
+  else if (name == "bang-widen-half-compares")
+    mpm.addPass(createModuleToFunctionPassAdaptor(WidenHalfComparesPass(tm)));
   else
     return false;
   return true;
@@ -168,6 +171,9 @@ Error bangc::optimizeModule(Module &m, const CodegenOptions &options) {
                mpm.addPass(level == OptimizationLevel::O0
                                ? setup.pb.buildO0DefaultPipeline(level)
                                : setup.pb.buildPerModuleDefaultPipeline(level));
+               // Last: InstCombine would fold the widened compares back.
+               mpm.addPass(createModuleToFunctionPassAdaptor(
+                   WidenHalfComparesPass(tm)));
                return Error::success();
              });
 }

@@ -30,7 +30,8 @@ llvm::Error optimizeModule(llvm::Module &m, const CodegenOptions &options);
 /// bang-link-devicelib, bang-host-target, bang-find-kernels,
 /// bang-lower-inline-asm, bang-lower-builtins, bang-memory-spaces,
 /// bang-scalar-cost, bang-source-locations, bang-check-accesses,
-/// bang-entry-wrapper; LLVM's pass names work too). For testing passes alone.
+/// bang-entry-wrapper, bang-widen-half-compares; LLVM's pass names work
+/// too). For testing passes alone.
 llvm::Error runPassPipeline(llvm::Module &m, llvm::StringRef pipeline,
                             const CodegenOptions &options);
 

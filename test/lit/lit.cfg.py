@@ -17,3 +17,12 @@ config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "I
 config.substitutions.append(("%shared", config.shared_dir))
 config.substitutions.append(("%examples", os.path.join(config.bangc_src_root, "examples")))
 config.substitutions.insert(0, ("%exit", config.python + " " + os.path.join(config.test_source_root, "Inputs", "expect-exit.py")))
+
+# Host CPU features some codegen tests depend on.
+try:
+    with open("/proc/cpuinfo") as f:
+        flags = next((l.split(":", 1)[1].split() for l in f if l.startswith("flags")), [])
+except OSError:
+    flags = []
+if "avx512fp16" in flags:
+    config.available_features.add("host-avx512fp16")
