@@ -13,8 +13,11 @@ using namespace llvm;
 using namespace bangc;
 
 PreservedAnalyses LinkDeviceLibPass::run(Module &m, ModuleAnalysisManager &) {
+  // Lazily: the linker materialises only the bodies the kernel needs, not
+  // every intrinsic of the library.
   MemoryBufferRef buffer(deviceLibraryBitcode(), "devicelib.bc");
-  Expected<std::unique_ptr<Module>> lib = parseBitcodeFile(buffer, m.getContext());
+  Expected<std::unique_ptr<Module>> lib =
+      getLazyBitcodeModule(buffer, m.getContext());
   if (!lib) {
     m.getContext().emitError("cannot read the embedded device library: " +
                              toString(lib.takeError()));
