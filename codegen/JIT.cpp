@@ -6,8 +6,9 @@
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
-#include "llvm/ExecutionEngine/Orc/ThreadSafeModule.h"
 #include "llvm/Support/MemoryBuffer.h"
+
+#include <optional>
 
 using namespace llvm;
 using namespace bangc;
@@ -15,18 +16,24 @@ using namespace bangc;
 JITModule::~JITModule() = default;
 
 Expected<std::unique_ptr<JITModule>>
-JITModule::make(const RuntimeSymbols &runtime, int optLevel,
-                function_ref<Error(orc::LLJIT &)> add) {
-  // Make sure the native target is initialised.
-  auto tm = createHostTargetMachine(optLevel);
-  if (!tm)
-    return tm.takeError();
-  auto jtmb = orc::JITTargetMachineBuilder::detectHost();
-  if (!jtmb)
-    return jtmb.takeError();
-  jtmb->setCodeGenOptLevel((*tm)->getOptLevel());
+JITModule::createFromObject(std::unique_ptr<MemoryBuffer> object,
+                            const RuntimeSymbols &runtime) {
+  initializeHostTarget();
+  // The host does not change: detect it once (CPU features take cpuid).
+  static const std::optional<orc::JITTargetMachineBuilder> host =
+      []() -> std::optional<orc::JITTargetMachineBuilder> {
+    auto detected = orc::JITTargetMachineBuilder::detectHost();
+    if (!detected) {
+      consumeError(detected.takeError());
+      return std::nullopt;
+    }
+    return std::move(*detected);
+  }();
+  if (!host)
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot detect the host for the JIT");
   auto jit = orc::LLJITBuilder()
-                 .setJITTargetMachineBuilder(std::move(*jtmb))
+                 .setJITTargetMachineBuilder(*host)
                  .setNumCompileThreads(0)
                  .create();
   if (!jit)
@@ -38,7 +45,7 @@ JITModule::make(const RuntimeSymbols &runtime, int optLevel,
         orc::ExecutorAddr::fromPtr(address), JITSymbolFlags::Exported};
   if (Error e = dylib.define(orc::absoluteSymbols(std::move(symbols))))
     return std::move(e);
-  if (Error e = add(**jit))
+  if (Error e = (*jit)->addObjectFile(std::move(object)))
     return std::move(e);
   auto descAddr = (*jit)->lookup(BANGSIM_MODULE_DESC_SYMBOL);
   if (!descAddr)
@@ -52,21 +59,4 @@ JITModule::make(const RuntimeSymbols &runtime, int optLevel,
                              "simulator speaks %d",
                              out->desc->abiVersion, BANGSIM_ABI_VERSION);
   return std::move(out);
-}
-
-Expected<std::unique_ptr<JITModule>>
-JITModule::create(std::unique_ptr<Module> m, std::unique_ptr<LLVMContext> ctx,
-                  int optLevel, const RuntimeSymbols &runtime) {
-  return make(runtime, optLevel, [&](orc::LLJIT &jit) {
-    return jit.addIRModule(
-        orc::ThreadSafeModule(std::move(m), std::move(ctx)));
-  });
-}
-
-Expected<std::unique_ptr<JITModule>>
-JITModule::createFromObject(std::unique_ptr<MemoryBuffer> object,
-                            const RuntimeSymbols &runtime) {
-  return make(runtime, 2, [&](orc::LLJIT &jit) {
-    return jit.addObjectFile(std::move(object));
-  });
 }

@@ -4,9 +4,8 @@
 
 #include "bangsim/KernelABI.h"
 
-#include "llvm/IR/LLVMContext.h"
-#include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include <memory>
 #include <string>
@@ -26,13 +25,9 @@ using RuntimeSymbols = std::vector<std::pair<std::string, void *>>;
 /// alive as long as this object.
 class JITModule {
 public:
-  /// Compiles `m` (already optimised) for the host. Symbols the module
-  /// needs come from `runtime` first, then from this process (libm, libc).
-  static llvm::Expected<std::unique_ptr<JITModule>>
-  create(std::unique_ptr<llvm::Module> m,
-         std::unique_ptr<llvm::LLVMContext> ctx, int optLevel,
-         const RuntimeSymbols &runtime);
-  /// The same, from a relocatable object file (the compile cache's).
+  /// Links a relocatable host object (bangc::emitObject's, or the compile
+  /// cache's) into this process. Symbols the module needs come from
+  /// `runtime` first, then from this process (libm, libc).
   static llvm::Expected<std::unique_ptr<JITModule>>
   createFromObject(std::unique_ptr<llvm::MemoryBuffer> object,
                    const RuntimeSymbols &runtime);
@@ -42,9 +37,6 @@ public:
 
 private:
   JITModule() = default;
-  static llvm::Expected<std::unique_ptr<JITModule>>
-  make(const RuntimeSymbols &runtime, int optLevel,
-       llvm::function_ref<llvm::Error(llvm::orc::LLJIT &)> add);
   std::unique_ptr<llvm::orc::LLJIT> jit;
   const BangModuleDesc *desc = nullptr;
 };

@@ -4,6 +4,7 @@
 
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/LegacyPassManager.h"
+#include "llvm/Support/SmallVectorMemoryBuffer.h"
 
 using namespace llvm;
 using namespace bangc;
@@ -34,4 +35,15 @@ Error bangc::writeModule(Module &m, OutputKind kind, int optLevel,
                              "the host target cannot emit this file type");
   pm.run(m);
   return Error::success();
+}
+
+Expected<std::unique_ptr<MemoryBuffer>> bangc::emitObject(Module &m,
+                                                          int optLevel) {
+  SmallVector<char, 0> bytes;
+  raw_svector_ostream os(bytes);
+  if (Error e = writeModule(m, OutputKind::Object, optLevel, os))
+    return std::move(e);
+  return std::make_unique<SmallVectorMemoryBuffer>(
+      std::move(bytes), m.getModuleIdentifier() + ".o",
+      /*RequiresNullTerminator=*/false);
 }

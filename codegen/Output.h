@@ -4,7 +4,10 @@
 
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <memory>
 
 namespace bangc {
 
@@ -14,6 +17,11 @@ enum class OutputKind { LLVMText, LLVMBitcode, Assembly, Object };
 /// objects are for the host CPU.
 llvm::Error writeModule(llvm::Module &m, OutputKind kind, int optLevel,
                         llvm::raw_pwrite_stream &os);
+
+/// The host object of `m` in memory: what the JIT links and the compile
+/// cache stores (the same bytes `compile -c` writes).
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+emitObject(llvm::Module &m, int optLevel);
 
 } // namespace bangc
 

@@ -143,8 +143,7 @@ Error run(Module &m, const CodegenOptions &options,
 
 } // namespace
 
-Expected<std::unique_ptr<TargetMachine>>
-bangc::createHostTargetMachine(int optLevel) {
+void bangc::initializeHostTarget() {
   static bool initialised = [] {
     InitializeNativeTarget();
     InitializeNativeTargetAsmPrinter();
@@ -152,6 +151,11 @@ bangc::createHostTargetMachine(int optLevel) {
     return true;
   }();
   (void)initialised;
+}
+
+Expected<std::unique_ptr<TargetMachine>>
+bangc::createHostTargetMachine(int optLevel) {
+  initializeHostTarget();
   auto jtmb = orc::JITTargetMachineBuilder::detectHost();
   if (!jtmb)
     return jtmb.takeError();
@@ -159,7 +163,10 @@ bangc::createHostTargetMachine(int optLevel) {
                            : optLevel == 1 ? CodeGenOptLevel::Less
                            : optLevel == 2 ? CodeGenOptLevel::Default
                                            : CodeGenOptLevel::Aggressive);
+  // What LLJIT asks for when it links with JITLink: objects written here
+  // (`compile -c`, the compile cache) are the ones the JIT runs.
   jtmb->setRelocationModel(Reloc::PIC_);
+  jtmb->setCodeModel(CodeModel::Small);
   return jtmb->createTargetMachine();
 }
 

@@ -18,6 +18,9 @@ struct CodegenOptions {
   llvm::raw_ostream *diagnostics = nullptr; ///< stderr when null
 };
 
+/// Registers the host target with LLVM (once; later calls return at once).
+void initializeHostTarget();
+
 /// A TargetMachine for the host CPU (the one the JIT runs on).
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
 createHostTargetMachine(int optLevel);

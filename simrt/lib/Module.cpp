@@ -2,9 +2,11 @@
 #include "bangsim/Module.h"
 
 #include "codegen/JIT.h"
+#include "codegen/Output.h"
 #include "codegen/Pipeline.h"
 #include "frontend/Frontend.h"
 
+#include "llvm/IR/DebugInfo.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <chrono>
@@ -15,9 +17,10 @@ using llvm::Expected;
 
 namespace {
 
-double secondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-      .count();
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
 } // namespace
@@ -25,14 +28,14 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
 Module::Module() = default;
 Module::~Module() = default;
 
-/// Frontend, optimisation and JIT for one source; records where the time
-/// went in `times`.
-static Expected<std::unique_ptr<bangc::JITModule>>
-compile(llvm::StringRef name, std::optional<llvm::StringRef> source,
-        const DeviceSpec &spec, const CompileOptions &options,
-        CompileTimes &times) {
-  auto start = std::chrono::steady_clock::now();
-  auto context = std::make_unique<llvm::LLVMContext>();
+/// Frontend, optimisation and codegen of one source to a host object;
+/// records where the time went.
+static Expected<std::unique_ptr<llvm::MemoryBuffer>>
+compileToObject(llvm::StringRef name, std::optional<llvm::StringRef> source,
+                const DeviceSpec &spec, const CompileOptions &options,
+                CompileTimes &times) {
+  auto start = Clock::now();
+  llvm::LLVMContext context;
   bangc::FrontendOptions fe;
   fe.includeDirs = options.includeDirs;
   fe.defines = options.defines;
@@ -40,12 +43,12 @@ compile(llvm::StringRef name, std::optional<llvm::StringRef> source,
   fe.debugInfo = options.debugInfo;
   fe.device = spec;
   fe.diagnostics = options.diagnostics;
-  auto ir = bangc::compileToIR(name, source, fe, *context);
+  auto ir = bangc::compileToIR(name, source, fe, context);
   if (!ir)
     return ir.takeError();
   times.frontend = secondsSince(start);
 
-  start = std::chrono::steady_clock::now();
+  start = Clock::now();
   bangc::CodegenOptions cg;
   cg.optLevel = options.optLevel;
   cg.checkAccesses = options.checkAccesses;
@@ -54,11 +57,14 @@ compile(llvm::StringRef name, std::optional<llvm::StringRef> source,
     return std::move(e);
   times.optimize = secondsSince(start);
 
-  start = std::chrono::steady_clock::now();
-  auto jit = bangc::JITModule::create(std::move(*ir), std::move(context),
-                                      options.optLevel, runtimeSymbols());
-  times.jit = secondsSince(start);
-  return jit;
+  start = Clock::now();
+  // Nothing reads line tables of JIT-run code (faults name source lines
+  // from the tables SourceLocations built); without -g, codegen skips them.
+  if (!options.debugInfo)
+    llvm::StripDebugInfo(**ir);
+  auto object = bangc::emitObject(**ir, options.optLevel);
+  times.codegen = secondsSince(start);
+  return object;
 }
 
 Expected<std::unique_ptr<Module>>
@@ -66,9 +72,15 @@ Module::compileSource(llvm::StringRef name,
                       std::optional<llvm::StringRef> source,
                       const DeviceSpec &spec, const CompileOptions &options) {
   std::unique_ptr<Module> m(new Module());
-  auto jit = compile(name, source, spec, options, m->compileTimes);
+  auto object = compileToObject(name, source, spec, options, m->compileTimes);
+  if (!object)
+    return object.takeError();
+  auto start = Clock::now();
+  auto jit = bangc::JITModule::createFromObject(std::move(*object),
+                                                runtimeSymbols());
   if (!jit)
     return jit.takeError();
+  m->compileTimes.jit = secondsSince(start);
   m->jit = std::move(*jit);
   m->collectKernels();
   return std::move(m);

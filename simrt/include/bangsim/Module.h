@@ -22,7 +22,7 @@ struct CompileOptions {
   std::vector<std::string> includeDirs; ///< -I
   std::vector<std::string> defines;     ///< -D, "NAME" or "NAME=VALUE"
   int optLevel = 2;                     ///< -O0..3
-  bool debugInfo = false;               ///< -g (line tables are always kept)
+  bool debugInfo = false;               ///< -g (full debug info in the object)
   bool checkAccesses = false;           ///< --check
   /// Where diagnostics go (stderr when null).
   llvm::raw_ostream *diagnostics = nullptr;
@@ -30,8 +30,11 @@ struct CompileOptions {
 
 /// Where a compile spent its time, in seconds.
 struct CompileTimes {
-  double frontend = 0, optimize = 0, jit = 0;
-  double total() const { return frontend + optimize + jit; }
+  double frontend = 0; ///< Clang: parse, check, emit IR
+  double optimize = 0; ///< BANG passes and LLVM's -O<n> pipeline
+  double codegen = 0;  ///< IR to a host object
+  double jit = 0;      ///< linking the object into the process
+  double total() const { return frontend + optimize + codegen + jit; }
 };
 
 /// A compiled module: its kernels, ready to launch on any Device with the
