@@ -116,8 +116,10 @@ cc1Args(const std::vector<std::string> &args, clang::DiagnosticsEngine &diags,
 /// EmitLLVMOnlyAction with the BANG checks looking at the same AST.
 class BangCodeGenAction : public clang::EmitLLVMOnlyAction {
 public:
-  BangCodeGenAction(llvm::LLVMContext *context, const FrontendOptions &options)
-      : EmitLLVMOnlyAction(context), options(options) {}
+  BangCodeGenAction(llvm::LLVMContext *context, const FrontendOptions &options,
+                    llvm::StringRef memorySource)
+      : EmitLLVMOnlyAction(context), options(options),
+        memorySource(memorySource) {}
 
 protected:
   std::unique_ptr<clang::ASTConsumer>
@@ -129,8 +131,27 @@ protected:
     return std::make_unique<clang::MultiplexConsumer>(std::move(consumers));
   }
 
+  /// Reports the files read, while the source manager still holds them.
+  void EndSourceFileAction() override {
+    EmitLLVMOnlyAction::EndSourceFileAction();
+    clang::CompilerInstance &ci = getCompilerInstance();
+    if (!options.onInputFile || !ci.hasSourceManager() ||
+        ci.getDiagnostics().hasErrorOccurred())
+      return;
+    clang::SourceManager &sm = ci.getSourceManager();
+    for (auto it = sm.fileinfo_begin(); it != sm.fileinfo_end(); ++it) {
+      llvm::StringRef path = it->first.getName();
+      if (path.starts_with(embeddedIncludeDir()) || path == memorySource)
+        continue;
+      if (std::optional<llvm::StringRef> data =
+              it->second->getBufferDataIfLoaded())
+        options.onInputFile(path, *data);
+    }
+  }
+
 private:
   const FrontendOptions &options;
+  llvm::StringRef memorySource; ///< the in-memory source's path, if any
 };
 
 } // namespace
@@ -177,7 +198,8 @@ bangc::compileToIR(llvm::StringRef fileName,
   ci.setVerboseOutputStream(diagOS); // "N errors generated." goes there too
   ci.createFileManager(fs);
 
-  BangCodeGenAction action(&context, options);
+  BangCodeGenAction action(&context, options,
+                           contents ? llvm::StringRef(sourcePath) : "");
   bool ok = ci.ExecuteAction(action);
   unsigned errors = diags->getClient()->getNumErrors();
   if (!ok || errors || diags->hasErrorOccurred())

@@ -10,6 +10,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -27,6 +28,13 @@ struct FrontendOptions {
   llvm::raw_ostream *diagnostics = nullptr;
   /// Colour diagnostics (as clang does on a terminal).
   bool colors = false;
+  /// When set, called after a successful compile once for every file read
+  /// from the real file system (the source file, headers, system headers),
+  /// with the path as Clang opened it and the bytes Clang read. Embedded
+  /// language headers and in-memory sources are not reported. The compile
+  /// cache keys its entries on these.
+  std::function<void(llvm::StringRef path, llvm::StringRef contents)>
+      onInputFile;
 };
 
 

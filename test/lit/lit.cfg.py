@@ -26,3 +26,11 @@ except OSError:
     flags = []
 if "avx512fp16" in flags:
     config.available_features.add("host-avx512fp16")
+
+# The compile cache: a fresh one per lit run in the build tree, never the
+# user's (tests of the cache itself set BANGC_CACHE_DIR to their own %t).
+import shutil
+cache_dir = os.path.join(config.test_exec_root, "compile-cache")
+shutil.rmtree(cache_dir, ignore_errors=True)
+config.environment["BANGC_CACHE_DIR"] = cache_dir
+config.environment.pop("BANGC_CACHE_DISABLE", None)

@@ -58,6 +58,7 @@ void compileAndRun(const DeviceSpec &spec, Device &device, float *dx,
   llvm::raw_string_ostream os(diags);
   CompileOptions options;
   options.diagnostics = &os;
+  options.useCache = false; // every compile runs Clang, LLVM and the JIT
   auto m = Module::compileString("vadd.mlu", source, spec, options);
   ASSERT_TRUE(bool(m)) << llvm::toString(m.takeError()) << diags;
   auto k = (*m)->findKernel("vadd");

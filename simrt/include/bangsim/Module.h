@@ -26,16 +26,42 @@ struct CompileOptions {
   bool checkAccesses = false;           ///< --check
   /// Where diagnostics go (stderr when null).
   llvm::raw_ostream *diagnostics = nullptr;
+  /// Use the on-disk compile cache (docs/cache.md): a module compiled before
+  /// from the same source, headers, options, device spec and compiler is
+  /// loaded without running Clang or the optimiser. False (`--no-cache`)
+  /// never reads or writes it; so does BANGC_CACHE_DISABLE=1.
+  bool useCache = true;
+  /// The cache directory; empty means compileCacheDirectory().
+  std::string cacheDir;
 };
 
-/// Where a compile spent its time, in seconds.
+/// The compile cache directory: $BANGC_CACHE_DIR, else
+/// $XDG_CACHE_HOME/bangc-sim, else ~/.cache/bangc-sim; empty if none of
+/// these can be found.
+std::string compileCacheDirectory();
+
+/// What the compile cache did for one compile.
+enum class CacheOutcome {
+  Disabled, ///< not used (useCache false, BANGC_CACHE_DISABLE, no directory)
+  Hit,      ///< loaded from the cache
+  Miss,     ///< compiled, and stored
+  NotStored ///< compiled; not stored (see CompileTimes::cacheNote)
+};
+
+/// Where a compile spent its time, in seconds, and what the cache did.
 struct CompileTimes {
   double frontend = 0; ///< Clang: parse, check, emit IR
   double optimize = 0; ///< BANG passes and LLVM's -O<n> pipeline
   double codegen = 0;  ///< IR to a host object
   double jit = 0;      ///< linking the object into the process
-  double total() const { return frontend + optimize + codegen + jit; }
+  double cache = 0;    ///< hashing, looking up and storing in the cache
+  CacheOutcome cacheOutcome = CacheOutcome::Disabled;
+  std::string cacheNote; ///< why an entry was not stored
+  double total() const { return frontend + optimize + codegen + jit + cache; }
 };
+
+/// "cache hit", "cache miss (stored)", ... for --time lines.
+std::string describeCache(const CompileTimes &times);
 
 /// A compiled module: its kernels, ready to launch on any Device with the
 /// spec it was compiled for.

@@ -1,0 +1,89 @@
+//===- CompileCache.h - On-disk cache of compiled kernel modules -*- C++ -*-===//
+//
+// Compiled modules (host objects) on disk, looked up the way ccache's direct
+// mode does: a primary key (the source text, options, device spec, compiler
+// and host CPU) names a manifest; each manifest entry lists the files the
+// frontend read with the hash of their bytes, and names an object stored
+// under a key derived from those hashes. A lookup re-hashes the listed files,
+// so editing a header misses without running Clang. See docs/cache.md.
+//
+// Every failure (missing, unreadable, truncated, corrupt or foreign files, an
+// unwritable directory) is a miss, never an error: the caller compiles.
+// Files are written to a temporary name and renamed, so a reader never sees
+// half a file.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BANGSIM_COMPILECACHE_H
+#define BANGSIM_COMPILECACHE_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/BLAKE3.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace bangsim {
+
+/// The BLAKE3 of `data` as 64 hex digits.
+std::string hashHex(llvm::StringRef data);
+
+/// Hashes a list of fields into a key; each field is length-prefixed, so
+/// ("ab", "c") and ("a", "bc") give different keys.
+class KeyBuilder {
+public:
+  KeyBuilder &add(llvm::StringRef field);
+  KeyBuilder &add(int64_t value);
+  /// 64 hex digits.
+  std::string final();
+
+private:
+  llvm::BLAKE3 hasher;
+};
+
+/// One file the frontend read: its absolute path and hashHex of its bytes.
+struct CacheInput {
+  std::string path, hash;
+};
+
+/// What a hit gives back.
+struct CacheEntry {
+  std::unique_ptr<llvm::MemoryBuffer> object;
+  std::string diagnostics; ///< printed (warnings) when it was compiled
+};
+
+class CompileCache {
+public:
+  /// The cache in `directory` (created on the first store).
+  explicit CompileCache(std::string directory);
+
+  /// The entry stored for `key` whose inputs all still hash as recorded, or
+  /// none (a miss, whatever the reason).
+  std::optional<CacheEntry> lookup(llvm::StringRef key) const;
+
+  /// Stores `object` and `diagnostics` for `key` and `inputs`, and records
+  /// the inputs in the manifest of `key` (most recent first, a few kept).
+  llvm::Error store(llvm::StringRef key, llvm::ArrayRef<CacheInput> inputs,
+                    llvm::StringRef object,
+                    llvm::StringRef diagnostics) const;
+
+  /// Where the manifest of `key` and an entry live (for tests and docs).
+  std::string manifestPath(llvm::StringRef key) const;
+  std::string entryPath(llvm::StringRef resultKey) const;
+
+  /// The key an entry is stored under: `key` and the inputs' hashes.
+  static std::string resultKey(llvm::StringRef key,
+                               llvm::ArrayRef<CacheInput> inputs);
+
+  const std::string &directory() const { return dir; }
+
+private:
+  std::string dir;
+};
+
+} // namespace bangsim
+
+#endif // BANGSIM_COMPILECACHE_H

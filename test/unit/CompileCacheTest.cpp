@@ -1,0 +1,331 @@
+//===- CompileCacheTest.cpp - The on-disk compile cache -------------------===//
+//
+// The store itself (inputs re-hashed on lookup, several entries per
+// manifest, damaged files are misses), and modules through it: a cached
+// module runs exactly as the compiled one, and the options it depends on
+// miss.
+//
+//===----------------------------------------------------------------------===//
+#include "simrt/lib/CompileCache.h"
+
+#include "bangsim/Device.h"
+#include "bangsim/Module.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "gtest/gtest.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+using namespace bangsim;
+
+namespace {
+
+/// These tests say when the cache is used; the environment must not.
+const bool cacheEnvCleared = [] {
+  ::unsetenv("BANGC_CACHE_DISABLE");
+  return true;
+}();
+
+/// A fresh directory, removed afterwards.
+struct TempDir {
+  TempDir() {
+    EXPECT_FALSE(llvm::sys::fs::createUniqueDirectory("bangc-cache-test", path));
+  }
+  ~TempDir() { llvm::sys::fs::remove_directories(path); }
+  std::string file(llvm::StringRef name) const {
+    llvm::SmallString<256> p(path);
+    llvm::sys::path::append(p, name);
+    return std::string(p);
+  }
+  llvm::SmallString<256> path;
+};
+
+void writeFile(const std::string &path, llvm::StringRef text) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  ASSERT_FALSE(ec) << path;
+  os << text;
+}
+
+std::string readFile(const std::string &path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  return buffer ? (*buffer)->getBuffer().str() : "";
+}
+
+std::string keyOf(llvm::StringRef text) { return KeyBuilder().add(text).final(); }
+
+TEST(CompileCache, KeysSeparateFields) {
+  EXPECT_NE(KeyBuilder().add("ab").add("c").final(),
+            KeyBuilder().add("a").add("bc").final());
+  EXPECT_EQ(KeyBuilder().add("a").add(int64_t(7)).final(),
+            KeyBuilder().add("a").add("7").final());
+  EXPECT_EQ(keyOf("x").size(), 64u);
+}
+
+TEST(CompileCache, InputsAreRehashedOnLookup) {
+  TempDir dir;
+  CompileCache cache(dir.file("cache"));
+  std::string header = dir.file("k.h");
+  writeFile(header, "#define N 1\n");
+  std::string key = keyOf("source");
+  EXPECT_FALSE(cache.lookup(key));
+
+  std::vector<CacheInput> one{{header, hashHex("#define N 1\n")}};
+  ASSERT_FALSE(bool(cache.store(key, one, "object one", "warning one\n")));
+  auto hit = cache.lookup(key);
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->object->getBuffer(), "object one");
+  EXPECT_EQ(hit->diagnostics, "warning one\n");
+
+  // The header changes: a miss, until an entry for the new one is stored.
+  writeFile(header, "#define N 2\n");
+  EXPECT_FALSE(cache.lookup(key));
+  std::vector<CacheInput> two{{header, hashHex("#define N 2\n")}};
+  ASSERT_FALSE(bool(cache.store(key, two, "object two", "")));
+  ASSERT_TRUE(cache.lookup(key));
+  EXPECT_EQ(cache.lookup(key)->object->getBuffer(), "object two");
+  // Both entries stay in the manifest.
+  writeFile(header, "#define N 1\n");
+  ASSERT_TRUE(cache.lookup(key));
+  EXPECT_EQ(cache.lookup(key)->object->getBuffer(), "object one");
+  // A header that disappears misses.
+  llvm::sys::fs::remove(header);
+  EXPECT_FALSE(cache.lookup(key));
+  // Another key never sees these entries.
+  writeFile(header, "#define N 1\n");
+  EXPECT_FALSE(cache.lookup(keyOf("other source")));
+}
+
+TEST(CompileCache, DamagedFilesAreMisses) {
+  TempDir dir;
+  CompileCache cache(dir.file("cache"));
+  std::string key = keyOf("source");
+  ASSERT_FALSE(bool(cache.store(key, {}, std::string(4096, 'o'), "")));
+  std::string entry = cache.entryPath(CompileCache::resultKey(key, {}));
+  std::string good = readFile(entry);
+  ASSERT_TRUE(cache.lookup(key));
+
+  std::string flipped = good;
+  flipped[flipped.size() - 100] ^= 1;
+  writeFile(entry, flipped);
+  EXPECT_FALSE(cache.lookup(key));
+  writeFile(entry, good.substr(0, good.size() / 2));
+  EXPECT_FALSE(cache.lookup(key));
+  writeFile(entry, good + "x");
+  EXPECT_FALSE(cache.lookup(key));
+  writeFile(entry, "");
+  EXPECT_FALSE(cache.lookup(key));
+  writeFile(entry, good);
+  EXPECT_TRUE(cache.lookup(key));
+
+  std::string manifest = cache.manifestPath(key);
+  std::string goodManifest = readFile(manifest);
+  writeFile(manifest, goodManifest.substr(0, goodManifest.size() - 3));
+  EXPECT_FALSE(cache.lookup(key));
+  writeFile(manifest, "\x01\x02 garbage\nentry\n");
+  EXPECT_FALSE(cache.lookup(key));
+  // A manifest of another key (renamed into place) is not believed.
+  std::string other = keyOf("other");
+  ASSERT_FALSE(bool(cache.store(other, {}, "other object", "")));
+  writeFile(manifest, readFile(cache.manifestPath(other)));
+  EXPECT_FALSE(cache.lookup(key));
+  // Storing again repairs it.
+  ASSERT_FALSE(bool(cache.store(key, {}, std::string(4096, 'o'), "")));
+  EXPECT_TRUE(cache.lookup(key));
+}
+
+TEST(CompileCache, UnwritableDirectoryIsAnError) {
+  TempDir dir;
+  writeFile(dir.file("file"), "not a directory");
+  CompileCache cache(dir.file("file") + "/cache");
+  llvm::Error e = cache.store(keyOf("s"), {}, "object", "");
+  EXPECT_TRUE(bool(e));
+  llvm::consumeError(std::move(e));
+  EXPECT_FALSE(cache.lookup(keyOf("s")));
+}
+
+// --- Modules through the cache ------------------------------------------===//
+
+const char *const source = R"(
+__mlu_global__ void axpy(float *y, const float *x, float a, int n) {
+  __nram__ float bx[1024];
+  __nram__ float by[1024];
+  __memcpy(bx, x, n * sizeof(float), GDRAM2NRAM);
+  __memcpy(by, y, n * sizeof(float), GDRAM2NRAM);
+  __bang_mul_scalar(bx, bx, a, n);
+  __bang_add(by, by, bx, n);
+  __memcpy(y, by, n * sizeof(float), NRAM2GDRAM);
+}
+__mlu_global__ void scaled(half *y, int n) {
+  __nram__ half b[256];
+  __memcpy(b, y, n * sizeof(half), GDRAM2NRAM);
+  __bang_active_relu(b, b, n);
+  __memcpy(y, b, n * sizeof(half), NRAM2GDRAM);
+}
+)";
+
+std::unique_ptr<Module> compile(const CompileOptions &options,
+                                llvm::StringRef name = "axpy.mlu") {
+  auto m = Module::compileString(name, source, defaultDeviceSpec(), options);
+  if (!m) {
+    ADD_FAILURE() << llvm::toString(m.takeError());
+    return nullptr;
+  }
+  return std::move(*m);
+}
+
+/// y = a * x + y on the device, through `module`.
+std::vector<float> runAxpy(Module &module) {
+  const DeviceSpec &spec = defaultDeviceSpec();
+  auto device = Device::open(spec);
+  EXPECT_TRUE(bool(device));
+  std::vector<float> x(1000), y(1000);
+  for (int i = 0; i < 1000; ++i) {
+    x[i] = 0.25f * i - 7;
+    y[i] = 3.0f - 0.5f * i;
+  }
+  void *dx = *(*device)->malloc(4000), *dy = *(*device)->malloc(4000);
+  EXPECT_FALSE(bool((*device)->copyToDevice(dx, x.data(), 4000)));
+  EXPECT_FALSE(bool((*device)->copyToDevice(dy, y.data(), 4000)));
+  auto k = module.findKernel("axpy");
+  EXPECT_TRUE(bool(k));
+  auto stats = (*device)->launch(
+      **k, module.staticLayout(), {1, 1, 1}, FuncType::Block,
+      {KernelArg::pointer(dy), KernelArg::pointer(dx), KernelArg::f32(1.5f),
+       KernelArg::i32(1000)});
+  EXPECT_TRUE(bool(stats));
+  if (!stats)
+    llvm::consumeError(stats.takeError());
+  EXPECT_FALSE(bool((*device)->copyFromDevice(y.data(), dy, 4000)));
+  return y;
+}
+
+TEST(CompileCache, CachedModuleRunsAsTheCompiledOne) {
+  TempDir dir;
+  CompileOptions options;
+  options.cacheDir = dir.file("cache");
+  auto cold = compile(options);
+  ASSERT_TRUE(cold);
+  EXPECT_EQ(cold->times().cacheOutcome, CacheOutcome::Miss);
+  EXPECT_GT(cold->times().frontend, 0);
+  auto warm = compile(options);
+  ASSERT_TRUE(warm);
+  EXPECT_EQ(warm->times().cacheOutcome, CacheOutcome::Hit);
+  EXPECT_EQ(warm->times().frontend, 0);
+  EXPECT_EQ(warm->times().optimize, 0);
+  EXPECT_EQ(warm->times().codegen, 0);
+
+  // The same kernels, signatures, source lines and static layout.
+  ASSERT_EQ(cold->kernels().size(), warm->kernels().size());
+  for (size_t i = 0; i < cold->kernels().size(); ++i) {
+    const Kernel &a = cold->kernels()[i], &b = warm->kernels()[i];
+    EXPECT_EQ(a.name, b.name);
+    EXPECT_EQ(a.pretty, b.pretty);
+    EXPECT_EQ(a.signature, b.signature);
+    EXPECT_EQ(a.file, b.file);
+    EXPECT_EQ(a.line, b.line);
+  }
+  for (int s = 0; s < 3; ++s)
+    EXPECT_EQ(cold->staticLayout().bytes[s], warm->staticLayout().bytes[s]);
+
+  // The same results, bit for bit, as the module compiled without a cache.
+  CompileOptions off;
+  off.useCache = false;
+  auto uncached = compile(off);
+  ASSERT_TRUE(uncached);
+  EXPECT_EQ(uncached->times().cacheOutcome, CacheOutcome::Disabled);
+  std::vector<float> want = runAxpy(*uncached);
+  std::vector<float> got = runAxpy(*warm);
+  EXPECT_EQ(0, std::memcmp(want.data(), got.data(), want.size() * 4));
+  EXPECT_FLOAT_EQ(want[10], 1.5f * (0.25f * 10 - 7) + 3.0f - 5.0f);
+}
+
+TEST(CompileCache, WhatTheModuleDependsOnMisses) {
+  TempDir dir;
+  CompileOptions options;
+  options.cacheDir = dir.file("cache");
+  ASSERT_TRUE(compile(options));
+  auto outcome = [&](const CompileOptions &o, llvm::StringRef name,
+                     const DeviceSpec &spec) {
+    auto m = Module::compileString(name, source, spec, o);
+    if (!m) {
+      ADD_FAILURE() << llvm::toString(m.takeError());
+      return CacheOutcome::Disabled;
+    }
+    return (*m)->times().cacheOutcome;
+  };
+  const DeviceSpec &spec = defaultDeviceSpec();
+  EXPECT_EQ(outcome(options, "axpy.mlu", spec), CacheOutcome::Hit);
+  // The name is in the kernels' descriptors and in diagnostics.
+  EXPECT_EQ(outcome(options, "other.mlu", spec), CacheOutcome::Miss);
+  CompileOptions o = options;
+  o.optLevel = 3;
+  EXPECT_EQ(outcome(o, "axpy.mlu", spec), CacheOutcome::Miss);
+  o = options;
+  o.defines = {"UNUSED=1"};
+  EXPECT_EQ(outcome(o, "axpy.mlu", spec), CacheOutcome::Miss);
+  o = options;
+  o.checkAccesses = true;
+  EXPECT_EQ(outcome(o, "axpy.mlu", spec), CacheOutcome::Miss);
+  o = options;
+  o.debugInfo = true;
+  EXPECT_EQ(outcome(o, "axpy.mlu", spec), CacheOutcome::Miss);
+  // Any field of the device spec, even one the JSON form rounds away.
+  DeviceSpec other = spec;
+  other.nramBytes += 1;
+  EXPECT_EQ(outcome(options, "axpy.mlu", other), CacheOutcome::Miss);
+  other = spec;
+  other.scalarIPC += 1e-9;
+  EXPECT_EQ(outcome(options, "axpy.mlu", other), CacheOutcome::Miss);
+  // And all of these are hits the second time.
+  EXPECT_EQ(outcome(options, "other.mlu", spec), CacheOutcome::Hit);
+  EXPECT_EQ(outcome(options, "axpy.mlu", other), CacheOutcome::Hit);
+}
+
+TEST(CompileCache, OffNeverTouchesTheDirectory) {
+  TempDir dir;
+  CompileOptions options;
+  options.cacheDir = dir.file("cache");
+  options.useCache = false;
+  auto m = compile(options);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->times().cacheOutcome, CacheOutcome::Disabled);
+  EXPECT_FALSE(llvm::sys::fs::exists(options.cacheDir));
+}
+
+TEST(CompileCache, UnwritableCacheStillCompiles) {
+  TempDir dir;
+  writeFile(dir.file("file"), "not a directory");
+  CompileOptions options;
+  options.cacheDir = dir.file("file") + "/cache";
+  auto m = compile(options);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->times().cacheOutcome, CacheOutcome::NotStored);
+  EXPECT_NE(m->times().cacheNote.find("cannot create"), std::string::npos)
+      << m->times().cacheNote;
+  std::vector<float> y = runAxpy(*m);
+  EXPECT_FLOAT_EQ(y[10], 1.5f * (0.25f * 10 - 7) + 3.0f - 5.0f);
+}
+
+TEST(CompileCache, ClockDependentSourcesAreNotStored) {
+  TempDir dir;
+  CompileOptions options;
+  options.cacheDir = dir.file("cache");
+  std::string diags;
+  llvm::raw_string_ostream os(diags);
+  options.diagnostics = &os;
+  auto m = Module::compileString(
+      "date.mlu", "__mlu_global__ void k(char *p) { p[0] = __TIME__[0]; }",
+      defaultDeviceSpec(), options);
+  ASSERT_TRUE(bool(m)) << diags;
+  EXPECT_EQ((*m)->times().cacheOutcome, CacheOutcome::NotStored);
+  EXPECT_NE((*m)->times().cacheNote.find("__TIME__"), std::string::npos);
+}
+
+} // namespace
