@@ -61,6 +61,8 @@ const char *Usage =
     "  --device NAME|FILE    (--layer-group) device spec (default mlu370)\n"
     "  --no-compare          (--layer-group) skip the layer-by-layer and\n"
     "                        reference runs of --report\n"
+    "  --no-cache            (--layer-group) compile the group kernels\n"
+    "                        without the compile cache (docs/cache.md)\n"
     "  --help                show this help\n"
     "\n"
     "exit status: 0 ok, 1 invalid graph or run error, 2 usage error\n";
@@ -71,7 +73,7 @@ struct Options {
   std::vector<std::pair<std::string, std::string>> Ins, Outs;
   int Steps = 1;
   std::optional<std::string> Dot, WriteBinary, WriteJson;
-  bool LayerGroup = false, NoCompare = false;
+  bool LayerGroup = false, NoCompare = false, NoCache = false;
   std::optional<std::string> EmitMlu, Report, LmemSvg, Device;
 };
 
@@ -143,6 +145,8 @@ std::optional<int> parseArgs(ArrayRef<const char *> Args, Options &O) {
       O.LayerGroup = true;
     } else if (A == "--no-compare") {
       O.NoCompare = true;
+    } else if (A == "--no-cache") {
+      O.NoCache = true;
     } else if (A == "--emit-mlu") {
       if (auto R = Path(O.EmitMlu))
         return R;
@@ -167,9 +171,9 @@ std::optional<int> parseArgs(ArrayRef<const char *> Args, Options &O) {
   if (O.File.empty())
     return usageError("no graph file given");
   if (!O.LayerGroup && (O.EmitMlu || O.Report || O.LmemSvg || O.Device ||
-                        O.NoCompare))
-    return usageError("--emit-mlu, --report, --lmem-svg, --device and "
-                      "--no-compare need --layer-group");
+                        O.NoCompare || O.NoCache))
+    return usageError("--emit-mlu, --report, --lmem-svg, --device, "
+                      "--no-compare and --no-cache need --layer-group");
   if (O.LayerGroup && O.Steps != 1)
     return usageError("--layer-group runs one time step");
   if (!O.Run && (!O.Ins.empty() || !O.Outs.empty() || O.Steps != 1))
@@ -297,6 +301,7 @@ int runGraphCommand(ArrayRef<const char *> Args) {
     LO.File = O.File;
     LO.Run = O.Run;
     LO.Compare = !O.NoCompare;
+    LO.UseCache = !O.NoCache;
     LO.Ins = O.Ins;
     LO.Outs = O.Outs;
     LO.EmitDir = O.EmitMlu.value_or("");

@@ -40,6 +40,8 @@ static const char *const help =
     "  --stats-json FILE   write the launch statistics as JSON\n"
     "  --threads N         host threads running the simulated cores\n"
     "  --timeout SECONDS   stop a kernel that runs longer than this\n"
+    "  --no-cache          compile the operator's kernels without the compile\n"
+    "                      cache (docs/cache.md)\n"
     "\n"
     "The operator's policy (how it split the work) and its simulated time go\n"
     "to stderr. Exit status: 0 success, 1 bad input or parameter (the\n"
@@ -85,7 +87,7 @@ int bangc::tools::opMain(llvm::ArrayRef<const char *> argv) {
   CommonOptions common;
   std::string name, tracePath, statsPath;
   std::map<std::string, std::string> ins, outs, attrs;
-  bool profile = false, list = false;
+  bool profile = false, list = false, noCache = false;
   bangsim::LaunchOptions launch;
   Args a(argv);
   while (!a.done()) {
@@ -119,6 +121,8 @@ int bangc::tools::opMain(llvm::ArrayRef<const char *> argv) {
       statsPath = *x;
     } else if (a.flag("--profile")) {
       profile = true;
+    } else if (a.flag("--no-cache")) {
+      noCache = true;
     } else if (auto x = a.value("--threads")) {
       if (llvm::StringRef(*x).getAsInteger(10, launch.hostThreads) ||
           launch.hostThreads == 0)
@@ -192,6 +196,7 @@ int bangc::tools::opMain(llvm::ArrayRef<const char *> argv) {
     return fail(llvm::formatv("cannot open device '{0}': {1}", common.device,
                               mluOpGetErrorString(s)));
   run.handle = handle;
+  mluop::setCompileCache(handle, !noCache);
   mluOpQueue_t queue;
   mluOpGetQueue(handle, &queue);
   mluop::setLaunchOptions(queue, launch);

@@ -32,6 +32,13 @@ static const char *const help =
     "  --stats-json FILE write the launch statistics as JSON\n"
     "  --threads N       host threads running the simulated cores\n"
     "  --timeout SECONDS stop a kernel that runs longer than this\n"
+    "  --no-cache        compile without the compile cache: never read or\n"
+    "                    write it (docs/cache.md)\n"
+    "  --time            print where the compile spent its time, and whether\n"
+    "                    the compile cache had the module\n"
+    "\n"
+    "Compiled modules are cached in $BANGC_CACHE_DIR, else\n"
+    "$XDG_CACHE_HOME/bangc-sim, else ~/.cache/bangc-sim.\n"
     "\n"
     "Exit status: 0 success, 1 compile or file error, 2 usage error,\n"
     "3 device fault.\n";
@@ -158,7 +165,7 @@ struct RunCommand {
   bangsim::Dim3 dim;
   bangsim::FuncType type = bangsim::FuncType::Block;
   std::vector<RunArg> args;
-  bool profile = false;
+  bool profile = false, time = false;
   bangsim::LaunchOptions launch;
 
   int parse(llvm::ArrayRef<const char *> argv) {
@@ -194,6 +201,10 @@ struct RunCommand {
         statsPath = *v;
       } else if (a.flag("--profile")) {
         profile = true;
+      } else if (a.flag("--no-cache")) {
+        common.compile.useCache = false;
+      } else if (a.flag("--time")) {
+        time = true;
       } else if (auto v = a.value("--threads")) {
         if (llvm::StringRef(*v).getAsInteger(10, launch.hostThreads) ||
             launch.hostThreads == 0)
@@ -255,6 +266,15 @@ struct RunCommand {
     auto module = bangsim::Module::compileFile(input, *spec, common.compile);
     if (!module)
       return reportCompileError(module.takeError());
+    if (time) {
+      const bangsim::CompileTimes &t = (*module)->times();
+      llvm::errs() << llvm::formatv(
+          "compile time: {0:F1} ms (frontend {1:F1}, optimize {2:F1}, codegen "
+          "{3:F1}, jit {4:F1}, cache {5:F1} ms); {6}\n",
+          t.total() * 1e3, t.frontend * 1e3, t.optimize * 1e3,
+          t.codegen * 1e3, t.jit * 1e3, t.cache * 1e3,
+          bangsim::describeCache(t));
+    }
     auto k = (*module)->findKernel(kernel);
     if (!k)
       return usageError("run", llvm::toString(k.takeError()));

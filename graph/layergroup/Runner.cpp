@@ -34,7 +34,7 @@ static Error writeText(const std::string &Path, const std::string &Text) {
 Expected<RunResult> runPlan(const Net &N, const NetPlan &P,
                             const bangsim::DeviceSpec &Spec, int64_t Batch,
                             const HostTensors &Inputs,
-                            const std::string &EmitDir) {
+                            const std::string &EmitDir, bool UseCache) {
   auto DevOr = bangsim::Device::open(Spec);
   if (!DevOr)
     return DevOr.takeError();
@@ -123,6 +123,7 @@ Expected<RunResult> runPlan(const Net &N, const NetPlan &P,
     raw_string_ostream DS(Diag);
     bangsim::CompileOptions CO;
     CO.diagnostics = &DS;
+    CO.useCache = UseCache;
     auto Mod = bangsim::Module::compileString(K.Name + ".mlu",
                                               selfContainedSource(K), Spec, CO);
     if (!Mod)
@@ -421,7 +422,7 @@ int runLayerGroupCommand(const graph::Graph &G, const LayerGroupOptions &O) {
   std::optional<RunResult> Grouped, Lbl;
   std::optional<NetPlan> LblPlan;
   if (DoRun) {
-    auto R = runPlan(N, *Plan, Spec, Batch, In, O.EmitDir);
+    auto R = runPlan(N, *Plan, Spec, Batch, In, O.EmitDir, O.UseCache);
     if (!R)
       return fail(toString(R.takeError()));
     Grouped = std::move(*R);
@@ -464,7 +465,7 @@ int runLayerGroupCommand(const graph::Graph &G, const LayerGroupOptions &O) {
     auto LP = planNet(N, Spec, Batch, LO);
     if (!LP)
       return fail(toString(LP.takeError()));
-    auto LR = runPlan(N, *LP, Spec, Batch, In);
+    auto LR = runPlan(N, *LP, Spec, Batch, In, "", O.UseCache);
     if (!LR)
       return fail(toString(LR.takeError()));
     Lbl = std::move(*LR);

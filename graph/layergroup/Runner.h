@@ -37,10 +37,12 @@ struct RunResult {
 
 /// Compiles each group's kernel, runs them in order on a fresh device and
 /// returns the network outputs. Writes the kernels to \p EmitDir if set.
+/// \p UseCache false compiles without the compile cache (--no-cache).
 llvm::Expected<RunResult> runPlan(const Net &N, const NetPlan &P,
                                   const bangsim::DeviceSpec &Spec,
                                   int64_t Batch, const HostTensors &Inputs,
-                                  const std::string &EmitDir = "");
+                                  const std::string &EmitDir = "",
+                                  bool UseCache = true);
 
 /// The NRAM allocation of every group as an SVG (time across, address up).
 std::string lmemSvg(const Net &N, const NetPlan &P, int64_t Capacity);
@@ -53,6 +55,7 @@ struct LayerGroupOptions {
   bool Run = false;
   bool Compare = true; ///< with --report: run layer by layer and the reference
   int64_t Batch = 0;   ///< 0: from the inputs (or 1)
+  bool UseCache = true; ///< false: --no-cache
   std::vector<std::pair<std::string, std::string>> Ins, Outs;
 };
 int runLayerGroupCommand(const graph::Graph &G, const LayerGroupOptions &O);

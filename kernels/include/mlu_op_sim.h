@@ -36,6 +36,9 @@ bangsim::LaunchStats mergedLastLaunches(mluOpQueue_t queue,
 
 /// Compile-time seconds of the handle's cached kernel modules (for benches).
 double compileSeconds(mluOpHandle_t handle);
+/// Whether the handle compiles its kernels through the on-disk compile
+/// cache (docs/cache.md; on by default). Set before the first operator.
+void setCompileCache(mluOpHandle_t handle, bool enabled);
 
 // --- The operator registry (bangc-sim op) --------------------------------===//
 struct OpAttr {

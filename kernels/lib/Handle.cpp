@@ -295,6 +295,7 @@ bangsim::Module *mluop::kernelModule(mluOpHandle_t handle, const char *api,
   llvm::raw_string_ostream os(diags);
   bangsim::CompileOptions options;
   options.diagnostics = &os;
+  options.useCache = handle->useCompileCache;
   auto start = std::chrono::steady_clock::now();
   auto module =
       bangsim::Module::compileString(name, source, handle->spec, options);
@@ -356,6 +357,11 @@ const std::vector<bangsim::LaunchStats> &mluop::lastLaunches(mluOpQueue_t queue)
 
 double mluop::compileSeconds(mluOpHandle_t handle) {
   return handle ? handle->compileSeconds : 0;
+}
+
+void mluop::setCompileCache(mluOpHandle_t handle, bool enabled) {
+  if (handle)
+    handle->useCompileCache = enabled;
 }
 
 bangsim::LaunchStats mluop::mergedLastLaunches(mluOpQueue_t queue,

@@ -28,6 +28,7 @@ struct mluOpContext {
   /// Compiled kernel modules by source name, compiled on first use.
   std::map<std::string, std::unique_ptr<bangsim::Module>> modules;
   double compileSeconds = 0;
+  bool useCompileCache = true;
   std::string lastPolicy;
 };
 
