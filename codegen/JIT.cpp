@@ -16,8 +16,8 @@ using namespace bangc;
 JITModule::~JITModule() = default;
 
 Expected<std::unique_ptr<JITModule>>
-JITModule::createFromObject(std::unique_ptr<MemoryBuffer> object,
-                            const RuntimeSymbols &runtime) {
+JITModule::createFromObjects(std::vector<std::unique_ptr<MemoryBuffer>> objects,
+                             const RuntimeSymbols &runtime) {
   initializeHostTarget();
   // The host does not change: detect it once (CPU features take cpuid).
   static const std::optional<orc::JITTargetMachineBuilder> host =
@@ -45,8 +45,9 @@ JITModule::createFromObject(std::unique_ptr<MemoryBuffer> object,
         orc::ExecutorAddr::fromPtr(address), JITSymbolFlags::Exported};
   if (Error e = dylib.define(orc::absoluteSymbols(std::move(symbols))))
     return std::move(e);
-  if (Error e = (*jit)->addObjectFile(std::move(object)))
-    return std::move(e);
+  for (std::unique_ptr<MemoryBuffer> &object : objects)
+    if (Error e = (*jit)->addObjectFile(std::move(object)))
+      return std::move(e);
   auto descAddr = (*jit)->lookup(BANGSIM_MODULE_DESC_SYMBOL);
   if (!descAddr)
     return descAddr.takeError();

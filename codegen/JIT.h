@@ -25,12 +25,12 @@ using RuntimeSymbols = std::vector<std::pair<std::string, void *>>;
 /// alive as long as this object.
 class JITModule {
 public:
-  /// Links a relocatable host object (bangc::emitObject's, or the compile
-  /// cache's) into this process. Symbols the module needs come from
-  /// `runtime` first, then from this process (libm, libc).
+  /// Links the relocatable host objects of one module (bangc::emitObjects',
+  /// or the compile cache's) into this process. Symbols the module needs
+  /// come from `runtime` first, then from this process (libm, libc).
   static llvm::Expected<std::unique_ptr<JITModule>>
-  createFromObject(std::unique_ptr<llvm::MemoryBuffer> object,
-                   const RuntimeSymbols &runtime);
+  createFromObjects(std::vector<std::unique_ptr<llvm::MemoryBuffer>> objects,
+                    const RuntimeSymbols &runtime);
   ~JITModule();
 
   const BangModuleDesc &descriptor() const { return *desc; }

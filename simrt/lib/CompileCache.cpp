@@ -11,7 +11,8 @@
 //   end
 //   ... more entries, most recent first
 // An entry: "BANGCENT", u32 format, u32 0, the 32-byte BLAKE3 of the rest,
-// then u32 length + key, u32 length + diagnostics, u64 length + object.
+// then u32 length + key, u32 length + diagnostics, u32 count of objects and
+// for each u64 length + object.
 //
 //===----------------------------------------------------------------------===//
 #include "CompileCache.h"
@@ -226,20 +227,28 @@ std::optional<CacheEntry> CompileCache::lookup(StringRef key) const {
         storedKey != e.result || !take(body, pos, 4, field) ||
         !take(body, pos, support::endian::read32le(field.data()),
               diagnostics) ||
-        !take(body, pos, 8, field) ||
-        !take(body, pos, support::endian::read64le(field.data()), object) ||
-        pos != body.size())
+        !take(body, pos, 4, field))
       return std::nullopt;
     CacheEntry entry;
-    entry.object = MemoryBuffer::getMemBufferCopy(object, "cached-module.o");
     entry.diagnostics = diagnostics.str();
+    for (uint32_t i = 0, n = support::endian::read32le(field.data()); i < n;
+         ++i) {
+      if (!take(body, pos, 8, field) ||
+          !take(body, pos, support::endian::read64le(field.data()), object))
+        return std::nullopt;
+      entry.objects.push_back(
+          MemoryBuffer::getMemBufferCopy(object, "cached-module.o"));
+    }
+    if (pos != body.size() || entry.objects.empty())
+      return std::nullopt;
     return entry;
   }
   return std::nullopt;
 }
 
 Error CompileCache::store(StringRef key, ArrayRef<CacheInput> inputs,
-                          StringRef object, StringRef diagnostics) const {
+                          ArrayRef<StringRef> objects,
+                          StringRef diagnostics) const {
   if (!isHexKey(key))
     return createStringError(inconvertibleErrorCode(), "bad cache key");
   for (const CacheInput &in : inputs)
@@ -259,8 +268,11 @@ Error CompileCache::store(StringRef key, ArrayRef<CacheInput> inputs,
     os << result;
     w.write<uint32_t>(uint32_t(diagnostics.size()));
     os << diagnostics;
-    w.write<uint64_t>(uint64_t(object.size()));
-    os << object;
+    w.write<uint32_t>(uint32_t(objects.size()));
+    for (StringRef object : objects) {
+      w.write<uint64_t>(uint64_t(object.size()));
+      os << object;
+    }
   }
   std::string file;
   {

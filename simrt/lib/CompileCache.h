@@ -25,6 +25,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace bangsim {
 
@@ -51,7 +52,7 @@ struct CacheInput {
 
 /// What a hit gives back.
 struct CacheEntry {
-  std::unique_ptr<llvm::MemoryBuffer> object;
+  std::vector<std::unique_ptr<llvm::MemoryBuffer>> objects; ///< of one module
   std::string diagnostics; ///< printed (warnings) when it was compiled
 };
 
@@ -64,10 +65,10 @@ public:
   /// none (a miss, whatever the reason).
   std::optional<CacheEntry> lookup(llvm::StringRef key) const;
 
-  /// Stores `object` and `diagnostics` for `key` and `inputs`, and records
+  /// Stores `objects` and `diagnostics` for `key` and `inputs`, and records
   /// the inputs in the manifest of `key` (most recent first, a few kept).
   llvm::Error store(llvm::StringRef key, llvm::ArrayRef<CacheInput> inputs,
-                    llvm::StringRef object,
+                    llvm::ArrayRef<llvm::StringRef> objects,
                     llvm::StringRef diagnostics) const;
 
   /// Where the manifest of `key` and an entry live (for tests and docs).

@@ -6,6 +6,7 @@
 
 #include "codegen/JIT.h"
 #include "codegen/Output.h"
+#include "codegen/ParallelCodegen.h"
 #include "codegen/Pipeline.h"
 #include "frontend/Frontend.h"
 
@@ -110,10 +111,12 @@ std::string bangsim::describeCache(const CompileTimes &times) {
 Module::Module() = default;
 Module::~Module() = default;
 
-/// Frontend, optimisation and codegen of one source to a host object;
+using Objects = std::vector<std::unique_ptr<llvm::MemoryBuffer>>;
+
+/// Frontend, optimisation and codegen of one source to host objects;
 /// records where the time went and what the frontend read.
-static Expected<std::unique_ptr<llvm::MemoryBuffer>>
-compileToObject(llvm::StringRef name, std::optional<llvm::StringRef> source,
+static Expected<Objects>
+compileToObjects(llvm::StringRef name, std::optional<llvm::StringRef> source,
                 const DeviceSpec &spec, const CompileOptions &options,
                 llvm::raw_ostream *diagnostics, InputRecorder *recorder,
                 CompileTimes &times) {
@@ -150,9 +153,10 @@ compileToObject(llvm::StringRef name, std::optional<llvm::StringRef> source,
   // from the tables SourceLocations built); without -g, codegen skips them.
   if (!options.debugInfo)
     llvm::StripDebugInfo(**ir);
-  auto object = bangc::emitObject(**ir, options.optLevel);
+  auto objects = bangc::emitObjects(**ir, options.optLevel,
+                                   bangc::defaultCodegenPartitions());
   times.codegen = secondsSince(start);
-  return object;
+  return objects;
 }
 
 Expected<std::unique_ptr<Module>>
@@ -185,8 +189,8 @@ Module::compileSource(llvm::StringRef name,
       if (std::optional<CacheEntry> entry = cache->lookup(key)) {
         times.cache = secondsSince(start);
         auto loadStart = Clock::now();
-        auto jit = bangc::JITModule::createFromObject(std::move(entry->object),
-                                                      runtimeSymbols());
+        auto jit = bangc::JITModule::createFromObjects(
+            std::move(entry->objects), runtimeSymbols());
         if (jit) {
           times.jit = secondsSince(loadStart);
           times.cacheOutcome = CacheOutcome::Hit;
@@ -206,18 +210,22 @@ Module::compileSource(llvm::StringRef name,
   InputRecorder recorder;
   if (source) // not read from disk, so not reported by the frontend
     recorder.scan(name, *source);
-  auto object = compileToObject(name, source, spec, options,
-                                cache ? &tee : options.diagnostics,
-                                cache ? &recorder : nullptr, times);
-  if (!object)
-    return object.takeError();
-  // The JIT takes its own copy; the cache stores these bytes.
-  std::unique_ptr<llvm::MemoryBuffer> bytes = std::move(*object);
+  auto objects = compileToObjects(name, source, spec, options,
+                                  cache ? &tee : options.diagnostics,
+                                  cache ? &recorder : nullptr, times);
+  if (!objects)
+    return objects.takeError();
+  // The JIT takes its own copies; the cache stores these bytes.
+  Objects copies;
+  std::vector<llvm::StringRef> bytes;
+  for (const std::unique_ptr<llvm::MemoryBuffer> &object : *objects) {
+    copies.push_back(llvm::MemoryBuffer::getMemBufferCopy(
+        object->getBuffer(), object->getBufferIdentifier()));
+    bytes.push_back(object->getBuffer());
+  }
   auto start = Clock::now();
-  auto jit = bangc::JITModule::createFromObject(
-      llvm::MemoryBuffer::getMemBufferCopy(bytes->getBuffer(),
-                                           bytes->getBufferIdentifier()),
-      runtimeSymbols());
+  auto jit = bangc::JITModule::createFromObjects(std::move(copies),
+                                                 runtimeSymbols());
   if (!jit)
     return jit.takeError();
   times.jit = secondsSince(start);
@@ -230,7 +238,7 @@ Module::compileSource(llvm::StringRef name,
     if (!recorder.uncacheable.empty()) {
       times.cacheNote = recorder.uncacheable;
     } else if (llvm::Error e = cache->store(key, recorder.sorted(),
-                                            bytes->getBuffer(), tee.text)) {
+                                            bytes, tee.text)) {
       times.cacheNote = llvm::toString(std::move(e));
     } else {
       times.cacheOutcome = CacheOutcome::Miss;

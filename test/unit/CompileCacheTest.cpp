@@ -77,23 +77,23 @@ TEST(CompileCache, InputsAreRehashedOnLookup) {
   EXPECT_FALSE(cache.lookup(key));
 
   std::vector<CacheInput> one{{header, hashHex("#define N 1\n")}};
-  ASSERT_FALSE(bool(cache.store(key, one, "object one", "warning one\n")));
+  ASSERT_FALSE(bool(cache.store(key, one, {"object one"}, "warning one\n")));
   auto hit = cache.lookup(key);
   ASSERT_TRUE(hit);
-  EXPECT_EQ(hit->object->getBuffer(), "object one");
+  EXPECT_EQ(hit->objects[0]->getBuffer(), "object one");
   EXPECT_EQ(hit->diagnostics, "warning one\n");
 
   // The header changes: a miss, until an entry for the new one is stored.
   writeFile(header, "#define N 2\n");
   EXPECT_FALSE(cache.lookup(key));
   std::vector<CacheInput> two{{header, hashHex("#define N 2\n")}};
-  ASSERT_FALSE(bool(cache.store(key, two, "object two", "")));
+  ASSERT_FALSE(bool(cache.store(key, two, {"object two"}, "")));
   ASSERT_TRUE(cache.lookup(key));
-  EXPECT_EQ(cache.lookup(key)->object->getBuffer(), "object two");
+  EXPECT_EQ(cache.lookup(key)->objects[0]->getBuffer(), "object two");
   // Both entries stay in the manifest.
   writeFile(header, "#define N 1\n");
   ASSERT_TRUE(cache.lookup(key));
-  EXPECT_EQ(cache.lookup(key)->object->getBuffer(), "object one");
+  EXPECT_EQ(cache.lookup(key)->objects[0]->getBuffer(), "object one");
   // A header that disappears misses.
   llvm::sys::fs::remove(header);
   EXPECT_FALSE(cache.lookup(key));
@@ -106,7 +106,7 @@ TEST(CompileCache, DamagedFilesAreMisses) {
   TempDir dir;
   CompileCache cache(dir.file("cache"));
   std::string key = keyOf("source");
-  ASSERT_FALSE(bool(cache.store(key, {}, std::string(4096, 'o'), "")));
+  ASSERT_FALSE(bool(cache.store(key, {}, {std::string(4096, 'o')}, "")));
   std::string entry = cache.entryPath(CompileCache::resultKey(key, {}));
   std::string good = readFile(entry);
   ASSERT_TRUE(cache.lookup(key));
@@ -132,11 +132,11 @@ TEST(CompileCache, DamagedFilesAreMisses) {
   EXPECT_FALSE(cache.lookup(key));
   // A manifest of another key (renamed into place) is not believed.
   std::string other = keyOf("other");
-  ASSERT_FALSE(bool(cache.store(other, {}, "other object", "")));
+  ASSERT_FALSE(bool(cache.store(other, {}, {"other object"}, "")));
   writeFile(manifest, readFile(cache.manifestPath(other)));
   EXPECT_FALSE(cache.lookup(key));
   // Storing again repairs it.
-  ASSERT_FALSE(bool(cache.store(key, {}, std::string(4096, 'o'), "")));
+  ASSERT_FALSE(bool(cache.store(key, {}, {std::string(4096, 'o')}, "")));
   EXPECT_TRUE(cache.lookup(key));
 }
 
@@ -144,7 +144,7 @@ TEST(CompileCache, UnwritableDirectoryIsAnError) {
   TempDir dir;
   writeFile(dir.file("file"), "not a directory");
   CompileCache cache(dir.file("file") + "/cache");
-  llvm::Error e = cache.store(keyOf("s"), {}, "object", "");
+  llvm::Error e = cache.store(keyOf("s"), {}, {"object"}, "");
   EXPECT_TRUE(bool(e));
   llvm::consumeError(std::move(e));
   EXPECT_FALSE(cache.lookup(keyOf("s")));
