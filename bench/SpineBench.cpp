@@ -1,19 +1,20 @@
-//===- SpineBench.cpp - Figures for the compiler spine and the device -----===//
+//===- SpineBench.cpp - Figures for the simulated device ------------------===//
 //
-// Measures, in one run on this machine, as ratios:
-//  1. compile latency: cold compile-and-JIT of a ~100-line kernel through
-//     bangc-sim's host API, against `clang++-19 -O2 -c` of the same file;
-//  2. the simulated IO efficiency of a large GDRAM->NRAM->GDRAM copy kernel,
-//     and its host time against memcpy of the same bytes.
+// Measures, in one run on this machine:
+//  1. the simulated IO efficiency of a large GDRAM->NRAM->GDRAM copy kernel,
+//     and its host time against memcpy of the same bytes;
+//  2. simulator scaling: the same 16-core launch of a compute-heavy kernel
+//     (bench/kernels/hundred_lines.mlu's affine_act, sigmoid) run by 1 and
+//     by 2 host threads.
 // Medians of repeated runs. Prints a Markdown table; --json FILE also writes
-// the figures as JSON.
+// the figures as JSON. (Compile latency is bangc-bench-compile's.)
 //
 //===----------------------------------------------------------------------===//
 #include "bangsim/Device.h"
 #include "bangsim/Module.h"
 
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -47,40 +48,21 @@ template <typename T> T check(llvm::Expected<T> v) {
   return std::move(*v);
 }
 
-struct Figures {
-  double compileCold = 0, clangO2 = 0;
+void check(llvm::Error e) {
+  if (e) {
+    llvm::errs() << "error: " << llvm::toString(std::move(e)) << "\n";
+    std::exit(1);
+  }
+}
+
+struct CopyFigures {
   double ioEfficiency = 0, simSeconds = 0, hostSeconds = 0, memcpySeconds = 0;
+  double cycles = 0;
   uint64_t bytes = 0;
 };
 
-void compileLatency(Figures &f, int reps) {
-  std::string file = BANGC_SOURCE_DIR "/bench/kernels/hundred_lines.mlu";
-  const DeviceSpec &spec = defaultDeviceSpec();
-  std::vector<double> ours, clang;
-  for (int i = 0; i < reps; ++i)
-    ours.push_back(seconds([&] { check(Module::compileFile(file, spec)); }));
-  // The same source as a plain C++ file for clang++-19: the prelude is
-  // force-included exactly as bangc-sim does.
-  std::string command = llvm::formatv(
-      "{0}++ -std=c++17 -O2 -c -x c++ -isystem {1} -isystem {2} -include "
-      "bang/prelude.h -DMAX_NRAM_SIZE=786432 -Xclang "
-      "-ffloat16-excess-precision=none {3} -o /dev/null",
-      BANGC_CLANG, BANGC_SOURCE_DIR "/lang/include",
-      BANGC_BINARY_DIR "/lang/include -isystem " BANGC_SOURCE_DIR
-                       "/simrt/include",
-      file);
-  for (int i = 0; i < reps; ++i)
-    clang.push_back(seconds([&] {
-      if (std::system(command.c_str()) != 0) {
-        llvm::errs() << "error: " << command << " failed\n";
-        std::exit(1);
-      }
-    }));
-  f.compileCold = median(ours);
-  f.clangO2 = median(clang);
-}
-
-void copyKernel(Figures &f, uint64_t bytes, int reps) {
+CopyFigures copyKernel(uint64_t bytes, int reps) {
+  CopyFigures f;
   const DeviceSpec &spec = defaultDeviceSpec();
   auto device = check(Device::open(spec));
   auto module = check(Module::compileFile(
@@ -88,10 +70,7 @@ void copyKernel(Figures &f, uint64_t bytes, int reps) {
   const Kernel *kernel = check(module->findKernel("copy"));
   void *src = check(device->malloc(bytes));
   void *dst = check(device->malloc(bytes));
-  if (llvm::Error e = device->memset(src, 7, bytes)) {
-    llvm::errs() << llvm::toString(std::move(e)) << "\n";
-    std::exit(1);
-  }
+  check(device->memset(src, 7, bytes));
   std::vector<double> host, copies;
   LaunchStats stats;
   for (int i = 0; i < reps; ++i) {
@@ -106,8 +85,58 @@ void copyKernel(Figures &f, uint64_t bytes, int reps) {
   f.bytes = bytes;
   f.ioEfficiency = stats.ioEfficiency;
   f.simSeconds = stats.seconds;
+  f.cycles = stats.cycles;
   f.hostSeconds = median(host);
   f.memcpySeconds = median(copies);
+  return f;
+}
+
+struct ScalingFigures {
+  int64_t elements = 0;
+  unsigned tasks = 0;
+  double oneThread = 0, twoThreads = 0;
+  double cycles = 0;
+};
+
+/// The same launch (the card's cores as one UNION1 job) on 1 and 2 host
+/// threads; runs alternate so that both see the same machine.
+ScalingFigures scaling(int64_t elements, int reps) {
+  ScalingFigures f;
+  const DeviceSpec &spec = defaultDeviceSpec();
+  auto device = check(Device::open(spec));
+  auto module = check(Module::compileFile(
+      BANGC_SOURCE_DIR "/bench/kernels/hundred_lines.mlu", spec));
+  const Kernel *kernel = check(module->findKernel("affine_act<float>"));
+  uint64_t bytes = uint64_t(elements) * sizeof(float);
+  void *out = check(device->malloc(bytes));
+  void *in = check(device->malloc(bytes));
+  void *scale = check(device->malloc(bytes));
+  void *shift = check(device->malloc(bytes));
+  std::vector<float> host(elements);
+  for (int64_t i = 0; i < elements; ++i)
+    host[i] = float(i % 113) * 0.03f - 1.5f;
+  for (void *p : {in, scale, shift})
+    check(device->copyToDevice(p, host.data(), bytes));
+  std::vector<double> times[2];
+  for (int i = 0; i < reps; ++i)
+    for (unsigned threads : {1u, 2u}) {
+      LaunchOptions options;
+      options.hostThreads = threads;
+      LaunchStats stats = check(device->launch(
+          *kernel, module->staticLayout(), {uint32_t(spec.numCores()), 1, 1},
+          FuncType::Union1,
+          {KernelArg::pointer(out), KernelArg::pointer(in),
+           KernelArg::pointer(scale), KernelArg::pointer(shift),
+           KernelArg::i32(int32_t(elements)), KernelArg::i32(1)},
+          options));
+      times[threads - 1].push_back(stats.hostSeconds);
+      f.cycles = stats.cycles;
+    }
+  f.elements = elements;
+  f.tasks = unsigned(spec.numCores());
+  f.oneThread = median(times[0]);
+  f.twoThreads = median(times[1]);
+  return f;
 }
 
 } // namespace
@@ -121,30 +150,50 @@ int main(int argc, char **argv) {
     else if (std::strcmp(argv[i], "--json") == 0 && i + 1 < argc)
       json = argv[++i];
   }
-  Figures f;
-  compileLatency(f, quick ? 3 : 7);
-  copyKernel(f, quick ? (uint64_t(64) << 20) : (uint64_t(256) << 20),
-             quick ? 3 : 5);
+  CopyFigures c = copyKernel(quick ? (uint64_t(64) << 20)
+                                   : (uint64_t(256) << 20),
+                             quick ? 3 : 5);
+  ScalingFigures s = scaling(quick ? (int64_t(1) << 23) : (int64_t(1) << 24),
+                             quick ? 3 : 5);
   llvm::outs() << llvm::formatv(
       "| figure | bangc-sim | reference | ratio |\n|---|---|---|---|\n"
-      "| cold compile + JIT of bench/kernels/hundred_lines.mlu | {0:F1} ms | "
-      "clang++-19 -O2 -c: {1:F1} ms | {2:F2} (ours / clang) |\n"
-      "| copy kernel, {3} MiB GDRAM->NRAM->GDRAM, 16 cores: simulated IO "
-      "efficiency | {4:F1}% | 100% | {5:F3} |\n"
-      "| copy kernel host time | {6:F1} ms | memcpy of the same bytes: {7:F1} "
-      "ms | {8:F2} (memcpy / ours) |\n",
-      f.compileCold * 1e3, f.clangO2 * 1e3, f.compileCold / f.clangO2,
-      f.bytes >> 20, f.ioEfficiency * 100, f.ioEfficiency, f.hostSeconds * 1e3,
-      f.memcpySeconds * 1e3, f.memcpySeconds / f.hostSeconds);
+      "| copy kernel, {0} MiB GDRAM->NRAM->GDRAM, 16 cores: simulated IO "
+      "efficiency | {1:F1}% | 100% | {2:F3} |\n"
+      "| copy kernel host time | {3:F1} ms | memcpy of the same bytes: {4:F1} "
+      "ms | {5:F2} (memcpy / ours) |\n"
+      "| affine_act<float> (sigmoid), {6} elements, {7} tasks UNION1, host "
+      "time on 2 threads | {8:F1} ms | on 1 thread: {9:F1} ms | {10:F2}x "
+      "speed-up |\n",
+      c.bytes >> 20, c.ioEfficiency * 100, c.ioEfficiency, c.hostSeconds * 1e3,
+      c.memcpySeconds * 1e3, c.memcpySeconds / c.hostSeconds, s.elements,
+      s.tasks, s.twoThreads * 1e3, s.oneThread * 1e3,
+      s.oneThread / s.twoThreads);
   if (!json.empty()) {
     std::error_code ec;
     llvm::raw_fd_ostream os(json, ec);
+    if (ec) {
+      llvm::errs() << "error: cannot write " << json << "\n";
+      return 1;
+    }
     os << llvm::formatv(
-        "{{\"compile_cold_s\": {0}, \"clang_O2_s\": {1}, \"copy_bytes\": {2}, "
-        "\"copy_io_efficiency\": {3}, \"copy_sim_s\": {4}, \"copy_host_s\": "
-        "{5}, \"memcpy_s\": {6}}\n",
-        f.compileCold, f.clangO2, f.bytes, f.ioEfficiency, f.simSeconds,
-        f.hostSeconds, f.memcpySeconds);
+              "{0:2}",
+              llvm::json::Value(llvm::json::Object{
+                  {"copy",
+                   llvm::json::Object{{"bytes", int64_t(c.bytes)},
+                                      {"io_efficiency", c.ioEfficiency},
+                                      {"sim_s", c.simSeconds},
+                                      {"simulated_cycles", c.cycles},
+                                      {"host_s", c.hostSeconds},
+                                      {"memcpy_s", c.memcpySeconds}}},
+                  {"scaling",
+                   llvm::json::Object{{"kernel", "affine_act<float>"},
+                                      {"elements", s.elements},
+                                      {"tasks", int64_t(s.tasks)},
+                                      {"simulated_cycles", s.cycles},
+                                      {"host_s_1_thread", s.oneThread},
+                                      {"host_s_2_threads", s.twoThreads}}},
+              }))
+       << "\n";
   }
   return 0;
 }
