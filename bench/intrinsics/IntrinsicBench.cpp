@@ -4,7 +4,10 @@
 // arrays of N elements; the same work runs as a plain C++ loop compiled
 // with -O3 -march=native on host arrays of the same size. Both are timed in
 // this run on this machine; the ratio is plain time / intrinsic time (at
-// least 1.0 means no slower). Medians of repeated runs.
+// least 1.0 means no slower). Medians of repeated runs. Prints a Markdown
+// table; --json FILE also writes the figures.
+//
+//   bangc-bench-intrinsics [--quick] [--json FILE]
 //
 //===----------------------------------------------------------------------===//
 #include "PlainLoops.h"
@@ -13,6 +16,7 @@
 #include "bangsim/Module.h"
 
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -58,8 +62,16 @@ template <typename F> double timed(F &&f) {
 } // namespace
 
 int main(int argc, char **argv) {
-  int runs = argc > 1 && std::strcmp(argv[1], "--quick") == 0 ? 3 : 7;
-  int reps = runs == 3 ? Reps / 4 : Reps;
+  bool quick = false;
+  std::string json;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--quick") == 0)
+      quick = true;
+    else if (std::strcmp(argv[i], "--json") == 0 && i + 1 < argc)
+      json = argv[++i];
+  }
+  int runs = quick ? 3 : 7;
+  int reps = quick ? Reps / 4 : Reps;
   const DeviceSpec &spec = defaultDeviceSpec();
   auto device = Device::open(spec);
   auto module = Module::compileString("intrinsics.mlu", source, spec);
@@ -88,6 +100,7 @@ int main(int argc, char **argv) {
       {"exp", "__bang_active_exp f32", [&] { plainExp(c.data(), a.data(), N); }},
       {"sum", "__bang_reduce_sum f32", [&] { sink = sink + plainSum(a.data(), N); }},
   };
+  llvm::json::Array rows;
   llvm::outs() << "| intrinsic | ours (ns/elem) | plain -O3 -march=native "
                   "(ns/elem) | ratio plain/ours |\n|---|---|---|---|\n";
   for (Family &f : families) {
@@ -115,6 +128,23 @@ int main(int argc, char **argv) {
     double o = median(ours) * perElem, p = median(plain) * perElem;
     llvm::outs() << llvm::formatv("| {0} | {1:F3} | {2:F3} | {3:F2} |\n",
                                   f.what, o, p, p / o);
+    rows.push_back(llvm::json::Object{{"intrinsic", f.what},
+                                      {"ours_ns_per_elem", o},
+                                      {"plain_ns_per_elem", p}});
+  }
+  if (!json.empty()) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(json, ec);
+    if (ec) {
+      llvm::errs() << "error: cannot write " << json << "\n";
+      return 1;
+    }
+    os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
+                                     {"elements", N},
+                                     {"calls", reps},
+                                     {"runs", runs},
+                                     {"families", std::move(rows)}}))
+       << "\n";
   }
   return 0;
 }
