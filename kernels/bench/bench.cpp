@@ -1,20 +1,30 @@
 //===- bench.cpp - Figures for TinShift and BorderAlign -------------------===//
 //
-//   mluop_bench [--quick]
+//   mluop_bench [--quick] [--json FILE]
 //
-// Prints, on the mlu370 profile: simulated IO (and compute) efficiency of
-// tin_shift on mlu-ops' shapes and TIN-on-ResNet-50 shapes, host time of
-// tin_shift against memcpy of the same bytes (inputs of 64 MiB and more),
-// border_align's efficiencies on the seed's three network shapes, and its
-// host time against a plain C++ implementation (-O3 -march=native).
+// On the mlu370 profile, for the shapes of the seeds (mlu-ops' TinShift
+// cases, TIN on ResNet-50, BorderDet's three border_align shapes):
+//  - simulated cycles, IO and compute efficiency of forward and backward;
+//  - host time: tin_shift forward and backward against memcpy of the same
+//    bytes (inputs of 64 MiB and more); border_align forward and backward
+//    against a plain C++ implementation compiled -O3 -march=native, whose
+//    results are compared with ours.
+// Host times are medians of repeated runs. --quick runs fewer repetitions
+// and skips the 360 MiB TinShift case. --json FILE writes the figures.
 //
 //===----------------------------------------------------------------------===//
 #include "mlu_op.h"
 #include "mlu_op_sim.h"
 
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <array>
 #include <chrono>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <random>
 #include <vector>
@@ -22,13 +32,23 @@
 void plainBorderAlignForward(const float *input, const float *boxes,
                              float *out, int32_t *arg, int N, int H, int W,
                              int C, int K, int P);
+void plainBorderAlignBackward(const float *gradOut, const float *boxes,
+                              const int32_t *arg, float *gradIn, int N, int H,
+                              int W, int C, int K, int P);
 
 namespace {
+
+int runs = 5; ///< host-time repetitions
 
 double now() {
   return std::chrono::duration<double>(
              std::chrono::steady_clock::now().time_since_epoch())
       .count();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
 }
 
 mluOpTensorDescriptor_t desc(mluOpDataType_t t, std::vector<int> dims) {
@@ -39,8 +59,49 @@ mluOpTensorDescriptor_t desc(mluOpDataType_t t, std::vector<int> dims) {
   return d;
 }
 
-void tinShift(mluOpHandle_t h, const char *label, int N, int T, int C, int HW,
-              int G, bool half, bool forward, bool hostRatio) {
+void require(mluOpStatus_t s, const char *what) {
+  if (s != MLUOP_STATUS_SUCCESS) {
+    std::fprintf(stderr, "error: %s: %s\n", what, mluOpGetErrorString(s));
+    std::exit(1);
+  }
+}
+
+llvm::json::Array shapeJson(std::vector<int> dims) {
+  llvm::json::Array a;
+  for (int d : dims)
+    a.push_back(d);
+  return a;
+}
+
+/// Median host time of `op` (one launch each) and the stats of its launch.
+template <typename F>
+double timeLaunches(mluOpHandle_t h, int reps, F op,
+                    bangsim::LaunchStats &stats) {
+  mluOpQueue_t q;
+  mluOpGetQueue(h, &q);
+  std::vector<double> t;
+  for (int i = 0; i < reps; ++i) {
+    op();
+    stats = mluop::mergedLastLaunches(q, mluop::deviceOf(h)->spec());
+    t.push_back(stats.hostSeconds);
+  }
+  return median(t);
+}
+
+double memcpyTime(size_t bytes) {
+  std::vector<char> a(bytes, 1), b(bytes);
+  std::vector<double> t;
+  for (int i = 0; i < runs; ++i) {
+    double t0 = now();
+    std::memcpy(b.data(), a.data(), bytes);
+    t.push_back(now() - t0);
+  }
+  return median(t);
+}
+
+llvm::json::Object tinShift(mluOpHandle_t h, const char *label, int N, int T,
+                            int C, int HW, int G, bool half, bool forward,
+                            bool hostRatio) {
   size_t e = half ? 2 : 4;
   size_t bytes = size_t(N) * T * C * HW * e;
   std::vector<char> host(bytes);
@@ -51,52 +112,57 @@ void tinShift(mluOpHandle_t h, const char *label, int N, int T, int C, int HW,
   for (auto &s : shifts)
     s = int(rng() % 7) - 3;
   void *x, *y, *s;
-  mluOpMalloc(h, &x, bytes);
-  mluOpMalloc(h, &y, bytes);
-  mluOpMalloc(h, &s, shifts.size() * 4);
+  require(mluOpMalloc(h, &x, bytes), "malloc");
+  require(mluOpMalloc(h, &y, bytes), "malloc");
+  require(mluOpMalloc(h, &s, shifts.size() * 4), "malloc");
   mluOpMemcpyHostToDevice(h, x, host.data(), bytes);
   mluOpMemcpyHostToDevice(h, s, shifts.data(), shifts.size() * 4);
   auto xd = desc(half ? MLUOP_DTYPE_HALF : MLUOP_DTYPE_FLOAT, {N, T, C, HW});
   auto sd = desc(MLUOP_DTYPE_INT32, {N, G});
   auto run = [&] {
-    return forward ? mluOpTinShiftForward(h, xd, x, sd, s, xd, y)
-                   : mluOpTinShiftBackward(h, xd, x, sd, s, xd, y);
+    require(forward ? mluOpTinShiftForward(h, xd, x, sd, s, xd, y)
+                    : mluOpTinShiftBackward(h, xd, x, sd, s, xd, y),
+            "tin_shift");
   };
   run(); // compiles on first use
-  double best = 1e9;
-  mluOpQueue_t q;
-  mluOpGetQueue(h, &q);
   bangsim::LaunchStats st;
-  for (int i = 0; i < (hostRatio ? 3 : 1); ++i) {
-    run();
-    st = mluop::lastLaunches(q).back();
-    best = std::min(best, st.hostSeconds);
-  }
-  std::printf("tin_shift %-8s %-26s %s [%d,%d,%d,%d] G=%d: IO eff %5.1f%%  "
-              "(%s)\n",
+  double host_s = timeLaunches(h, hostRatio ? runs : 1, run, st);
+  std::printf("tin_shift %-8s %-20s %s [%d,%d,%d,%d] G=%d: %.0f cycles, IO "
+              "eff %5.1f%%  (%s)\n",
               forward ? "forward" : "backward", label, half ? "half" : "float",
-              N, T, C, HW, G, st.ioEfficiency * 100, mluOpGetLastPolicy(h));
+              N, T, C, HW, G, st.cycles, st.ioEfficiency * 100,
+              mluOpGetLastPolicy(h));
+  llvm::json::Object o{{"label", label},
+                       {"direction", forward ? "forward" : "backward"},
+                       {"dtype", half ? "half" : "float"},
+                       {"shape", shapeJson({N, T, C, HW})},
+                       {"groups", G},
+                       {"bytes", int64_t(bytes)},
+                       {"cycles", st.cycles},
+                       {"io_efficiency", st.ioEfficiency},
+                       {"compute_efficiency", st.computeEfficiency},
+                       {"policy", std::string(mluOpGetLastPolicy(h))}};
   if (hostRatio) {
-    std::vector<char> a(bytes, 1), b(bytes);
-    double mbest = 1e9;
-    for (int i = 0; i < 3; ++i) {
-      double t0 = now();
-      std::memcpy(b.data(), a.data(), bytes);
-      mbest = std::min(mbest, now() - t0);
-    }
+    double m = memcpyTime(bytes);
     std::printf("    host: launch %.1f ms = %.2f GB/s; memcpy of %.0f MiB "
                 "%.1f ms = %.2f GB/s; ratio %.2f of memcpy's bandwidth\n",
-                best * 1e3, bytes / best / 1e9, bytes / 1048576.0, mbest * 1e3,
-                bytes / mbest / 1e9, mbest / best);
+                host_s * 1e3, bytes / host_s / 1e9, bytes / 1048576.0,
+                m * 1e3, bytes / m / 1e9, m / host_s);
+    o["host_s"] = host_s;
+    o["memcpy_s"] = m;
   }
   mluOpFree(h, x);
   mluOpFree(h, y);
   mluOpFree(h, s);
   mluOpDestroyTensorDescriptor(xd);
   mluOpDestroyTensorDescriptor(sd);
+  return o;
 }
 
-void borderAlign(mluOpHandle_t h, int N, int H, int W, int C4, int K, int P) {
+/// Forward and backward of one shape: simulated figures, host time against
+/// the plain C++ implementation, and agreement of the results.
+llvm::json::Array borderAlign(mluOpHandle_t h, int N, int H, int W, int C4,
+                              int K, int P) {
   int C = C4 / 4;
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> u(0, 1);
@@ -111,74 +177,141 @@ void borderAlign(mluOpHandle_t h, int N, int H, int W, int C4, int K, int P) {
     boxes[i * 4 + 3] = y1 + u(rng) * (H - y1);
   }
   size_t on = size_t(N) * K * 4 * C;
-  void *x, *b, *o, *a;
-  mluOpMalloc(h, &x, in.size() * 4);
-  mluOpMalloc(h, &b, boxes.size() * 4);
-  mluOpMalloc(h, &o, on * 4);
-  mluOpMalloc(h, &a, on * 4);
+  std::vector<float> grad(on);
+  for (auto &g : grad)
+    g = u(rng) - 0.5f;
+  void *x, *b, *o, *a, *g, *gi;
+  require(mluOpMalloc(h, &x, in.size() * 4), "malloc");
+  require(mluOpMalloc(h, &b, boxes.size() * 4), "malloc");
+  require(mluOpMalloc(h, &o, on * 4), "malloc");
+  require(mluOpMalloc(h, &a, on * 4), "malloc");
+  require(mluOpMalloc(h, &g, on * 4), "malloc");
+  require(mluOpMalloc(h, &gi, in.size() * 4), "malloc");
   mluOpMemcpyHostToDevice(h, x, in.data(), in.size() * 4);
   mluOpMemcpyHostToDevice(h, b, boxes.data(), boxes.size() * 4);
+  mluOpMemcpyHostToDevice(h, g, grad.data(), on * 4);
   auto xd = desc(MLUOP_DTYPE_FLOAT, {N, H, W, C4});
   auto bd = desc(MLUOP_DTYPE_FLOAT, {N, K, 4});
   auto od = desc(MLUOP_DTYPE_FLOAT, {N, K, 4, C});
   auto ad = desc(MLUOP_DTYPE_INT32, {N, K, 4, C});
-  mluOpBorderAlignForward(h, xd, x, bd, b, P, od, o, ad, a); // compile
-  mluOpQueue_t q;
-  mluOpGetQueue(h, &q);
-  double best = 1e9;
-  bangsim::LaunchStats st;
-  for (int i = 0; i < 3; ++i) {
-    mluOpBorderAlignForward(h, xd, x, bd, b, P, od, o, ad, a);
-    st = mluop::lastLaunches(q).back();
-    best = std::min(best, st.hostSeconds);
+  auto forward = [&] {
+    require(mluOpBorderAlignForward(h, xd, x, bd, b, P, od, o, ad, a),
+            "border_align forward");
+  };
+  auto backward = [&] {
+    require(mluOpBorderAlignBackward(h, od, g, bd, b, ad, a, P, xd, gi),
+            "border_align backward");
+  };
+  forward(); // compiles on first use
+  backward();
+  llvm::json::Array rows;
+  for (bool fwd : {true, false}) {
+    bangsim::LaunchStats st;
+    double ours = fwd ? timeLaunches(h, runs, forward, st)
+                      : timeLaunches(h, runs, backward, st);
+    std::string policy = mluOpGetLastPolicy(h);
+    // The plain implementation, and how many of its results ours matches.
+    std::vector<float> out(on), gradIn(in.size());
+    std::vector<int32_t> arg(on);
+    std::vector<double> plain;
+    if (!fwd) // the argmax of our forward, as the device's backward uses
+      mluOpMemcpyDeviceToHost(h, arg.data(), a, on * 4);
+    for (int i = 0; i < runs; ++i) {
+      double t0 = now();
+      if (fwd)
+        plainBorderAlignForward(in.data(), boxes.data(), out.data(),
+                                arg.data(), N, H, W, C, K, P);
+      else
+        plainBorderAlignBackward(grad.data(), boxes.data(), arg.data(),
+                                 gradIn.data(), N, H, W, C, K, P);
+      plain.push_back(now() - t0);
+    }
+    std::vector<float> &want = fwd ? out : gradIn;
+    std::vector<float> got(want.size());
+    mluOpMemcpyDeviceToHost(h, got.data(), fwd ? o : gi, got.size() * 4);
+    size_t same = 0;
+    for (size_t i = 0; i < got.size(); ++i)
+      same += std::fabs(got[i] - want[i]) <= 1e-4f * (1 + std::fabs(want[i]));
+    double p = median(plain);
+    std::printf("border_align %-8s float input [%d,%d,%d,%d] boxes [%d,%d,4] "
+                "pool %d: %.0f cycles, IO eff %5.1f%%, compute eff %5.1f%%\n"
+                "    host: launch %.2f ms, plain C++ -O3 -march=native %.2f "
+                "ms, ratio plain/ours %.2f (results agree: %zu/%zu)\n"
+                "    (%s)\n",
+                fwd ? "forward" : "backward", N, H, W, C4, N, K, P, st.cycles,
+                st.ioEfficiency * 100, st.computeEfficiency * 100, ours * 1e3,
+                p * 1e3, p / ours, same, got.size(), policy.c_str());
+    rows.push_back(llvm::json::Object{
+        {"direction", fwd ? "forward" : "backward"},
+        {"input", shapeJson({N, H, W, C4})},
+        {"boxes", shapeJson({N, K, 4})},
+        {"pool_size", P},
+        {"cycles", st.cycles},
+        {"io_efficiency", st.ioEfficiency},
+        {"compute_efficiency", st.computeEfficiency},
+        {"host_s", ours},
+        {"plain_s", p},
+        {"agree", int64_t(same)},
+        {"elements", int64_t(got.size())},
+        {"policy", policy}});
   }
-  std::vector<float> out(on);
-  std::vector<int32_t> arg(on);
-  double pbest = 1e9;
-  for (int i = 0; i < 3; ++i) {
-    double t0 = now();
-    plainBorderAlignForward(in.data(), boxes.data(), out.data(), arg.data(), N,
-                            H, W, C, K, P);
-    pbest = std::min(pbest, now() - t0);
-  }
-  std::vector<float> dev(on);
-  mluOpMemcpyDeviceToHost(h, dev.data(), o, on * 4);
-  size_t same = 0;
-  for (size_t i = 0; i < on; ++i)
-    same += std::fabs(dev[i] - out[i]) <= 1e-5f * (1 + std::fabs(out[i]));
-  std::printf("border_align forward float input [%d,%d,%d,%d] boxes [%d,%d,4] "
-              "pool %d: IO eff %5.1f%%, compute eff %5.1f%%, %.0f cycles\n"
-              "    host: launch %.2f ms, plain C++ -O3 -march=native %.2f ms, "
-              "ratio plain/ours %.2f (outputs agree: %zu/%zu)\n    (%s)\n",
-              N, H, W, C4, N, K, P, st.ioEfficiency * 100,
-              st.computeEfficiency * 100, st.cycles, best * 1e3, pbest * 1e3,
-              pbest / best, same, on, mluOpGetLastPolicy(h));
-  mluOpFree(h, x);
-  mluOpFree(h, b);
-  mluOpFree(h, o);
-  mluOpFree(h, a);
+  for (void *ptr : {x, b, o, a, g, gi})
+    mluOpFree(h, ptr);
   for (auto d : {xd, bd, od, ad})
     mluOpDestroyTensorDescriptor(d);
+  return rows;
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
-  bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
+  bool quick = false;
+  std::string json;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--quick") == 0)
+      quick = true;
+    else if (std::strcmp(argv[i], "--json") == 0 && i + 1 < argc)
+      json = argv[++i];
+  }
+  runs = quick ? 3 : 5;
   mluOpHandle_t h;
   if (mluOpCreateWithDevice(&h, "mlu370") != MLUOP_STATUS_SUCCESS)
     return 1;
-  tinShift(h, "mlu-ops", 3, 15, 16, 45435, 4, true, true, false);
-  tinShift(h, "mlu-ops", 3, 15, 16, 262144, 4, true, false, !quick);
-  tinShift(h, "TIN ResNet-50 res2", 2, 8, 256, 3136, 2, false, true, false);
-  tinShift(h, "TIN ResNet-50 res5", 2, 8, 2048, 49, 2, false, true, false);
+  llvm::json::Array tin, border;
+  // mlu-ops' test shapes, TIN on ResNet-50 (res2, res5), and 64 MiB.
+  tin.push_back(tinShift(h, "mlu-ops", 3, 15, 16, 45435, 4, true, true, true));
   if (!quick)
-    tinShift(h, "64 MiB", 4, 8, 256, 2048, 2, false, true, true);
-  borderAlign(h, 2, 7, 10, 1024, 70, 10);
-  borderAlign(h, 2, 25, 38, 1024, 950, 10);
-  borderAlign(h, 2, 10, 7, 512, 70, 10);
-  std::printf("compile time of the cached kernels: %.2f s\n",
+    tin.push_back(
+        tinShift(h, "mlu-ops", 3, 15, 16, 262144, 4, true, false, true));
+  for (bool fwd : {true, false}) {
+    tin.push_back(
+        tinShift(h, "TIN ResNet-50 res2", 2, 8, 256, 3136, 2, false, fwd, false));
+    tin.push_back(
+        tinShift(h, "TIN ResNet-50 res5", 2, 8, 2048, 49, 2, false, fwd, false));
+    tin.push_back(tinShift(h, "64 MiB", 4, 8, 256, 2048, 2, false, fwd, true));
+  }
+  // BorderDet's shapes (seed 003, section 3.7).
+  for (auto [N, H, W, C4, K] : {std::array<int, 5>{2, 7, 10, 1024, 70},
+                                {2, 25, 38, 1024, 950},
+                                {2, 10, 7, 512, 70}})
+    for (llvm::json::Value &row : borderAlign(h, N, H, W, C4, K, 10))
+      border.push_back(std::move(row));
+  std::printf("compile time of the kernels: %.2f s\n",
               mluop::compileSeconds(h));
   mluOpDestroy(h);
+  if (!json.empty()) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(json, ec);
+    if (ec) {
+      std::fprintf(stderr, "error: cannot write %s\n", json.c_str());
+      return 1;
+    }
+    os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
+                                     {"device", "mlu370"},
+                                     {"runs", runs},
+                                     {"tin_shift", std::move(tin)},
+                                     {"border_align", std::move(border)}}))
+       << "\n";
+  }
   return 0;
 }
