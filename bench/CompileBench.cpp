@@ -184,9 +184,10 @@ int main(int argc, char **argv) {
   double clangStartup = startup(std::string(BANGC_CLANG "++ --version"), reps);
   llvm::sys::fs::remove_directories(cacheDir);
 
-  llvm::outs() << "| kernel file | cold (frontend + optimize + codegen + "
-                  "jit) | cold, codegen on 1 thread | warm (cache hit) | "
-                  "clang++-19 -O2 -c | cold / clang |\n|---|---|---|---|---|---|\n";
+  llvm::outs()
+      << "| kernel file | cold (frontend + optimize + codegen + "
+         "jit) | cold, codegen on 1 thread | warm (cache hit) | "
+         "clang++-19 -O2 -c | cold / clang |\n|---|---|---|---|---|---|\n";
   llvm::json::Array rows;
   for (const Figures &f : all) {
     const CompileTimes &t = f.coldTimes;
@@ -220,15 +221,15 @@ int main(int argc, char **argv) {
       llvm::errs() << "error: cannot write " << json << "\n";
       return 1;
     }
-    os << llvm::formatv(
-              "{0:2}",
-              llvm::json::Value(llvm::json::Object{
-                  {"reps", reps},
-                  {"codegen_threads", int64_t(bangc::defaultCodegenPartitions())},
-                  {"kernels", std::move(rows)},
-                  {"startup_bangc_sim_s", oursStartup},
-                  {"startup_clang_s", clangStartup},
-              }))
+    os << llvm::formatv("{0:2}",
+                        llvm::json::Value(llvm::json::Object{
+                            {"reps", reps},
+                            {"codegen_threads",
+                             int64_t(bangc::defaultCodegenPartitions())},
+                            {"kernels", std::move(rows)},
+                            {"startup_bangc_sim_s", oursStartup},
+                            {"startup_clang_s", clangStartup},
+                        }))
        << "\n";
   }
   return 0;

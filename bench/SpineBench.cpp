@@ -122,13 +122,13 @@ ScalingFigures scaling(int64_t elements, int reps) {
     for (unsigned threads : {1u, 2u}) {
       LaunchOptions options;
       options.hostThreads = threads;
-      LaunchStats stats = check(device->launch(
-          *kernel, module->staticLayout(), {uint32_t(spec.numCores()), 1, 1},
-          FuncType::Union1,
-          {KernelArg::pointer(out), KernelArg::pointer(in),
-           KernelArg::pointer(scale), KernelArg::pointer(shift),
-           KernelArg::i32(int32_t(elements)), KernelArg::i32(1)},
-          options));
+      LaunchStats stats = check(
+          device->launch(*kernel, module->staticLayout(),
+                         {uint32_t(spec.numCores()), 1, 1}, FuncType::Union1,
+                         {KernelArg::pointer(out), KernelArg::pointer(in),
+                          KernelArg::pointer(scale), KernelArg::pointer(shift),
+                          KernelArg::i32(int32_t(elements)), KernelArg::i32(1)},
+                         options));
       times[threads - 1].push_back(stats.hostSeconds);
       f.cycles = stats.cycles;
     }
@@ -150,11 +150,10 @@ int main(int argc, char **argv) {
     else if (std::strcmp(argv[i], "--json") == 0 && i + 1 < argc)
       json = argv[++i];
   }
-  CopyFigures c = copyKernel(quick ? (uint64_t(64) << 20)
-                                   : (uint64_t(256) << 20),
-                             quick ? 3 : 5);
-  ScalingFigures s = scaling(quick ? (int64_t(1) << 23) : (int64_t(1) << 24),
-                             quick ? 3 : 5);
+  CopyFigures c = copyKernel(
+      quick ? (uint64_t(64) << 20) : (uint64_t(256) << 20), quick ? 3 : 5);
+  ScalingFigures s =
+      scaling(quick ? (int64_t(1) << 23) : (int64_t(1) << 24), quick ? 3 : 5);
   llvm::outs() << llvm::formatv(
       "| figure | bangc-sim | reference | ratio |\n|---|---|---|---|\n"
       "| copy kernel, {0} MiB GDRAM->NRAM->GDRAM, 16 cores: simulated IO "
@@ -178,13 +177,12 @@ int main(int argc, char **argv) {
     os << llvm::formatv(
               "{0:2}",
               llvm::json::Value(llvm::json::Object{
-                  {"copy",
-                   llvm::json::Object{{"bytes", int64_t(c.bytes)},
-                                      {"io_efficiency", c.ioEfficiency},
-                                      {"sim_s", c.simSeconds},
-                                      {"simulated_cycles", c.cycles},
-                                      {"host_s", c.hostSeconds},
-                                      {"memcpy_s", c.memcpySeconds}}},
+                  {"copy", llvm::json::Object{{"bytes", int64_t(c.bytes)},
+                                              {"io_efficiency", c.ioEfficiency},
+                                              {"sim_s", c.simSeconds},
+                                              {"simulated_cycles", c.cycles},
+                                              {"host_s", c.hostSeconds},
+                                              {"memcpy_s", c.memcpySeconds}}},
                   {"scaling",
                    llvm::json::Object{{"kernel", "affine_act<float>"},
                                       {"elements", s.elements},

@@ -20,8 +20,8 @@ llvm::Error writeModule(llvm::Module &m, OutputKind kind, int optLevel,
 
 /// The host object of `m` in memory: what the JIT links and the compile
 /// cache stores (the same bytes `compile -c` writes).
-llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
-emitObject(llvm::Module &m, int optLevel);
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> emitObject(llvm::Module &m,
+                                                               int optLevel);
 
 } // namespace bangc
 

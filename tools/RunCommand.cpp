@@ -21,7 +21,8 @@ static const char *const help =
     "\n"
     "  --kernel NAME     the kernel: 'vadd', or 'vadd<float>' for a template\n"
     "  --dim X[,Y[,Z]]   task dimensions (default 1)\n"
-    "  --type TYPE       block, union1, union2, union4, union8 (default block)\n"
+    "  --type TYPE       block, union1, union2, union4, union8 (default "
+    "block)\n"
     "  --arg ARG         the kernel's arguments, in order:\n"
     "      in:FILE.npy                 a device buffer filled from FILE\n"
     "      out:FILE.npy:DTYPE:D0xD1..  a zeroed buffer, written to FILE after\n"
@@ -271,9 +272,8 @@ struct RunCommand {
       llvm::errs() << llvm::formatv(
           "compile time: {0:F1} ms (frontend {1:F1}, optimize {2:F1}, codegen "
           "{3:F1}, jit {4:F1}, cache {5:F1} ms); {6}\n",
-          t.total() * 1e3, t.frontend * 1e3, t.optimize * 1e3,
-          t.codegen * 1e3, t.jit * 1e3, t.cache * 1e3,
-          bangsim::describeCache(t));
+          t.total() * 1e3, t.frontend * 1e3, t.optimize * 1e3, t.codegen * 1e3,
+          t.jit * 1e3, t.cache * 1e3, bangsim::describeCache(t));
     }
     auto k = (*module)->findKernel(kernel);
     if (!k)

@@ -146,8 +146,8 @@ llvm::json::Object tinShift(mluOpHandle_t h, const char *label, int N, int T,
     double m = memcpyTime(bytes);
     std::printf("    host: launch %.1f ms = %.2f GB/s; memcpy of %.0f MiB "
                 "%.1f ms = %.2f GB/s; ratio %.2f of memcpy's bandwidth\n",
-                host_s * 1e3, bytes / host_s / 1e9, bytes / 1048576.0,
-                m * 1e3, bytes / m / 1e9, m / host_s);
+                host_s * 1e3, bytes / host_s / 1e9, bytes / 1048576.0, m * 1e3,
+                bytes / m / 1e9, m / host_s);
     o["host_s"] = host_s;
     o["memcpy_s"] = m;
   }
@@ -219,8 +219,8 @@ llvm::json::Array borderAlign(mluOpHandle_t h, int N, int H, int W, int C4,
     for (int i = 0; i < runs; ++i) {
       double t0 = now();
       if (fwd)
-        plainBorderAlignForward(in.data(), boxes.data(), out.data(),
-                                arg.data(), N, H, W, C, K, P);
+        plainBorderAlignForward(in.data(), boxes.data(), out.data(), arg.data(),
+                                N, H, W, C, K, P);
       else
         plainBorderAlignBackward(grad.data(), boxes.data(), arg.data(),
                                  gradIn.data(), N, H, W, C, K, P);
@@ -241,19 +241,19 @@ llvm::json::Array borderAlign(mluOpHandle_t h, int N, int H, int W, int C4,
                 fwd ? "forward" : "backward", N, H, W, C4, N, K, P, st.cycles,
                 st.ioEfficiency * 100, st.computeEfficiency * 100, ours * 1e3,
                 p * 1e3, p / ours, same, got.size(), policy.c_str());
-    rows.push_back(llvm::json::Object{
-        {"direction", fwd ? "forward" : "backward"},
-        {"input", shapeJson({N, H, W, C4})},
-        {"boxes", shapeJson({N, K, 4})},
-        {"pool_size", P},
-        {"cycles", st.cycles},
-        {"io_efficiency", st.ioEfficiency},
-        {"compute_efficiency", st.computeEfficiency},
-        {"host_s", ours},
-        {"plain_s", p},
-        {"agree", int64_t(same)},
-        {"elements", int64_t(got.size())},
-        {"policy", policy}});
+    rows.push_back(
+        llvm::json::Object{{"direction", fwd ? "forward" : "backward"},
+                           {"input", shapeJson({N, H, W, C4})},
+                           {"boxes", shapeJson({N, K, 4})},
+                           {"pool_size", P},
+                           {"cycles", st.cycles},
+                           {"io_efficiency", st.ioEfficiency},
+                           {"compute_efficiency", st.computeEfficiency},
+                           {"host_s", ours},
+                           {"plain_s", p},
+                           {"agree", int64_t(same)},
+                           {"elements", int64_t(got.size())},
+                           {"policy", policy}});
   }
   for (void *ptr : {x, b, o, a, g, gi})
     mluOpFree(h, ptr);
@@ -284,10 +284,10 @@ int main(int argc, char **argv) {
     tin.push_back(
         tinShift(h, "mlu-ops", 3, 15, 16, 262144, 4, true, false, true));
   for (bool fwd : {true, false}) {
-    tin.push_back(
-        tinShift(h, "TIN ResNet-50 res2", 2, 8, 256, 3136, 2, false, fwd, false));
-    tin.push_back(
-        tinShift(h, "TIN ResNet-50 res5", 2, 8, 2048, 49, 2, false, fwd, false));
+    tin.push_back(tinShift(h, "TIN ResNet-50 res2", 2, 8, 256, 3136, 2, false,
+                           fwd, false));
+    tin.push_back(tinShift(h, "TIN ResNet-50 res5", 2, 8, 2048, 49, 2, false,
+                           fwd, false));
     tin.push_back(tinShift(h, "64 MiB", 4, 8, 256, 2048, 2, false, fwd, true));
   }
   // BorderDet's shapes (seed 003, section 3.7).

@@ -18,8 +18,8 @@
 #include "CompileCache.h"
 
 #include "llvm/ADT/SmallString.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/EndianStream.h"
 #include "llvm/Support/FileSystem.h"
@@ -153,7 +153,9 @@ KeyBuilder &KeyBuilder::add(StringRef field) {
   return *this;
 }
 
-KeyBuilder &KeyBuilder::add(int64_t value) { return add(std::to_string(value)); }
+KeyBuilder &KeyBuilder::add(int64_t value) {
+  return add(std::to_string(value));
+}
 
 std::string KeyBuilder::final() {
   return toHex(hasher.final(), /*LowerCase=*/true);

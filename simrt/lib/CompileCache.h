@@ -1,4 +1,5 @@
-//===- CompileCache.h - On-disk cache of compiled kernel modules -*- C++ -*-===//
+//===- CompileCache.h - On-disk cache of compiled kernel modules -*- C++
+//-*-===//
 //
 // Compiled modules (host objects) on disk, looked up the way ccache's direct
 // mode does: a primary key (the source text, options, device spec, compiler

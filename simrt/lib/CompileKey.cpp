@@ -29,15 +29,15 @@ std::string absolute(StringRef path) {
 
 /// The host CPU and its features: the object is compiled for them.
 const std::string &hostTarget() {
-  static const std::string target = bangc::hostCPU() + " " +
-                                     bangc::hostFeatures();
+  static const std::string target =
+      bangc::hostCPU() + " " + bangc::hostFeatures();
   return target;
 }
 
 } // namespace
 
-std::string bangsim::compileKey(StringRef name, StringRef source,
-                                bool fromFile, const DeviceSpec &spec,
+std::string bangsim::compileKey(StringRef name, StringRef source, bool fromFile,
+                                const DeviceSpec &spec,
                                 const CompileOptions &options) {
   KeyBuilder k;
   k.add("bangc-sim compile key 1").add(compilerId()).add(LLVM_VERSION_STRING);

@@ -117,9 +117,9 @@ using Objects = std::vector<std::unique_ptr<llvm::MemoryBuffer>>;
 /// records where the time went and what the frontend read.
 static Expected<Objects>
 compileToObjects(llvm::StringRef name, std::optional<llvm::StringRef> source,
-                const DeviceSpec &spec, const CompileOptions &options,
-                llvm::raw_ostream *diagnostics, InputRecorder *recorder,
-                CompileTimes &times) {
+                 const DeviceSpec &spec, const CompileOptions &options,
+                 llvm::raw_ostream *diagnostics, InputRecorder *recorder,
+                 CompileTimes &times) {
   auto start = Clock::now();
   llvm::LLVMContext context;
   bangc::FrontendOptions fe;
@@ -154,7 +154,7 @@ compileToObjects(llvm::StringRef name, std::optional<llvm::StringRef> source,
   if (!options.debugInfo)
     llvm::StripDebugInfo(**ir);
   auto objects = bangc::emitObjects(**ir, options.optLevel,
-                                   bangc::defaultCodegenPartitions());
+                                    bangc::defaultCodegenPartitions());
   times.codegen = secondsSince(start);
   return objects;
 }
@@ -224,8 +224,8 @@ Module::compileSource(llvm::StringRef name,
     bytes.push_back(object->getBuffer());
   }
   auto start = Clock::now();
-  auto jit = bangc::JITModule::createFromObjects(std::move(copies),
-                                                 runtimeSymbols());
+  auto jit =
+      bangc::JITModule::createFromObjects(std::move(copies), runtimeSymbols());
   if (!jit)
     return jit.takeError();
   times.jit = secondsSince(start);
@@ -237,8 +237,8 @@ Module::compileSource(llvm::StringRef name,
     times.cacheOutcome = CacheOutcome::NotStored;
     if (!recorder.uncacheable.empty()) {
       times.cacheNote = recorder.uncacheable;
-    } else if (llvm::Error e = cache->store(key, recorder.sorted(),
-                                            bytes, tee.text)) {
+    } else if (llvm::Error e =
+                   cache->store(key, recorder.sorted(), bytes, tee.text)) {
       times.cacheNote = llvm::toString(std::move(e));
     } else {
       times.cacheOutcome = CacheOutcome::Miss;

@@ -35,7 +35,8 @@ const bool cacheEnvCleared = [] {
 /// A fresh directory, removed afterwards.
 struct TempDir {
   TempDir() {
-    EXPECT_FALSE(llvm::sys::fs::createUniqueDirectory("bangc-cache-test", path));
+    EXPECT_FALSE(
+        llvm::sys::fs::createUniqueDirectory("bangc-cache-test", path));
   }
   ~TempDir() { llvm::sys::fs::remove_directories(path); }
   std::string file(llvm::StringRef name) const {
@@ -58,7 +59,9 @@ std::string readFile(const std::string &path) {
   return buffer ? (*buffer)->getBuffer().str() : "";
 }
 
-std::string keyOf(llvm::StringRef text) { return KeyBuilder().add(text).final(); }
+std::string keyOf(llvm::StringRef text) {
+  return KeyBuilder().add(text).final();
+}
 
 TEST(CompileCache, KeysSeparateFields) {
   EXPECT_NE(KeyBuilder().add("ab").add("c").final(),
@@ -195,10 +198,10 @@ std::vector<float> runAxpy(Module &module) {
   EXPECT_FALSE(bool((*device)->copyToDevice(dy, y.data(), 4000)));
   auto k = module.findKernel("axpy");
   EXPECT_TRUE(bool(k));
-  auto stats = (*device)->launch(
-      **k, module.staticLayout(), {1, 1, 1}, FuncType::Block,
-      {KernelArg::pointer(dy), KernelArg::pointer(dx), KernelArg::f32(1.5f),
-       KernelArg::i32(1000)});
+  auto stats =
+      (*device)->launch(**k, module.staticLayout(), {1, 1, 1}, FuncType::Block,
+                        {KernelArg::pointer(dy), KernelArg::pointer(dx),
+                         KernelArg::f32(1.5f), KernelArg::i32(1000)});
   EXPECT_TRUE(bool(stats));
   if (!stats)
     llvm::consumeError(stats.takeError());

@@ -4,8 +4,8 @@
 // working module, and runs exactly as the module compiled in one piece.
 //
 //===----------------------------------------------------------------------===//
-#include "codegen/JIT.h"
 #include "codegen/ParallelCodegen.h"
+#include "codegen/JIT.h"
 #include "codegen/Pipeline.h"
 #include "frontend/Frontend.h"
 
@@ -45,7 +45,8 @@ __mlu_global__ void twice(int *y, int n) {
 TEST(ParallelCodegen, SplitsIntoSeveralObjects) {
   llvm::LLVMContext context;
   bangc::FrontendOptions fe;
-  auto m = bangc::compileToIR("split.mlu", llvm::StringRef(source), fe, context);
+  auto m =
+      bangc::compileToIR("split.mlu", llvm::StringRef(source), fe, context);
   ASSERT_TRUE(bool(m)) << llvm::toString(m.takeError());
   ASSERT_FALSE(bool(bangc::optimizeModule(**m, bangc::CodegenOptions())));
   auto objects = bangc::emitObjects(**m, 2, 3);
@@ -62,8 +63,8 @@ std::vector<float> run(const char *threads) {
   ::setenv("BANGC_CODEGEN_THREADS", threads, 1);
   CompileOptions options;
   options.useCache = false;
-  auto m = Module::compileString("split.mlu", source, defaultDeviceSpec(),
-                                 options);
+  auto m =
+      Module::compileString("split.mlu", source, defaultDeviceSpec(), options);
   ::unsetenv("BANGC_CODEGEN_THREADS");
   EXPECT_TRUE(bool(m));
   if (!m) {
