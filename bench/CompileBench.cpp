@@ -16,6 +16,7 @@
 // Prints a Markdown table; --json FILE writes the figures.
 //
 //===----------------------------------------------------------------------===//
+#include "bench/BenchUtil.h"
 #include "bangsim/Device.h"
 #include "bangsim/Module.h"
 #include "codegen/ParallelCodegen.h"
@@ -37,18 +38,6 @@
 using namespace bangsim;
 
 namespace {
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-template <typename F> double seconds(F &&f) {
-  auto start = std::chrono::steady_clock::now();
-  f();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-      .count();
-}
 
 void run(const std::string &command) {
   if (std::system(command.c_str()) != 0) {
@@ -100,20 +89,20 @@ Figures measure(const std::string &file, const std::string &cacheDir,
   std::vector<double> clang, oneThread;
   for (int i = 0; i < reps; ++i) {
     std::unique_ptr<Module> m;
-    double t = seconds([&] { m = compile(file, off); });
+    double t = bench::seconds([&] { m = compile(file, off); });
     cold.push_back({t, m->times()});
-    clang.push_back(seconds([&] { run(command); }));
+    clang.push_back(bench::seconds([&] { run(command); }));
     // Codegen on one thread (bangc::emitObjects splits it over the cores).
     ::setenv("BANGC_CODEGEN_THREADS", "1", 1);
-    oneThread.push_back(seconds([&] { m = compile(file, off); }));
+    oneThread.push_back(bench::seconds([&] { m = compile(file, off); }));
     ::unsetenv("BANGC_CODEGEN_THREADS");
   }
-  f.coldOneThread = median(oneThread);
+  f.coldOneThread = bench::median(oneThread);
   std::sort(cold.begin(), cold.end(),
             [](auto &a, auto &b) { return a.first < b.first; });
   f.cold = cold[cold.size() / 2].first;
   f.coldTimes = cold[cold.size() / 2].second;
-  f.clang = median(clang);
+  f.clang = bench::median(clang);
 
   CompileOptions on;
   on.cacheDir = cacheDir;
@@ -121,7 +110,7 @@ Figures measure(const std::string &file, const std::string &cacheDir,
   std::vector<double> warm;
   for (int i = 0; i < reps; ++i) {
     std::unique_ptr<Module> m;
-    double t = seconds([&] { m = compile(file, on); });
+    double t = bench::seconds([&] { m = compile(file, on); });
     if (m->times().cacheOutcome != CacheOutcome::Hit) {
       llvm::errs() << "error: " << file << ": expected a cache hit, got "
                    << describeCache(m->times()) << "\n";
@@ -129,15 +118,15 @@ Figures measure(const std::string &file, const std::string &cacheDir,
     }
     warm.push_back(t);
   }
-  f.warm = median(warm);
+  f.warm = bench::median(warm);
   return f;
 }
 
 double startup(const std::string &command, int reps) {
   std::vector<double> t;
   for (int i = 0; i < reps; ++i)
-    t.push_back(seconds([&] { run(command + " > /dev/null"); }));
-  return median(t);
+    t.push_back(bench::seconds([&] { run(command + " > /dev/null"); }));
+  return bench::median(t);
 }
 
 std::string relative(llvm::StringRef file) {
@@ -149,17 +138,10 @@ std::string relative(llvm::StringRef file) {
 } // namespace
 
 int main(int argc, char **argv) {
-  bool quick = false;
-  std::string json;
-  std::vector<std::string> files;
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--quick") == 0)
-      quick = true;
-    else if (std::strcmp(argv[i], "--json") == 0 && i + 1 < argc)
-      json = argv[++i];
-    else
-      files.push_back(argv[i]);
-  }
+  bench::Args args(argc, argv);
+  bool quick = args.quick;
+  std::string json = args.json;
+  std::vector<std::string> files = args.positional;
   if (files.empty()) {
     llvm::errs() << "usage: bangc-bench-compile [--quick] [--json FILE] "
                     "FILE.mlu...\n";

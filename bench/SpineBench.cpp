@@ -10,6 +10,7 @@
 // the figures as JSON. (Compile latency is bangc-bench-compile's.)
 //
 //===----------------------------------------------------------------------===//
+#include "bench/BenchUtil.h"
 #include "bangsim/Device.h"
 #include "bangsim/Module.h"
 
@@ -27,18 +28,6 @@
 using namespace bangsim;
 
 namespace {
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-template <typename F> double seconds(F &&f) {
-  auto start = std::chrono::steady_clock::now();
-  f();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-      .count();
-}
 
 template <typename T> T check(llvm::Expected<T> v) {
   if (!v) {
@@ -80,14 +69,14 @@ CopyFigures copyKernel(uint64_t bytes, int reps) {
         {KernelArg::pointer(src), KernelArg::pointer(dst),
          KernelArg::i64(int64_t(bytes))}));
     host.push_back(stats.hostSeconds);
-    copies.push_back(seconds([&] { std::memcpy(dst, src, bytes); }));
+    copies.push_back(bench::seconds([&] { std::memcpy(dst, src, bytes); }));
   }
   f.bytes = bytes;
   f.ioEfficiency = stats.ioEfficiency;
   f.simSeconds = stats.seconds;
   f.cycles = stats.cycles;
-  f.hostSeconds = median(host);
-  f.memcpySeconds = median(copies);
+  f.hostSeconds = bench::median(host);
+  f.memcpySeconds = bench::median(copies);
   return f;
 }
 
@@ -134,22 +123,17 @@ ScalingFigures scaling(int64_t elements, int reps) {
     }
   f.elements = elements;
   f.tasks = unsigned(spec.numCores());
-  f.oneThread = median(times[0]);
-  f.twoThreads = median(times[1]);
+  f.oneThread = bench::median(times[0]);
+  f.twoThreads = bench::median(times[1]);
   return f;
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
-  bool quick = false;
-  std::string json;
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--quick") == 0)
-      quick = true;
-    else if (std::strcmp(argv[i], "--json") == 0 && i + 1 < argc)
-      json = argv[++i];
-  }
+  bench::Args args(argc, argv);
+  bool quick = args.quick;
+  std::string json = args.json;
   CopyFigures c = copyKernel(
       quick ? (uint64_t(64) << 20) : (uint64_t(256) << 20), quick ? 3 : 5);
   ScalingFigures s =

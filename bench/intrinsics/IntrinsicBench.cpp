@@ -10,6 +10,7 @@
 //   bangc-bench-intrinsics [--quick] [--json FILE]
 //
 //===----------------------------------------------------------------------===//
+#include "bench/BenchUtil.h"
 #include "PlainLoops.h"
 
 #include "bangsim/Device.h"
@@ -55,29 +56,12 @@ KERNEL(exp, __bang_active_exp(c, a, N))
 KERNEL(sum, __bang_reduce_sum(c + r % 16, a, N))
 )";
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-template <typename F> double timed(F &&f) {
-  auto start = std::chrono::steady_clock::now();
-  f();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-      .count();
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
-  bool quick = false;
-  std::string json;
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--quick") == 0)
-      quick = true;
-    else if (std::strcmp(argv[i], "--json") == 0 && i + 1 < argc)
-      json = argv[++i];
-  }
+  bench::Args args(argc, argv);
+  bool quick = args.quick;
+  std::string json = args.json;
   int runs = quick ? 3 : 7;
   int reps = quick ? Reps / 4 : Reps;
   const DeviceSpec &spec = defaultDeviceSpec();
@@ -136,13 +120,13 @@ int main(int argc, char **argv) {
         return 1;
       }
       ours.push_back(stats->hostSeconds);
-      plain.push_back(timed([&] {
+      plain.push_back(bench::seconds([&] {
         for (int i = 0; i < reps; ++i)
           f.plain();
       }));
     }
     double perElem = 1e9 / (double(reps) * N);
-    double o = median(ours) * perElem, p = median(plain) * perElem;
+    double o = bench::median(ours) * perElem, p = bench::median(plain) * perElem;
     llvm::outs() << llvm::formatv("| {0} | {1:F3} | {2:F3} | {3:F2} |\n",
                                   f.what, o, p, p / o);
     rows.push_back(llvm::json::Object{{"intrinsic", f.what},

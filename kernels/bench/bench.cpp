@@ -13,6 +13,7 @@
 // and skips the 360 MiB TinShift case. --json FILE writes the figures.
 //
 //===----------------------------------------------------------------------===//
+#include "bench/BenchUtil.h"
 #include "mlu_op.h"
 #include "mlu_op_sim.h"
 
@@ -44,11 +45,6 @@ double now() {
   return std::chrono::duration<double>(
              std::chrono::steady_clock::now().time_since_epoch())
       .count();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 mluOpTensorDescriptor_t desc(mluOpDataType_t t, std::vector<int> dims) {
@@ -85,7 +81,7 @@ double timeLaunches(mluOpHandle_t h, int reps, F op,
     stats = mluop::mergedLastLaunches(q, mluop::deviceOf(h)->spec());
     t.push_back(stats.hostSeconds);
   }
-  return median(t);
+  return bench::median(t);
 }
 
 double memcpyTime(size_t bytes) {
@@ -96,7 +92,7 @@ double memcpyTime(size_t bytes) {
     std::memcpy(b.data(), a.data(), bytes);
     t.push_back(now() - t0);
   }
-  return median(t);
+  return bench::median(t);
 }
 
 llvm::json::Object tinShift(mluOpHandle_t h, const char *label, int N, int T,
@@ -232,7 +228,7 @@ llvm::json::Array borderAlign(mluOpHandle_t h, int N, int H, int W, int C4,
     size_t same = 0;
     for (size_t i = 0; i < got.size(); ++i)
       same += std::fabs(got[i] - want[i]) <= 1e-4f * (1 + std::fabs(want[i]));
-    double p = median(plain);
+    double p = bench::median(plain);
     std::printf("border_align %-8s float input [%d,%d,%d,%d] boxes [%d,%d,4] "
                 "pool %d: %.0f cycles, IO eff %5.1f%%, compute eff %5.1f%%\n"
                 "    host: launch %.2f ms, plain C++ -O3 -march=native %.2f "
@@ -265,14 +261,9 @@ llvm::json::Array borderAlign(mluOpHandle_t h, int N, int H, int W, int C4,
 } // namespace
 
 int main(int argc, char **argv) {
-  bool quick = false;
-  std::string json;
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--quick") == 0)
-      quick = true;
-    else if (std::strcmp(argv[i], "--json") == 0 && i + 1 < argc)
-      json = argv[++i];
-  }
+  bench::Args args(argc, argv);
+  bool quick = args.quick;
+  std::string json = args.json;
   runs = quick ? 3 : 5;
   mluOpHandle_t h;
   if (mluOpCreateWithDevice(&h, "mlu370") != MLUOP_STATUS_SUCCESS)

@@ -1,0 +1,51 @@
+//===- BenchUtil.h - What every bench program shares -----------*- C++ -*-===//
+//
+// Medians of repeated runs, wall-clock timing, and the command line every
+// bench takes from bench/run: [--quick] [--json FILE].
+//
+//===----------------------------------------------------------------------===//
+#ifndef BANGC_BENCH_BENCHUTIL_H
+#define BANGC_BENCH_BENCHUTIL_H
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+inline double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+/// Wall-clock seconds `f` takes.
+template <typename F> double seconds(F &&f) {
+  auto start = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+/// --quick (a short run for CI), --json FILE (figures for bench/run), and
+/// the other words in order.
+struct Args {
+  bool quick = false;
+  std::string json;
+  std::vector<std::string> positional;
+  Args(int argc, char **argv) {
+    for (int i = 1; i < argc; ++i) {
+      if (std::strcmp(argv[i], "--quick") == 0)
+        quick = true;
+      else if (std::strcmp(argv[i], "--json") == 0 && i + 1 < argc)
+        json = argv[++i];
+      else
+        positional.push_back(argv[i]);
+    }
+  }
+};
+
+} // namespace bench
+
+#endif // BANGC_BENCH_BENCHUTIL_H
