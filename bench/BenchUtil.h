@@ -7,6 +7,10 @@
 #ifndef BANGC_BENCH_BENCHUTIL_H
 #define BANGC_BENCH_BENCHUTIL_H
 
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -45,6 +49,22 @@ struct Args {
     }
   }
 };
+
+/// Writes `value` as indented JSON to `path` (nothing when `path` is empty);
+/// false, after saying why, when the file cannot be written.
+inline bool writeJson(const std::string &path, llvm::json::Value value) {
+  if (path.empty())
+    return true;
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec) {
+    llvm::errs() << "error: cannot write " << path << ": " << ec.message()
+                 << "\n";
+    return false;
+  }
+  os << llvm::formatv("{0:2}", value) << "\n";
+  return true;
+}
 
 } // namespace bench
 

@@ -16,9 +16,9 @@
 // Prints a Markdown table; --json FILE writes the figures.
 //
 //===----------------------------------------------------------------------===//
-#include "bench/BenchUtil.h"
 #include "bangsim/Device.h"
 #include "bangsim/Module.h"
+#include "bench/BenchUtil.h"
 #include "codegen/ParallelCodegen.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -196,23 +196,14 @@ int main(int argc, char **argv) {
       "clang++-19 --version {1:F1} ms (the clang++ figures include it; ours "
       "are in process).\n",
       oursStartup * 1e3, clangStartup * 1e3);
-  if (!json.empty()) {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(json, ec);
-    if (ec) {
-      llvm::errs() << "error: cannot write " << json << "\n";
-      return 1;
-    }
-    os << llvm::formatv("{0:2}",
-                        llvm::json::Value(llvm::json::Object{
-                            {"reps", reps},
-                            {"codegen_threads",
-                             int64_t(bangc::defaultCodegenPartitions())},
-                            {"kernels", std::move(rows)},
-                            {"startup_bangc_sim_s", oursStartup},
-                            {"startup_clang_s", clangStartup},
-                        }))
-       << "\n";
-  }
+  if (!bench::writeJson(json, llvm::json::Object{
+                                  {"reps", reps},
+                                  {"codegen_threads",
+                                   int64_t(bangc::defaultCodegenPartitions())},
+                                  {"kernels", std::move(rows)},
+                                  {"startup_bangc_sim_s", oursStartup},
+                                  {"startup_clang_s", clangStartup},
+                              }))
+    return 1;
   return 0;
 }

@@ -10,9 +10,9 @@
 // the figures as JSON. (Compile latency is bangc-bench-compile's.)
 //
 //===----------------------------------------------------------------------===//
-#include "bench/BenchUtil.h"
 #include "bangsim/Device.h"
 #include "bangsim/Module.h"
+#include "bench/BenchUtil.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -54,8 +54,8 @@ CopyFigures copyKernel(uint64_t bytes, int reps) {
   CopyFigures f;
   const DeviceSpec &spec = defaultDeviceSpec();
   auto device = check(Device::open(spec));
-  auto module = check(Module::compileFile(
-      BANGC_SOURCE_DIR "/bench/kernels/copy.mlu", spec));
+  auto module = check(
+      Module::compileFile(BANGC_SOURCE_DIR "/bench/kernels/copy.mlu", spec));
   const Kernel *kernel = check(module->findKernel("copy"));
   void *src = check(device->malloc(bytes));
   void *dst = check(device->malloc(bytes));
@@ -63,11 +63,11 @@ CopyFigures copyKernel(uint64_t bytes, int reps) {
   std::vector<double> host, copies;
   LaunchStats stats;
   for (int i = 0; i < reps; ++i) {
-    stats = check(device->launch(
-        *kernel, module->staticLayout(), {uint32_t(spec.numCores()), 1, 1},
-        FuncType::Union1,
-        {KernelArg::pointer(src), KernelArg::pointer(dst),
-         KernelArg::i64(int64_t(bytes))}));
+    stats = check(
+        device->launch(*kernel, module->staticLayout(),
+                       {uint32_t(spec.numCores()), 1, 1}, FuncType::Union1,
+                       {KernelArg::pointer(src), KernelArg::pointer(dst),
+                        KernelArg::i64(int64_t(bytes))}));
     host.push_back(stats.hostSeconds);
     copies.push_back(bench::seconds([&] { std::memcpy(dst, src, bytes); }));
   }
@@ -151,31 +151,23 @@ int main(int argc, char **argv) {
       c.memcpySeconds * 1e3, c.memcpySeconds / c.hostSeconds, s.elements,
       s.tasks, s.twoThreads * 1e3, s.oneThread * 1e3,
       s.oneThread / s.twoThreads);
-  if (!json.empty()) {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(json, ec);
-    if (ec) {
-      llvm::errs() << "error: cannot write " << json << "\n";
-      return 1;
-    }
-    os << llvm::formatv(
-              "{0:2}",
-              llvm::json::Value(llvm::json::Object{
-                  {"copy", llvm::json::Object{{"bytes", int64_t(c.bytes)},
-                                              {"io_efficiency", c.ioEfficiency},
-                                              {"sim_s", c.simSeconds},
-                                              {"simulated_cycles", c.cycles},
-                                              {"host_s", c.hostSeconds},
-                                              {"memcpy_s", c.memcpySeconds}}},
-                  {"scaling",
-                   llvm::json::Object{{"kernel", "affine_act<float>"},
-                                      {"elements", s.elements},
-                                      {"tasks", int64_t(s.tasks)},
-                                      {"simulated_cycles", s.cycles},
-                                      {"host_s_1_thread", s.oneThread},
-                                      {"host_s_2_threads", s.twoThreads}}},
-              }))
-       << "\n";
-  }
+  if (!bench::writeJson(
+          json,
+          llvm::json::Object{
+              {"copy", llvm::json::Object{{"bytes", int64_t(c.bytes)},
+                                          {"io_efficiency", c.ioEfficiency},
+                                          {"sim_s", c.simSeconds},
+                                          {"simulated_cycles", c.cycles},
+                                          {"host_s", c.hostSeconds},
+                                          {"memcpy_s", c.memcpySeconds}}},
+              {"scaling",
+               llvm::json::Object{{"kernel", "affine_act<float>"},
+                                  {"elements", s.elements},
+                                  {"tasks", int64_t(s.tasks)},
+                                  {"simulated_cycles", s.cycles},
+                                  {"host_s_1_thread", s.oneThread},
+                                  {"host_s_2_threads", s.twoThreads}}},
+          }))
+    return 1;
   return 0;
 }

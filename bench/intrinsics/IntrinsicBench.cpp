@@ -10,8 +10,8 @@
 //   bangc-bench-intrinsics [--quick] [--json FILE]
 //
 //===----------------------------------------------------------------------===//
-#include "bench/BenchUtil.h"
 #include "PlainLoops.h"
+#include "bench/BenchUtil.h"
 
 #include "bangsim/Device.h"
 #include "bangsim/Module.h"
@@ -90,14 +90,22 @@ int main(int argc, char **argv) {
     std::function<void()> plain;
   };
   std::vector<Family> families = {
-      {"add", "__bang_add f32", [&] { plainAdd(c.data(), a.data(), b.data(), N); }},
-      {"mul", "__bang_mul f32", [&] { plainMul(c.data(), a.data(), b.data(), N); }},
-      {"fma", "__bang_fusion FMA f32", [&] { plainFma(c.data(), a.data(), 0.5f, b.data(), N); }},
-      {"lt", "__bang_lt f32", [&] { plainLt(c.data(), a.data(), b.data(), N); }},
-      {"tohalf", "__bang_float2half_rn", [&] { plainToHalf(h.data(), a.data(), N); }},
-      {"relu", "__bang_active_relu f32", [&] { plainRelu(c.data(), a.data(), N); }},
-      {"exp", "__bang_active_exp f32", [&] { plainExp(c.data(), a.data(), N); }},
-      {"sum", "__bang_reduce_sum f32", [&] { sink = sink + plainSum(a.data(), N); }},
+      {"add", "__bang_add f32",
+       [&] { plainAdd(c.data(), a.data(), b.data(), N); }},
+      {"mul", "__bang_mul f32",
+       [&] { plainMul(c.data(), a.data(), b.data(), N); }},
+      {"fma", "__bang_fusion FMA f32",
+       [&] { plainFma(c.data(), a.data(), 0.5f, b.data(), N); }},
+      {"lt", "__bang_lt f32",
+       [&] { plainLt(c.data(), a.data(), b.data(), N); }},
+      {"tohalf", "__bang_float2half_rn",
+       [&] { plainToHalf(h.data(), a.data(), N); }},
+      {"relu", "__bang_active_relu f32",
+       [&] { plainRelu(c.data(), a.data(), N); }},
+      {"exp", "__bang_active_exp f32",
+       [&] { plainExp(c.data(), a.data(), N); }},
+      {"sum", "__bang_reduce_sum f32",
+       [&] { sink = sink + plainSum(a.data(), N); }},
   };
   llvm::json::Array rows;
   llvm::outs() << "| intrinsic | ours (ns/elem) | plain -O3 -march=native "
@@ -110,11 +118,10 @@ int main(int argc, char **argv) {
     }
     std::vector<double> ours, plain;
     for (int r = 0; r < runs; ++r) {
-      auto stats = (*device)->launch(**kernel, (*module)->staticLayout(),
-                                     {1, 1, 1}, FuncType::Block,
-                                     {KernelArg::pointer(*x),
-                                      KernelArg::pointer(*y),
-                                      KernelArg::i32(reps)});
+      auto stats = (*device)->launch(
+          **kernel, (*module)->staticLayout(), {1, 1, 1}, FuncType::Block,
+          {KernelArg::pointer(*x), KernelArg::pointer(*y),
+           KernelArg::i32(reps)});
       if (!stats) {
         llvm::errs() << llvm::toString(stats.takeError()) << "\n";
         return 1;
@@ -126,26 +133,19 @@ int main(int argc, char **argv) {
       }));
     }
     double perElem = 1e9 / (double(reps) * N);
-    double o = bench::median(ours) * perElem, p = bench::median(plain) * perElem;
+    double o = bench::median(ours) * perElem,
+           p = bench::median(plain) * perElem;
     llvm::outs() << llvm::formatv("| {0} | {1:F3} | {2:F3} | {3:F2} |\n",
                                   f.what, o, p, p / o);
     rows.push_back(llvm::json::Object{{"intrinsic", f.what},
                                       {"ours_ns_per_elem", o},
                                       {"plain_ns_per_elem", p}});
   }
-  if (!json.empty()) {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(json, ec);
-    if (ec) {
-      llvm::errs() << "error: cannot write " << json << "\n";
-      return 1;
-    }
-    os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
-                                     {"elements", N},
-                                     {"calls", reps},
-                                     {"runs", runs},
-                                     {"families", std::move(rows)}}))
-       << "\n";
-  }
+  if (!bench::writeJson(json,
+                        llvm::json::Object{{"elements", N},
+                                           {"calls", reps},
+                                           {"runs", runs},
+                                           {"families", std::move(rows)}}))
+    return 1;
   return 0;
 }

@@ -30,9 +30,9 @@
 #include <random>
 #include <vector>
 
-void plainBorderAlignForward(const float *input, const float *boxes,
-                             float *out, int32_t *arg, int N, int H, int W,
-                             int C, int K, int P);
+void plainBorderAlignForward(const float *input, const float *boxes, float *out,
+                             int32_t *arg, int N, int H, int W, int C, int K,
+                             int P);
 void plainBorderAlignBackward(const float *gradOut, const float *boxes,
                               const int32_t *arg, float *gradIn, int N, int H,
                               int W, int C, int K, int P);
@@ -290,19 +290,11 @@ int main(int argc, char **argv) {
   std::printf("compile time of the kernels: %.2f s\n",
               mluop::compileSeconds(h));
   mluOpDestroy(h);
-  if (!json.empty()) {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(json, ec);
-    if (ec) {
-      std::fprintf(stderr, "error: cannot write %s\n", json.c_str());
-      return 1;
-    }
-    os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
-                                     {"device", "mlu370"},
-                                     {"runs", runs},
-                                     {"tin_shift", std::move(tin)},
-                                     {"border_align", std::move(border)}}))
-       << "\n";
-  }
+  if (!bench::writeJson(
+          json, llvm::json::Object{{"device", "mlu370"},
+                                   {"runs", runs},
+                                   {"tin_shift", std::move(tin)},
+                                   {"border_align", std::move(border)}}))
+    return 1;
   return 0;
 }
