@@ -39,16 +39,13 @@ mluOpStatus_t checkCommon(const char *api, mluOpHandle_t handle,
                           const mluOpTensorStruct *result,
                           const char *resultName,
                           const mluOpTensorStruct *argmax, int32_t pool_size) {
-  if (!handle)
-    return badParam(api, "handle is NULL");
-  if (!feature)
-    return badParam(api, std::string(featureName) + "_desc is NULL");
-  if (!boxes)
-    return badParam(api, "boxes_desc is NULL");
-  if (!result)
-    return badParam(api, std::string(resultName) + "_desc is NULL");
-  if (!argmax)
-    return badParam(api, "argmax_idx_desc is NULL");
+  if (mluOpStatus_t s =
+          checkNotNull(api, {{"handle", handle},
+                             {std::string(featureName) + "_desc", feature},
+                             {"boxes_desc", boxes},
+                             {std::string(resultName) + "_desc", result},
+                             {"argmax_idx_desc", argmax}}))
+    return s;
   if (feature->dims.size() != 4 || feature->dims[3] % 4 != 0)
     return badParam(api, describe(featureName, feature) +
                              " must be 4-D [N, H, W, 4C] with a last "
@@ -134,12 +131,11 @@ mluOpStatus_t mluOpBorderAlignForward(
           checkCommon(api, handle, input_desc, "input", boxes_desc,
                       output_desc, "output", argmax_idx_desc, pool_size))
     return s;
-  if (!input || !boxes || !output || !argmax_idx)
-    return badParam(api, std::string(!input   ? "input"
-                                     : !boxes ? "boxes"
-                                     : !output ? "output"
-                                               : "argmax_idx") +
-                             " is NULL");
+  if (mluOpStatus_t s = checkNotNull(api, {{"input", input},
+                                           {"boxes", boxes},
+                                           {"output", output},
+                                           {"argmax_idx", argmax_idx}}))
+    return s;
   const bangsim::DeviceSpec &spec = handle->spec;
   const int64_t N = input_desc->dims[0], H = input_desc->dims[1],
                 W = input_desc->dims[2], C = input_desc->dims[3] / 4,
@@ -200,12 +196,11 @@ mluOpStatus_t mluOpBorderAlignBackward(
                                     boxes_desc, grad_output_desc,
                                     "grad_output", argmax_idx_desc, pool_size))
     return s;
-  if (!grad_output || !boxes || !argmax_idx || !grad_input)
-    return badParam(api, std::string(!grad_output ? "grad_output"
-                                     : !boxes     ? "boxes"
-                                     : !argmax_idx ? "argmax_idx"
-                                                   : "grad_input") +
-                             " is NULL");
+  if (mluOpStatus_t s = checkNotNull(api, {{"grad_output", grad_output},
+                                           {"boxes", boxes},
+                                           {"argmax_idx", argmax_idx},
+                                           {"grad_input", grad_input}}))
+    return s;
   const bangsim::DeviceSpec &spec = handle->spec;
   const int64_t N = grad_input_desc->dims[0], H = grad_input_desc->dims[1],
                 W = grad_input_desc->dims[2],

@@ -10,6 +10,7 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <string>
@@ -49,6 +50,21 @@ inline void logError(const char *api, const std::string &reason) {
 inline mluOpStatus_t badParam(const char *api, const std::string &reason) {
   logError(api, reason);
   return MLUOP_STATUS_BAD_PARAM;
+}
+
+/// One pointer argument of an API call, named as the API's parameter is.
+struct NamedPointer {
+  std::string name;
+  const void *pointer;
+};
+/// BAD_PARAM "NAME is NULL" for the first null pointer, in order; SUCCESS
+/// when none is null.
+inline mluOpStatus_t checkNotNull(const char *api,
+                                  std::initializer_list<NamedPointer> args) {
+  for (const NamedPointer &a : args)
+    if (!a.pointer)
+      return badParam(api, a.name + " is NULL");
+  return MLUOP_STATUS_SUCCESS;
 }
 
 const char *dtypeName(mluOpDataType_t dtype);

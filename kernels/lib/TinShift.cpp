@@ -84,14 +84,12 @@ mluOpStatus_t tinShift(const char *api, bool forward, mluOpHandle_t handle,
                        const mluOpTensorDescriptor_t out_desc, void *out) {
   const char *inName = forward ? "input" : "grad_output";
   const char *outName = forward ? "output" : "grad_input";
-  if (!handle)
-    return badParam(api, "handle is NULL");
-  if (!in_desc)
-    return badParam(api, std::string(inName) + "_desc is NULL");
-  if (!shifts_desc)
-    return badParam(api, "shifts_desc is NULL");
-  if (!out_desc)
-    return badParam(api, std::string(outName) + "_desc is NULL");
+  if (mluOpStatus_t s =
+          checkNotNull(api, {{"handle", handle},
+                             {std::string(inName) + "_desc", in_desc},
+                             {"shifts_desc", shifts_desc},
+                             {std::string(outName) + "_desc", out_desc}}))
+    return s;
   if (in_desc->dims.size() != 4)
     return badParam(api, llvm::formatv("{0} must be 4-D [N, T, C, HW]; it is "
                                        "{1}-D",
@@ -143,12 +141,9 @@ mluOpStatus_t tinShift(const char *api, bool forward, mluOpHandle_t handle,
     log(MLUOP_LOG_DEBUG, std::string("[") + api + "] T == 0: nothing to do");
     return MLUOP_STATUS_SUCCESS;
   }
-  if (!in)
-    return badParam(api, std::string(inName) + " is NULL");
-  if (!shifts)
-    return badParam(api, "shifts is NULL");
-  if (!out)
-    return badParam(api, std::string(outName) + " is NULL");
+  if (mluOpStatus_t s = checkNotNull(
+          api, {{inName, in}, {"shifts", shifts}, {outName, out}}))
+    return s;
   const int64_t elem = int64_t(mluOpDataTypeBytes(in_desc->dtype));
   if (C * HW * elem > INT_MAX || N * T * C * HW > (int64_t(1) << 40) ||
       N * T * C > INT_MAX) {
