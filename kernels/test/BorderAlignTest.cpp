@@ -278,6 +278,19 @@ void expectForwardExact(mluOpHandle_t h, const Problem &p, bool half,
   EXPECT_EQ(badArg, 0u) << what;
 }
 
+/// fp32 backward with random gradients, against the reference, given the
+/// argmax of our own forward.
+void expectBackwardMatches(mluOpHandle_t h, const Problem &p, Rng &rng) {
+  Result r = runForward(h, p, false);
+  std::vector<float> g(r.out.size());
+  for (float &v : g)
+    v = rng.uniform(-1, 1);
+  auto gi = runBackward(h, p, g, r.arg, false);
+  auto want = referenceBackward(p, keep, g, r.arg);
+  for (size_t i = 0; i < gi.size(); ++i)
+    EXPECT_NEAR(gi[i], want[i], 1e-5 * (1 + std::fabs(want[i]))) << i;
+}
+
 } // namespace
 
 TEST(BorderAlign, SeedExample) {
@@ -384,14 +397,7 @@ TEST(BorderAlign, OutsideBoxes) {
   expectForwardExact(h, p, false, "outside");
   // Backward must not write outside grad_input: the simulator faults a DMA
   // or atomic out of its buffer, so success is the check; and compare.
-  Result r = runForward(h, p, false);
-  std::vector<float> g(r.out.size());
-  for (float &v : g)
-    v = rng.uniform(-1, 1);
-  auto gi = runBackward(h, p, g, r.arg, false);
-  auto want = referenceBackward(p, keep, g, r.arg);
-  for (size_t i = 0; i < gi.size(); ++i)
-    EXPECT_NEAR(gi[i], want[i], 1e-5 * (1 + std::fabs(want[i]))) << i;
+  expectBackwardMatches(h, p, rng);
 }
 
 TEST(BorderAlign, HalfWithinTolerance) {
@@ -452,14 +458,7 @@ TEST(BorderAlign, SmallNramSplitsChannelsAndSamples) {
   EXPECT_EQ(policy.find("c_seg=300 "), std::string::npos) << policy;
   Problem q = randomProblem(rng, 1, 9, 8, 20, 7, 5, true);
   expectForwardExact(h, q, true, "tiny half");
-  Result r = runForward(h, p, false);
-  std::vector<float> g(r.out.size());
-  for (float &v : g)
-    v = rng.uniform(-1, 1);
-  auto gi = runBackward(h, p, g, r.arg, false);
-  auto want = referenceBackward(p, keep, g, r.arg);
-  for (size_t i = 0; i < gi.size(); ++i)
-    EXPECT_NEAR(gi[i], want[i], 1e-5 * (1 + std::fabs(want[i]))) << i;
+  expectBackwardMatches(h, p, rng);
 }
 
 TEST(BorderAlign, BackwardFiniteDifferences) {
