@@ -317,32 +317,10 @@ TEST(BorderAlign, SeedExample) {
 }
 
 TEST(BorderAlign, MmcvGroundTruth) {
-  std::ifstream f(std::string(MLUOP_SHARED_DIR) +
-                  "/testdata/mmcv_border_align.json");
-  ASSERT_TRUE(f.good());
-  std::stringstream ss;
-  ss << f.rdbuf();
-  std::string text = ss.str();
+  std::string text = readTestData("mmcv_border_align.json");
+  ASSERT_FALSE(text.empty());
   auto numbers = [&](const std::string &key, size_t from = 0) {
-    size_t at = text.find("\"" + key + "\"", from);
-    EXPECT_NE(at, std::string::npos) << key;
-    at = text.find('[', at);
-    std::vector<double> v;
-    int depth = 0;
-    for (size_t i = at; i < text.size(); ++i) {
-      char c = text[i];
-      if (c == '[')
-        depth++;
-      else if (c == ']') {
-        if (--depth == 0)
-          break;
-      } else if (c == '-' || (c >= '0' && c <= '9')) {
-        char *end;
-        v.push_back(std::strtod(text.c_str() + i, &end));
-        i = end - text.c_str() - 1;
-      }
-    }
-    return v;
+    return flatNumbers(text, key, from);
   };
   auto input = numbers("input_arr"), boxes = numbers("boxes_arr");
   const int N = 1, C = 1, H = 3, W = 4, K = 12;

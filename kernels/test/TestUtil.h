@@ -8,12 +8,52 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
 namespace mluop_test {
+
+/// The text of ../shared/testdata/NAME (mmcv's ground truth); a test
+/// failure and "" when it cannot be read.
+inline std::string readTestData(const std::string &name) {
+  std::ifstream f(std::string(MLUOP_SHARED_DIR) + "/testdata/" + name);
+  EXPECT_TRUE(f.good()) << "shared/testdata/" << name;
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+/// The numbers of the (nested) array that follows "KEY" in JSON `text`,
+/// searching from `from`, flattened in order. The ground-truth files hold
+/// arrays of numbers only.
+inline std::vector<double> flatNumbers(const std::string &text,
+                                       const std::string &key,
+                                       size_t from = 0) {
+  size_t at = text.find("\"" + key + "\"", from);
+  EXPECT_NE(at, std::string::npos) << key;
+  at = text.find('[', at);
+  std::vector<double> v;
+  int depth = 0;
+  for (size_t i = at; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '[')
+      depth++;
+    else if (c == ']') {
+      if (--depth == 0)
+        break;
+    } else if (c == '-' || (c >= '0' && c <= '9')) {
+      char *end;
+      v.push_back(std::strtod(text.c_str() + i, &end));
+      i = end - text.c_str() - 1;
+    }
+  }
+  return v;
+}
 
 /// Collects log lines while alive.
 struct LogCapture {

@@ -94,34 +94,9 @@ TEST(TinShift, SeedExample) {
 }
 
 TEST(TinShift, MmcvGroundTruth) {
-  std::ifstream f(std::string(MLUOP_SHARED_DIR) + "/testdata/mmcv_tin_shift.json");
-  ASSERT_TRUE(f.good()) << "shared/testdata/mmcv_tin_shift.json";
-  // The file's arrays are numbers only: flatten them in order per key.
-  std::stringstream ss;
-  ss << f.rdbuf();
-  std::string text = ss.str();
-  auto numbers = [&](const std::string &key) {
-    size_t at = text.find("\"" + key + "\"");
-    EXPECT_NE(at, std::string::npos) << key;
-    at = text.find('[', at);
-    std::vector<double> v;
-    int depth = 0;
-    size_t i = at;
-    for (; i < text.size(); ++i) {
-      char c = text[i];
-      if (c == '[')
-        depth++;
-      else if (c == ']') {
-        if (--depth == 0)
-          break;
-      } else if (c == '-' || (c >= '0' && c <= '9')) {
-        char *end;
-        v.push_back(std::strtod(text.c_str() + i, &end));
-        i = end - text.c_str() - 1;
-      }
-    }
-    return v;
-  };
+  std::string text = readTestData("mmcv_tin_shift.json");
+  ASSERT_FALSE(text.empty());
+  auto numbers = [&](const std::string &key) { return flatNumbers(text, key); };
   auto inputs = numbers("inputs"), shifts = numbers("shifts"),
        outputs = numbers("outputs"), grads = numbers("grads");
   const int N = 2, T = 4, C = 8, HW = 2, G = 4;
