@@ -3,6 +3,7 @@
 #include "codegen/BangIR.h"
 
 #include "bang/Embedded.h"
+#include "bang/Intrinsics.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/DiagnosticInfo.h"
@@ -11,6 +12,28 @@
 
 using namespace llvm;
 using namespace bangc;
+
+namespace {
+
+/// A definition of an intrinsic that is not a RUNTIME wrapper.
+bool isComputeIntrinsic(const Function &f) {
+  const IntrinsicOverload *row = lookupIntrinsic(baseFunctionName(f.getName()));
+  return row && row->cls != IntrinsicClass::Runtime;
+}
+
+/// Turns the linked bodies of compute intrinsics back into declarations.
+void keepOnlyRuntimeWrappers(Module &m) {
+  for (Function &f : m) {
+    if (!f.hasFnAttribute(DeviceLibAttr) || f.isDeclaration() ||
+        !isComputeIntrinsic(f))
+      continue;
+    f.deleteBody();
+    f.removeFnAttr(DeviceLibAttr);
+    f.removeFnAttr(Attribute::AlwaysInline);
+  }
+}
+
+} // namespace
 
 PreservedAnalyses LinkDeviceLibPass::run(Module &m, ModuleAnalysisManager &) {
   // Lazily: the linker materialises only the bodies the kernel needs, not
@@ -32,6 +55,8 @@ PreservedAnalyses LinkDeviceLibPass::run(Module &m, ModuleAnalysisManager &) {
     m.getContext().emitError("cannot link the device library");
     return PreservedAnalyses::all();
   }
+  if (runtimeOnly)
+    keepOnlyRuntimeWrappers(m);
   for (Function &f : m)
     if (f.hasFnAttribute(DeviceLibAttr) && !f.isDeclaration())
       f.setLinkage(GlobalValue::InternalLinkage);

@@ -40,6 +40,8 @@ OptimizationLevel levelOf(int optLevel) {
 bool parseBangPass(StringRef name, ModulePassManager &mpm, TargetMachine &tm) {
   if (name == "bang-link-devicelib")
     mpm.addPass(LinkDeviceLibPass());
+  else if (name == "bang-link-devicelib-runtime")
+    mpm.addPass(LinkDeviceLibPass(/*runtimeOnly=*/true));
   else if (name == "bang-host-target")
     mpm.addPass(HostTargetPass(tm.getTargetCPU().str(),
                                tm.getTargetFeatureString().str()));
@@ -69,8 +71,9 @@ bool parseBangPass(StringRef name, ModulePassManager &mpm, TargetMachine &tm) {
 /// The BANG passes, in order. Each line says why the pass is there.
 void addBangPasses(ModulePassManager &mpm, TargetMachine &tm,
                    const CodegenOptions &options) {
-  // The intrinsics' bodies, so that they inline and vectorise in the kernel.
-  mpm.addPass(LinkDeviceLibPass());
+  // The intrinsics' bodies, so that they inline and vectorise in the kernel;
+  // or only the runtime wrappers, and the kernel calls the native library.
+  mpm.addPass(LinkDeviceLibPass(/*runtimeOnly=*/!inlinesIntrinsics(options)));
   // Every function compiled for this CPU's vector units, not generic x86-64.
   mpm.addPass(HostTargetPass(tm.getTargetCPU().str(),
                              tm.getTargetFeatureString().str()));
@@ -168,6 +171,27 @@ bangc::createHostTargetMachine(int optLevel) {
   jtmb->setRelocationModel(Reloc::PIC_);
   jtmb->setCodeModel(CodeModel::Small);
   return jtmb->createTargetMachine();
+}
+
+bool bangc::inlinesIntrinsics(const CodegenOptions &options) {
+  if (!options.nativeDeviceLib)
+    return true;
+  return options.inlineIntrinsics.value_or(options.optLevel >= 3);
+}
+
+Error bangc::optimizeDeviceLibrary(Module &m, int optLevel) {
+  CodegenOptions options;
+  options.optLevel = optLevel;
+  return run(
+      m, options,
+      [&](ModulePassManager &mpm, PassSetup &setup, TargetMachine &tm) {
+        mpm.addPass(HostTargetPass(tm.getTargetCPU().str(),
+                                   tm.getTargetFeatureString().str()));
+        mpm.addPass(setup.pb.buildPerModuleDefaultPipeline(levelOf(optLevel)));
+        mpm.addPass(
+            createModuleToFunctionPassAdaptor(WidenHalfComparesPass(tm)));
+        return Error::success();
+      });
 }
 
 Error bangc::optimizeModule(Module &m, const CodegenOptions &options) {

@@ -8,15 +8,28 @@
 #include "llvm/Target/TargetMachine.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace bangc {
+
+struct NativeDeviceLibrary;
 
 struct CodegenOptions {
   int optLevel = 2;           ///< -O0..-O3
   bool checkAccesses = false; ///< --check: instrument scalar loads/stores
   llvm::raw_ostream *diagnostics = nullptr; ///< stderr when null
+  /// The precompiled device library kernels may call (NativeDeviceLib.h), or
+  /// null: then every intrinsic body is linked from the bitcode.
+  const NativeDeviceLibrary *nativeDeviceLib = nullptr;
+  /// -f[no-]inline-intrinsics: link and inline the intrinsics' bodies into
+  /// each call site rather than call the native library. Default: at -O3.
+  std::optional<bool> inlineIntrinsics;
 };
+
+/// True if `options` link the device library's bitcode into the module
+/// (inlined intrinsics), false if its calls go to the native library.
+bool inlinesIntrinsics(const CodegenOptions &options);
 
 /// Registers the host target with LLVM (once; later calls return at once).
 void initializeHostTarget();
@@ -29,12 +42,18 @@ createHostTargetMachine(int optLevel);
 /// `m`. Errors are printed clang-style and returned as CompileFailed.
 llvm::Error optimizeModule(llvm::Module &m, const CodegenOptions &options);
 
+/// Compiles the device library itself (`m`, its bitcode) for the host at
+/// -O<optLevel>, with the passes a kernel's intrinsic bodies get (host
+/// target, the -O<n> pipeline, widened half compares): what
+/// bangc-devicelib-gen runs once at build time.
+llvm::Error optimizeDeviceLibrary(llvm::Module &m, int optLevel);
+
 /// Runs only `pipeline`, a comma-separated list of pass names (ours are
-/// bang-link-devicelib, bang-host-target, bang-find-kernels,
-/// bang-lower-inline-asm, bang-lower-builtins, bang-memory-spaces,
-/// bang-scalar-cost, bang-source-locations, bang-check-accesses,
-/// bang-entry-wrapper, bang-widen-half-compares; LLVM's pass names work
-/// too). For testing passes alone.
+/// bang-link-devicelib, bang-link-devicelib-runtime, bang-host-target,
+/// bang-find-kernels, bang-lower-inline-asm, bang-lower-builtins,
+/// bang-memory-spaces, bang-scalar-cost, bang-source-locations,
+/// bang-check-accesses, bang-entry-wrapper, bang-widen-half-compares; LLVM's
+/// pass names work too). For testing passes alone.
 llvm::Error runPassPipeline(llvm::Module &m, llvm::StringRef pipeline,
                             const CodegenOptions &options);
 

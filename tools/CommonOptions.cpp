@@ -11,6 +11,11 @@ const char *const bangc::tools::CommonOptionsHelp =
     "  -O0 -O1 -O2 -O3   optimisation level (default -O2)\n"
     "  -g                full debug info (line tables are always kept)\n"
     "  --check           also check every scalar load and store of kernels\n"
+    "  -finline-intrinsics, -fno-inline-intrinsics\n"
+    "                    inline every intrinsic's body into its call site\n"
+    "                    (faster small calls, slower compile) or call the\n"
+    "                    device library precompiled for this CPU (default:\n"
+    "                    inline at -O3 only)\n"
     "  --device SPEC     mlu370 (default), mlu270, tiny, or a JSON spec file\n";
 
 bool CommonOptions::parse(Args &args) {
@@ -33,6 +38,14 @@ bool CommonOptions::parse(Args &args) {
   }
   if (args.flag("--check")) {
     compile.checkAccesses = true;
+    return true;
+  }
+  if (args.flag("-finline-intrinsics")) {
+    compile.inlineIntrinsics = true;
+    return true;
+  }
+  if (args.flag("-fno-inline-intrinsics")) {
+    compile.inlineIntrinsics = false;
     return true;
   }
   if (auto v = args.value("--device")) {

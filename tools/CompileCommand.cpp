@@ -2,6 +2,7 @@
 #include "tools/Commands.h"
 #include "tools/CommonOptions.h"
 
+#include "codegen/NativeDeviceLib.h"
 #include "codegen/Output.h"
 #include "codegen/Pipeline.h"
 #include "frontend/Frontend.h"
@@ -117,6 +118,8 @@ struct CompileCommand {
     CodegenOptions cg;
     cg.optLevel = common.compile.optLevel;
     cg.checkAccesses = common.compile.checkAccesses;
+    cg.nativeDeviceLib = usableNativeDeviceLibrary();
+    cg.inlineIntrinsics = common.compile.inlineIntrinsics;
     llvm::Error e = passes.empty() ? optimizeModule(**module, cg)
                                    : runPassPipeline(**module, passes, cg);
     if (e)

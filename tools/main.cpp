@@ -1,6 +1,7 @@
 //===- main.cpp - bangc-sim: the compiler and simulated device's driver ---===//
 #include "tools/Commands.h"
 
+#include "codegen/NativeDeviceLib.h"
 #include "graph/GraphCommand.h"
 
 #include "llvm/Support/InitLLVM.h"
@@ -24,6 +25,19 @@ static const char *const usage =
     "\n"
     "'bangc-sim COMMAND --help' describes a command.\n";
 
+/// The version, and which form of the device library kernels use here.
+static void printVersion() {
+  llvm::outs() << "bangc-sim 0.1.0 (LLVM " LLVM_VERSION_STRING ")\n";
+  const bangc::NativeDeviceLibrary &lib = bangc::nativeDeviceLibrary();
+  if (lib.matchesHost())
+    llvm::outs() << "device library: precompiled for this CPU (" << lib.cpu
+                 << "); intrinsics inlined at -O3 or with "
+                    "-finline-intrinsics\n";
+  else
+    llvm::outs() << "device library: precompiled for " << lib.cpu
+                 << ", not this CPU; intrinsics are always inlined\n";
+}
+
 int main(int argc, const char **argv) {
   llvm::InitLLVM init(argc, argv);
   if (argc < 2) {
@@ -37,7 +51,7 @@ int main(int argc, const char **argv) {
     return 0;
   }
   if (command == "--version") {
-    llvm::outs() << "bangc-sim 0.1.0 (LLVM " LLVM_VERSION_STRING ")\n";
+    printVersion();
     return 0;
   }
   if (command == "compile")

@@ -4,8 +4,10 @@
 // arrays of N elements; the same work runs as a plain C++ loop compiled
 // with -O3 -march=native on host arrays of the same size. Both are timed in
 // this run on this machine; the ratio is plain time / intrinsic time (at
-// least 1.0 means no slower). Medians of repeated runs. Prints a Markdown
-// table; --json FILE also writes the figures.
+// least 1.0 means no slower). Medians of repeated runs. The kernels are
+// compiled twice: as at -O2 (calling the device library precompiled for this
+// CPU) and with every intrinsic inlined (-finline-intrinsics, -O3's
+// default). Prints a Markdown table; --json FILE also writes the figures.
 //
 //   bangc-bench-intrinsics [--quick] [--json FILE]
 //
@@ -67,7 +69,11 @@ int main(int argc, char **argv) {
   const DeviceSpec &spec = defaultDeviceSpec();
   auto device = Device::open(spec);
   auto module = Module::compileString("intrinsics.mlu", source, spec);
-  if (!device || !module) {
+  CompileOptions inlining;
+  inlining.inlineIntrinsics = true;
+  auto inlined =
+      Module::compileString("intrinsics.mlu", source, spec, inlining);
+  if (!device || !module || !inlined) {
     llvm::errs() << "error: cannot set up the bench\n";
     return 1;
   }
@@ -108,25 +114,32 @@ int main(int argc, char **argv) {
        [&] { sink = sink + plainSum(a.data(), N); }},
   };
   llvm::json::Array rows;
-  llvm::outs() << "| intrinsic | ours (ns/elem) | plain -O3 -march=native "
-                  "(ns/elem) | ratio plain/ours |\n|---|---|---|---|\n";
-  for (Family &f : families) {
-    auto kernel = (*module)->findKernel(f.kernel);
-    if (!kernel) {
-      llvm::errs() << llvm::toString(kernel.takeError()) << "\n";
-      return 1;
+  // One timed launch of `kernel` of `m`; a negative time on failure.
+  auto launch = [&](Module &m, llvm::StringRef kernel) -> double {
+    auto k = m.findKernel(kernel);
+    if (!k) {
+      llvm::errs() << llvm::toString(k.takeError()) << "\n";
+      return -1;
     }
-    std::vector<double> ours, plain;
+    auto stats = (*device)->launch(
+        **k, m.staticLayout(), {1, 1, 1}, FuncType::Block,
+        {KernelArg::pointer(*x), KernelArg::pointer(*y), KernelArg::i32(reps)});
+    if (!stats) {
+      llvm::errs() << llvm::toString(stats.takeError()) << "\n";
+      return -1;
+    }
+    return stats->hostSeconds;
+  };
+  llvm::outs() << "| intrinsic | ours (ns/elem) | inlined (ns/elem) | plain "
+                  "-O3 -march=native (ns/elem) | plain/ours | plain/inlined "
+                  "|\n|---|---|---|---|---|---|\n";
+  for (Family &f : families) {
+    std::vector<double> ours, inline_, plain;
     for (int r = 0; r < runs; ++r) {
-      auto stats = (*device)->launch(
-          **kernel, (*module)->staticLayout(), {1, 1, 1}, FuncType::Block,
-          {KernelArg::pointer(*x), KernelArg::pointer(*y),
-           KernelArg::i32(reps)});
-      if (!stats) {
-        llvm::errs() << llvm::toString(stats.takeError()) << "\n";
+      ours.push_back(launch(**module, f.kernel));
+      inline_.push_back(launch(**inlined, f.kernel));
+      if (ours.back() < 0 || inline_.back() < 0)
         return 1;
-      }
-      ours.push_back(stats->hostSeconds);
       plain.push_back(bench::seconds([&] {
         for (int i = 0; i < reps; ++i)
           f.plain();
@@ -134,11 +147,14 @@ int main(int argc, char **argv) {
     }
     double perElem = 1e9 / (double(reps) * N);
     double o = bench::median(ours) * perElem,
+           in = bench::median(inline_) * perElem,
            p = bench::median(plain) * perElem;
-    llvm::outs() << llvm::formatv("| {0} | {1:F3} | {2:F3} | {3:F2} |\n",
-                                  f.what, o, p, p / o);
+    llvm::outs() << llvm::formatv(
+        "| {0} | {1:F3} | {2:F3} | {3:F3} | {4:F2} | {5:F2} |\n", f.what, o, in,
+        p, p / o, p / in);
     rows.push_back(llvm::json::Object{{"intrinsic", f.what},
                                       {"ours_ns_per_elem", o},
+                                      {"inlined_ns_per_elem", in},
                                       {"plain_ns_per_elem", p}});
   }
   if (!bench::writeJson(json,

@@ -1,5 +1,6 @@
 //===- CompileKey.cpp - What a compiled module depends on -----------------===//
 #include "CompileKey.h"
+#include "CodegenOptions.h"
 #include "CompileCache.h"
 
 #include "codegen/HostTarget.h"
@@ -61,6 +62,8 @@ std::string bangsim::compileKey(StringRef name, StringRef source, bool fromFile,
   for (const std::string &def : options.defines)
     k.add(def);
   k.add(options.optLevel).add(options.debugInfo).add(options.checkAccesses);
+  // Inlined intrinsic bodies, or calls into the native device library.
+  k.add(bangc::inlinesIntrinsics(codegenOptions(options)));
   // The driver reads these to find headers.
   for (const char *var : {"CPATH", "CPLUS_INCLUDE_PATH", "C_INCLUDE_PATH"}) {
     const char *value = std::getenv(var);

@@ -1,10 +1,12 @@
 //===- Module.cpp - Compile BANG sources into launchable modules ----------===//
 #include "bangsim/Module.h"
 
+#include "CodegenOptions.h"
 #include "CompileCache.h"
 #include "CompileKey.h"
 
 #include "codegen/JIT.h"
+#include "codegen/NativeDeviceLib.h"
 #include "codegen/Output.h"
 #include "codegen/ParallelCodegen.h"
 #include "codegen/Pipeline.h"
@@ -82,6 +84,20 @@ struct InputRecorder {
   }
 };
 
+/// What the JIT links kernels against: simrt's runtime functions and, when
+/// this host can run it, the precompiled device library.
+const bangc::RuntimeSymbols &jitSymbols() {
+  static const bangc::RuntimeSymbols symbols = [] {
+    bangc::RuntimeSymbols all = runtimeSymbols();
+    if (const bangc::NativeDeviceLibrary *lib =
+            bangc::usableNativeDeviceLibrary())
+      for (const bangc::NativeSymbol &s : lib->symbols)
+        all.emplace_back(s.name, s.address);
+    return all;
+  }();
+  return symbols;
+}
+
 } // namespace
 
 std::string bangsim::compileCacheDirectory() {
@@ -140,9 +156,7 @@ compileToObjects(llvm::StringRef name, std::optional<llvm::StringRef> source,
   times.frontend = secondsSince(start);
 
   start = Clock::now();
-  bangc::CodegenOptions cg;
-  cg.optLevel = options.optLevel;
-  cg.checkAccesses = options.checkAccesses;
+  bangc::CodegenOptions cg = codegenOptions(options);
   cg.diagnostics = diagnostics;
   if (llvm::Error e = bangc::optimizeModule(**ir, cg))
     return std::move(e);
@@ -190,7 +204,7 @@ Module::compileSource(llvm::StringRef name,
         times.cache = secondsSince(start);
         auto loadStart = Clock::now();
         auto jit = bangc::JITModule::createFromObjects(
-            std::move(entry->objects), runtimeSymbols());
+            std::move(entry->objects), jitSymbols());
         if (jit) {
           times.jit = secondsSince(loadStart);
           times.cacheOutcome = CacheOutcome::Hit;
@@ -225,7 +239,7 @@ Module::compileSource(llvm::StringRef name,
   }
   auto start = Clock::now();
   auto jit =
-      bangc::JITModule::createFromObjects(std::move(copies), runtimeSymbols());
+      bangc::JITModule::createFromObjects(std::move(copies), jitSymbols());
   if (!jit)
     return jit.takeError();
   times.jit = secondsSince(start);

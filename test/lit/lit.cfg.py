@@ -27,6 +27,16 @@ except OSError:
 if "avx512fp16" in flags:
     config.available_features.add("host-avx512fp16")
 
+# Whether this host runs the device library precompiled at build time (a
+# build on this machine does; a copied build on another CPU does not).
+import subprocess
+version = subprocess.run([os.path.join(config.bangc_tools_dir, "bangc-sim"), "--version"],
+                         capture_output=True, text=True).stdout
+if "precompiled for this CPU" in version:
+    config.available_features.add("native-devicelib")
+config.substitutions.append(("%devicelib_native_o",
+                             os.path.join(config.bangc_obj_root, "codegen", "devicelib_native.o")))
+
 # The compile cache: a fresh one per lit run in the build tree, never the
 # user's (tests of the cache itself set BANGC_CACHE_DIR to their own %t).
 import shutil

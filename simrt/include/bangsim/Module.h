@@ -24,6 +24,10 @@ struct CompileOptions {
   int optLevel = 2;                     ///< -O0..3
   bool debugInfo = false;               ///< -g (full debug info in the object)
   bool checkAccesses = false;           ///< --check
+  /// -f[no-]inline-intrinsics: inline every intrinsic body into its call
+  /// site (specialised and vectorised there; a slower compile) instead of
+  /// calling the device library precompiled for this CPU. Default: at -O3.
+  std::optional<bool> inlineIntrinsics;
   /// Where diagnostics go (stderr when null).
   llvm::raw_ostream *diagnostics = nullptr;
   /// Use the on-disk compile cache (docs/cache.md): a module compiled before
