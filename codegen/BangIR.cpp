@@ -17,7 +17,9 @@ StructType *bangc::taskContextType(LLVMContext &ctx) {
   Type *ptr = PointerType::getUnqual(ctx);
   std::vector<Type *> fields(12, i32);
   fields.insert(fields.end(), 5, ptr); // nram wram sram loc core
-  static_assert(BANG_CTX_CORE == 16, "BangTaskContext changed: update here");
+  fields.push_back(Type::getInt64Ty(ctx)); // scalarPending
+  static_assert(BANG_CTX_SCALAR_PENDING == 17,
+                "BangTaskContext changed: update here");
   return StructType::create(ctx, fields, "struct.BangTaskContext");
 }
 

@@ -2,9 +2,12 @@
 //
 // The cost model charges vector intrinsics by element count, and plain C++
 // code in a kernel by an estimate of its instruction count: each basic block
-// adds its count to a per-function counter, which is flushed to simrt
-// (__bangsim_scalar) before each intrinsic or runtime call and before each
-// return, so the simulated clock sees scalar work in program order.
+// adds its count to a per-function counter, which is flushed into the task
+// context (BangTaskContext::scalarPending) before each intrinsic or runtime
+// call and before each return. simrt charges the pending count on entry to
+// each runtime function, so the simulated clock sees scalar work in program
+// order. A flush is a load, an add and a store, not a call: it clobbers no
+// registers, and a flush of nothing folds away.
 //
 // The estimate counts the instructions of the unoptimised IR that do work:
 // it skips PHIs, allocas, debug and lifetime markers, no-op casts, constant
@@ -31,10 +34,16 @@ bool isLocal(const Value *ptr) {
   return isa<AllocaInst>(getUnderlyingObject(ptr));
 }
 
-/// Calls that hand control to simrt: intrinsics and runtime functions.
+bool isContextCall(const CallBase &call) {
+  const Function *callee = call.getCalledFunction();
+  return callee && callee->getName() == "__bangsim_ctx";
+}
+
+/// Calls that hand control to simrt: intrinsics and runtime functions (not
+/// __bangsim_ctx, which only returns the task context).
 bool isDeviceCall(const CallBase &call) {
   const Function *callee = call.getCalledFunction();
-  if (!callee || callee->isIntrinsic())
+  if (!callee || callee->isIntrinsic() || isContextCall(call))
     return false;
   return callee->getName().starts_with("__bangsim_") ||
          lookupIntrinsic(baseFunctionName(callee->getName()));
@@ -46,7 +55,7 @@ bool counts(const Instruction &inst) {
   if (auto *intr = dyn_cast<IntrinsicInst>(&inst))
     return !intr->isLifetimeStartOrEnd() && !intr->isAssumeLikeIntrinsic();
   if (auto *call = dyn_cast<CallBase>(&inst))
-    return !isDeviceCall(*call);
+    return !isDeviceCall(*call) && !isContextCall(*call);
   if (auto *load = dyn_cast<LoadInst>(&inst))
     return !isLocal(load->getPointerOperand());
   if (auto *store = dyn_cast<StoreInst>(&inst))
@@ -58,7 +67,18 @@ bool counts(const Instruction &inst) {
   return !isa<UnreachableInst>(inst);
 }
 
-void instrument(Function &f, FunctionCallee flush) {
+/// ctx->scalarPending += *counter; *counter = 0.
+void flush(IRBuilder<> &b, Value *ctx, AllocaInst *counter) {
+  Type *i64 = b.getInt64Ty();
+  Value *pending = contextField(b, ctx, BANG_CTX_SCALAR_PENDING);
+  Value *before = b.CreateLoad(i64, pending);
+  Value *count = b.CreateLoad(i64, counter);
+  b.CreateStore(b.CreateAdd(before, count), pending);
+  b.CreateStore(b.getInt64(0), counter);
+}
+
+void instrument(Function &f) {
+  Value *ctx = taskContextIn(f);
   IRBuilder<> b(&*f.getEntryBlock().getFirstInsertionPt());
   AllocaInst *counter = b.CreateAlloca(b.getInt64Ty(), nullptr, "bang.scalar");
   b.CreateStore(b.getInt64(0), counter);
@@ -82,20 +102,15 @@ void instrument(Function &f, FunctionCallee flush) {
   }
   for (Instruction *at : flushPoints) {
     b.SetInsertPoint(at);
-    b.CreateCall(flush, {b.CreateLoad(b.getInt64Ty(), counter)});
-    b.CreateStore(b.getInt64(0), counter);
+    flush(b, ctx, counter);
   }
 }
 
 } // namespace
 
 PreservedAnalyses ScalarCostPass::run(Module &m, ModuleAnalysisManager &) {
-  LLVMContext &ctx = m.getContext();
-  FunctionCallee flush = runtimeFunction(
-      m, "__bangsim_scalar",
-      FunctionType::get(Type::getVoidTy(ctx), {Type::getInt64Ty(ctx)}, false));
   for (Function &f : m)
     if (!f.isDeclaration() && !f.hasFnAttribute(DeviceLibAttr))
-      instrument(f, flush);
+      instrument(f);
   return PreservedAnalyses::none();
 }

@@ -101,6 +101,12 @@ void bangsim::chargeScalar(Task &task, int64_t instructions) {
   task.scalar += instructions;
 }
 
+void bangsim::chargePendingScalar(Task &task) {
+  int64_t pending = task.ctx.scalarPending;
+  task.ctx.scalarPending = 0;
+  chargeScalar(task, pending);
+}
+
 void bangsim::chargeSync(Task &task) {
   task.compute = std::max(task.compute, task.dma);
 }

@@ -257,6 +257,7 @@ Expected<LaunchStats> Device::launch(const Kernel &kernel,
       c.wram = impl->memory.wram(i);
       c.sram = impl->memory.sram(c.clusterId);
       c.core = &t;
+      c.scalarPending = 0;
       t.barrierGroup = n ? i / cpc : i;
       t.unionGroup = i / topo->groupCores;
       l.clusterBarriers[t.barrierGroup].expected++;

@@ -126,7 +126,8 @@ void taskMain(unsigned hi, unsigned lo) {
   tlsWorkerStack = afterSwitch(nullptr);
   Task *task = reinterpret_cast<Task *>((uintptr_t(hi) << 32) | uintptr_t(lo));
   task->launch->kernel->entry(task->launch->argPointers.data());
-  chargeSync(*task); // a kernel ends when its DMA has drained
+  chargePendingScalar(*task); // the scalar work after its last runtime call
+  chargeSync(*task);          // a kernel ends when its DMA has drained
   finishTask(*task);
   tlsTask = nullptr;
   beforeSwitch(nullptr, tlsWorkerStack); // this fiber ends

@@ -32,9 +32,13 @@ const Place::Kind directionSpaces[NumDirections][2] = {
     {Place::Sram, Place::Nram},  {Place::Sram, Place::Sram},
     {Place::Gdram, Place::Wram}, {Place::Wram, Place::Sram}};
 
+/// The current task, on entry to a runtime function: charges the scalar work
+/// kernel code did since the last call, and stops the task if its launch
+/// stopped or its time is up.
 Task &task() {
   Task *t = currentTask();
   assert(t && "a runtime function called outside kernel code");
+  chargePendingScalar(*t);
   Launch &l = *t->launch;
   if (l.stopped.load(std::memory_order_relaxed))
     stopCurrentTask();
@@ -260,12 +264,6 @@ void __bangsim_compute(int32_t opClass, int32_t dtype, int64_t count) {
                 t.ctx.loc ? t.ctx.loc->intrinsic : "vector");
 }
 
-void __bangsim_scalar(int64_t n) {
-  Task *t = currentTask();
-  if (t)
-    chargeScalar(*t, n);
-}
-
 // Each entry point below leaves a faulting task only after the checks have
 // returned: no frame that owns memory is left on the fiber's stack.
 
@@ -308,7 +306,6 @@ std::vector<std::pair<std::string, void *>> bangsim::runtimeSymbols() {
       {"__bangsim_sync", reinterpret_cast<void *>(&__bangsim_sync)},
       {"__bangsim_check_vec", reinterpret_cast<void *>(&__bangsim_check_vec)},
       {"__bangsim_compute", reinterpret_cast<void *>(&__bangsim_compute)},
-      {"__bangsim_scalar", reinterpret_cast<void *>(&__bangsim_scalar)},
       {"__bangsim_atomic", reinterpret_cast<void *>(&__bangsim_atomic)},
       {"__bangsim_check_access",
        reinterpret_cast<void *>(&__bangsim_check_access)},

@@ -166,6 +166,8 @@ void chargeDma(Task &task, int dir, int64_t bytes, int64_t segments,
 void chargeCompute(Task &task, int opClass, int dtype, int64_t count,
                    const char *name);
 void chargeScalar(Task &task, int64_t instructions);
+/// Charges and clears the count kernel code left in ctx.scalarPending.
+void chargePendingScalar(Task &task);
 void chargeSync(Task &task);
 /// Aligns the clocks of the tasks meeting at a barrier.
 void chargeBarrier(std::vector<Task *> &tasks);

@@ -220,6 +220,35 @@ TEST(CostModel, CoresShareTheCardsBandwidth) {
   EXPECT_EQ(four->cores.size(), 4u);
 }
 
+const char *const scalarSource = R"(
+__nram__ float b[64];
+__mlu_global__ void tail_loop(float *x, int n) {
+  __memcpy(b, x, 256, GDRAM2NRAM);
+  for (int i = 0; i < n; ++i)
+    b[i % 64] += 1.0f;
+}
+)";
+
+// Plain C++ work is counted per executed block (linear in the trip count)
+// and charged even after the last runtime call: a task's end charges it.
+TEST(CostModel, ScalarWorkAfterTheLastCallIsCharged) {
+  Fixture f(roundSpec(), scalarSource);
+  ASSERT_TRUE(f.module);
+  void *x = f.buffer(std::vector<uint8_t>(256, 0));
+  auto run = [&](int n) {
+    auto stats =
+        f.launch("tail_loop", {KernelArg::pointer(x), KernelArg::i32(n)});
+    EXPECT_TRUE(bool(stats)) << llvm::toString(stats.takeError());
+    return stats ? *stats : LaunchStats();
+  };
+  LaunchStats none = run(0), half = run(500), full = run(1000);
+  int64_t perHalf = half.scalarInstructions - none.scalarInstructions;
+  EXPECT_GE(perHalf, 500 * 3); // compare, load, add, store, increment...
+  EXPECT_EQ(full.scalarInstructions - none.scalarInstructions, 2 * perHalf);
+  // DMA: 100 latency + 256 B / 8 B per cycle; then the loop at IPC 64.
+  EXPECT_NEAR(full.cycles, 132 + double(full.scalarInstructions) / 64, 1e-9);
+}
+
 const char *const pingPongSource = R"(
 #define N 256
 __nram__ float buf[2][N];

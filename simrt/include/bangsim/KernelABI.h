@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-#define BANGSIM_ABI_VERSION 1
+#define BANGSIM_ABI_VERSION 2
 
 #ifdef __cplusplus
 extern "C" {
@@ -32,6 +32,11 @@ typedef struct BangTaskContext {
   /// before each intrinsic call so a fault can name the source line.
   const struct BangSrcLoc *loc;
   void *core; ///< Opaque simrt core state.
+  /// Scalar instructions kernel code executed that simrt has not charged
+  /// yet: codegen (the ScalarCost pass) adds its count here before each
+  /// runtime or intrinsic call and each return; simrt charges and clears it
+  /// on entry to every runtime function and when the task ends.
+  int64_t scalarPending;
 } BangTaskContext;
 
 /// Field indices of BangTaskContext, used by codegen to build GEPs.
@@ -53,6 +58,7 @@ enum BangTaskContextField {
   BANG_CTX_SRAM,
   BANG_CTX_LOC,
   BANG_CTX_CORE,
+  BANG_CTX_SCALAR_PENDING,
 };
 
 /// A source location, emitted by codegen as a constant for each intrinsic call.
@@ -162,8 +168,6 @@ void __bangsim_check_vec(const void *p, int64_t bytes, int32_t spaces,
                          int32_t access);
 /// Charges `count` units of `op_class` on `dtype` to this core's compute queue.
 void __bangsim_compute(int32_t op_class, int32_t dtype, int64_t count);
-/// Charges `n` scalar instructions (counted by the ScalarCost pass).
-void __bangsim_scalar(int64_t n);
 /// Atomic reduction on GDRAM: op 0 add, 1 max; dtype a BangDType.
 void __bangsim_atomic(void *gdram_dst, const void *src, int64_t n,
                       int32_t op, int32_t dtype);
