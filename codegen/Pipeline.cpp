@@ -16,6 +16,7 @@
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/StandardInstrumentations.h"
 #include "llvm/Support/TargetSelect.h"
 
 using namespace llvm;
@@ -97,9 +98,13 @@ void addBangPasses(ModulePassManager &mpm, TargetMachine &tm,
   mpm.addPass(EntryWrapperPass());
 }
 
+/// The pass builder and its analyses, with LLVM's standard instrumentation
+/// (so that -mllvm -time-passes, -print-after-all, ... work as in clang).
 struct PassSetup {
-  explicit PassSetup(TargetMachine &tm, int optLevel)
-      : pb(&tm, tuning(optLevel)) {
+  PassSetup(TargetMachine &tm, int optLevel, LLVMContext &context)
+      : instrumentation(context, /*DebugLogging=*/false),
+        pb(&tm, tuning(optLevel), std::nullopt, &callbacks) {
+    instrumentation.registerCallbacks(callbacks, &mam);
     pb.registerModuleAnalyses(mam);
     pb.registerCGSCCAnalyses(cgam);
     pb.registerFunctionAnalyses(fam);
@@ -118,6 +123,8 @@ struct PassSetup {
   FunctionAnalysisManager fam;
   CGSCCAnalysisManager cgam;
   ModuleAnalysisManager mam;
+  PassInstrumentationCallbacks callbacks;
+  StandardInstrumentations instrumentation;
   PassBuilder pb;
 };
 
@@ -130,7 +137,7 @@ Error run(Module &m, const CodegenOptions &options,
   m.setTargetTriple((*tm)->getTargetTriple().str());
   m.setDataLayout((*tm)->createDataLayout());
   ScopedCodegenDiagnostics diags(m.getContext(), options.diagnostics);
-  PassSetup setup(**tm, options.optLevel);
+  PassSetup setup(**tm, options.optLevel, m.getContext());
   ModulePassManager mpm;
   if (Error e = build(mpm, setup, **tm))
     return e;

@@ -1,6 +1,7 @@
 //===- CommonOptions.cpp - Options shared by compile, run and op ----------===//
 #include "tools/CommonOptions.h"
 
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/WithColor.h"
 
 using namespace bangc::tools;
@@ -16,7 +17,9 @@ const char *const bangc::tools::CommonOptionsHelp =
     "                    (faster small calls, slower compile) or call the\n"
     "                    device library precompiled for this CPU (default:\n"
     "                    inline at -O3 only)\n"
-    "  --device SPEC     mlu370 (default), mlu270, tiny, or a JSON spec file\n";
+    "  --device SPEC     mlu370 (default), mlu270, tiny, or a JSON spec file\n"
+    "  -mllvm OPTION     pass OPTION to LLVM (e.g. -time-passes,\n"
+    "                    -print-after-all), as clang does\n";
 
 bool CommonOptions::parse(Args &args) {
   if (auto v = args.value("-I", true)) {
@@ -46,6 +49,12 @@ bool CommonOptions::parse(Args &args) {
   }
   if (args.flag("-fno-inline-intrinsics")) {
     compile.inlineIntrinsics = false;
+    return true;
+  }
+  if (auto v = args.value("-mllvm")) {
+    const char *argv[] = {"bangc-sim (-mllvm)", v->c_str()};
+    if (!llvm::cl::ParseCommandLineOptions(2, argv, "", &llvm::errs()))
+      args.error = "bad LLVM option '" + *v + "'";
     return true;
   }
   if (auto v = args.value("--device")) {
