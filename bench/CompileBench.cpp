@@ -5,8 +5,9 @@
 // For each file, medians of repeated runs on this machine:
 //  - cold: Module::compileFile without the compile cache (frontend,
 //    optimisation, codegen, linking), in process; with where the time went;
-//    runs alternate with the clang++ ones below, and with cold runs whose
-//    codegen is on one thread (it is split over the host's cores);
+//    runs alternate with the clang++ ones below, and with cold runs on one
+//    thread (otherwise the module is split by kernel, or its codegen split,
+//    over the host's cores);
 //  - warm: the same with a populated compile cache in a fresh directory
 //    (hashing, lookup, linking the stored object);
 //  - clang++-19 -O2 -c of the same file, the prelude force-included as
@@ -167,8 +168,8 @@ int main(int argc, char **argv) {
   llvm::sys::fs::remove_directories(cacheDir);
 
   llvm::outs()
-      << "| kernel file | cold (frontend + optimize + codegen + "
-         "jit) | cold, codegen on 1 thread | warm (cache hit) | "
+      << "| kernel file | cold (frontend + BANG passes + optimise and "
+         "codegen + jit) | cold, 1 thread | warm (cache hit) | "
          "clang++-19 -O2 -c | cold / clang |\n|---|---|---|---|---|---|\n";
   llvm::json::Array rows;
   for (const Figures &f : all) {

@@ -43,15 +43,19 @@ def compile_section(c, out):
         return
     out.append(
         "Medians of %d runs. *Cold*: `Module::compileFile` in process without "
-        "the compile cache (frontend + optimize + codegen + jit). *Warm*: the "
+        "the compile cache (frontend; BANG passes; LLVM's -O2 pipeline and codegen; "
+        "jit). *Warm*: the "
         "same call with the module in the compile cache (lookup and linking "
         "the stored object; target under 5 ms). *clang++-19 -O2 -c*: the same "
         "file as a process, the prelude force-included (target: cold no "
-        "slower); its runs alternate with the cold ones. Codegen is split over "
-        "%d threads; the column *1 thread* is the cold compile with "
-        "BANGC_CODEGEN_THREADS=1 (faster when the other cores are busy).\n" % (
+        "slower); its runs alternate with the cold ones. A file with several "
+        "kernels is split by kernel and each part optimised and compiled on its "
+        "own thread (as nvcc's -split-compile), a single kernel has its codegen "
+        "split; %d threads. The column *1 thread* is the cold compile with "
+        "BANGC_CODEGEN_THREADS=1: one thread, no split, the CPU time clang++ is "
+        "compared with.\n" % (
             c["reps"], c["codegen_threads"]))
-    out.append("| kernel file | cold | frontend / optimize / codegen / jit | cold, 1 thread | warm | clang++-19 -O2 -c | cold / clang | cold target | warm target |")
+    out.append("| kernel file | cold | frontend / BANG passes / optimise + codegen / jit | cold, 1 thread | warm | clang++-19 -O2 -c | cold / clang | cold target | warm target |")
     out.append("|---|---|---|---|---|---|---|---|---|")
     for k in c["kernels"]:
         ratio = k["cold_s"] / k["clang_O2_c_s"]

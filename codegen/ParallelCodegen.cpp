@@ -1,9 +1,12 @@
 //===- ParallelCodegen.cpp - Host objects from several threads ------------===//
 #include "codegen/ParallelCodegen.h"
 #include "codegen/Output.h"
+#include "codegen/Pipeline.h"
+#include "codegen/SplitKernels.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/DebugInfo.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Transforms/Utils/SplitModule.h"
 
@@ -24,44 +27,39 @@ unsigned bangc::defaultCodegenPartitions() {
   return std::max(1u, std::min(cores, 4u));
 }
 
-Expected<std::vector<std::unique_ptr<MemoryBuffer>>>
-bangc::emitObjects(Module &m, int optLevel, unsigned partitions) {
-  std::vector<std::unique_ptr<MemoryBuffer>> objects;
-  unsigned functions = 0;
-  for (const Function &f : m)
-    functions += !f.isDeclaration();
-  if (partitions > 1 && functions < 2)
-    partitions = 1;
-  if (partitions <= 1) {
-    auto object = emitObject(m, optLevel);
-    if (!object)
-      return object.takeError();
-    objects.push_back(std::move(*object));
-    return std::move(objects);
-  }
+namespace {
 
-  // Each partition crosses to its thread as bitcode: an LLVMContext is not
-  // shared between threads.
-  std::vector<SmallVector<char, 0>> bitcode;
-  SplitModule(m, partitions, [&](std::unique_ptr<Module> part) {
-    SmallVector<char, 0> bytes;
-    raw_svector_ostream os(bytes);
-    WriteBitcodeToFile(*part, os);
-    bitcode.push_back(std::move(bytes));
-  });
+using Objects = std::vector<std::unique_ptr<MemoryBuffer>>;
+using PartWork = function_ref<Expected<std::unique_ptr<MemoryBuffer>>(
+    Module &, raw_ostream &diagnostics)>;
+
+SmallVector<char, 0> bitcodeOf(const Module &m) {
+  SmallVector<char, 0> bytes;
+  raw_svector_ostream os(bytes);
+  WriteBitcodeToFile(m, os);
+  return bytes;
+}
+
+/// Runs `work` on each part on its own thread. Each part crosses to its
+/// thread as bitcode (an LLVMContext is not shared between threads); its
+/// diagnostics are gathered and written to `diagnostics` in part order.
+Expected<Objects> compileParts(std::vector<SmallVector<char, 0>> &bitcode,
+                               StringRef identifier, PartWork work,
+                               raw_ostream &diagnostics) {
   size_t n = bitcode.size();
-  objects.resize(n);
-  std::vector<std::string> errors(n);
+  Objects objects(n);
+  std::vector<std::string> errors(n), diags(n);
   auto compile = [&](size_t i) {
     LLVMContext context;
     MemoryBufferRef buffer(StringRef(bitcode[i].data(), bitcode[i].size()),
-                           m.getModuleIdentifier());
+                           identifier);
     Expected<std::unique_ptr<Module>> part = parseBitcodeFile(buffer, context);
     if (!part) {
       errors[i] = toString(part.takeError());
       return;
     }
-    auto object = emitObject(**part, optLevel);
+    raw_string_ostream os(diags[i]);
+    auto object = work(**part, os);
     if (!object) {
       errors[i] = toString(object.takeError());
       return;
@@ -74,8 +72,78 @@ bangc::emitObjects(Module &m, int optLevel, unsigned partitions) {
   compile(0);
   for (std::thread &t : threads)
     t.join();
+  for (const std::string &d : diags)
+    diagnostics << d;
   for (const std::string &e : errors)
     if (!e.empty())
       return createStringError(inconvertibleErrorCode(), e);
   return std::move(objects);
+}
+
+/// LLVM's pipeline on `part`; then, unless kept, its line tables dropped:
+/// nothing reads them in JIT-run code (faults name source lines from the
+/// tables SourceLocations built).
+Error optimizePart(Module &part, const CodegenOptions &options,
+                   bool keepDebugInfo) {
+  if (Error e = runOptimizationPipeline(part, options))
+    return e;
+  if (!keepDebugInfo)
+    StripDebugInfo(part);
+  return Error::success();
+}
+
+} // namespace
+
+Expected<Objects> bangc::emitObjects(Module &m, int optLevel,
+                                     unsigned partitions) {
+  unsigned functions = 0;
+  for (const Function &f : m)
+    functions += !f.isDeclaration();
+  if (partitions > 1 && functions < 2)
+    partitions = 1;
+  if (partitions <= 1) {
+    auto object = emitObject(m, optLevel);
+    if (!object)
+      return object.takeError();
+    Objects objects;
+    objects.push_back(std::move(*object));
+    return std::move(objects);
+  }
+  std::vector<SmallVector<char, 0>> bitcode;
+  SplitModule(m, partitions, [&](std::unique_ptr<Module> part) {
+    bitcode.push_back(bitcodeOf(*part));
+  });
+  return compileParts(
+      bitcode, m.getModuleIdentifier(),
+      [&](Module &part, raw_ostream &) { return emitObject(part, optLevel); },
+      errs());
+}
+
+Expected<Objects> bangc::optimizeAndEmitObjects(Module &m,
+                                                const CodegenOptions &options,
+                                                bool keepDebugInfo,
+                                                unsigned threads) {
+  std::vector<std::unique_ptr<Module>> parts = splitByKernel(m, threads);
+  if (parts.empty()) {
+    if (Error e = optimizePart(m, options, keepDebugInfo))
+      return std::move(e);
+    return emitObjects(m, options.optLevel, threads);
+  }
+  std::vector<SmallVector<char, 0>> bitcode;
+  for (const std::unique_ptr<Module> &part : parts)
+    bitcode.push_back(bitcodeOf(*part));
+  parts.clear();
+  raw_ostream &diagnostics =
+      options.diagnostics ? *options.diagnostics : errs();
+  return compileParts(
+      bitcode, m.getModuleIdentifier(),
+      [&](Module &part,
+          raw_ostream &os) -> Expected<std::unique_ptr<MemoryBuffer>> {
+        CodegenOptions partOptions = options;
+        partOptions.diagnostics = &os;
+        if (Error e = optimizePart(part, partOptions, keepDebugInfo))
+          return std::move(e);
+        return emitObject(part, options.optLevel);
+      },
+      diagnostics);
 }

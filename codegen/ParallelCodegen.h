@@ -21,6 +21,19 @@ namespace bangc {
 llvm::Expected<std::vector<std::unique_ptr<llvm::MemoryBuffer>>>
 emitObjects(llvm::Module &m, int optLevel, unsigned partitions);
 
+struct CodegenOptions;
+
+/// The second half of a compile, after the BANG passes (runBangPasses): LLVM's
+/// -O<n> pipeline (runOptimizationPipeline), then code generation, on up to
+/// `threads` host threads. A module with several kernels is split by kernel
+/// (splitByKernel) and each part optimised and compiled on its own thread;
+/// otherwise it is optimised whole and its codegen split (emitObjects).
+/// Without `keepDebugInfo` line tables are dropped before codegen.
+/// Diagnostics go to options.diagnostics (stderr when null), in part order.
+llvm::Expected<std::vector<std::unique_ptr<llvm::MemoryBuffer>>>
+optimizeAndEmitObjects(llvm::Module &m, const CodegenOptions &options,
+                       bool keepDebugInfo, unsigned threads);
+
 /// The partitions emitObjects uses by default: one per host core, at most
 /// 4; BANGC_CODEGEN_THREADS=N overrides it.
 unsigned defaultCodegenPartitions();

@@ -201,17 +201,38 @@ Error bangc::optimizeDeviceLibrary(Module &m, int optLevel) {
       });
 }
 
+/// LLVM's -O<n> pipeline for the host, then the widened half compares.
+static void addOptimizationPipeline(ModulePassManager &mpm, PassSetup &setup,
+                                    TargetMachine &tm, int optLevel) {
+  OptimizationLevel level = levelOf(optLevel);
+  mpm.addPass(level == OptimizationLevel::O0
+                  ? setup.pb.buildO0DefaultPipeline(level)
+                  : setup.pb.buildPerModuleDefaultPipeline(level));
+  // Last: InstCombine would fold the widened compares back.
+  mpm.addPass(createModuleToFunctionPassAdaptor(WidenHalfComparesPass(tm)));
+}
+
 Error bangc::optimizeModule(Module &m, const CodegenOptions &options) {
   return run(m, options,
              [&](ModulePassManager &mpm, PassSetup &setup, TargetMachine &tm) {
                addBangPasses(mpm, tm, options);
-               OptimizationLevel level = levelOf(options.optLevel);
-               mpm.addPass(level == OptimizationLevel::O0
-                               ? setup.pb.buildO0DefaultPipeline(level)
-                               : setup.pb.buildPerModuleDefaultPipeline(level));
-               // Last: InstCombine would fold the widened compares back.
-               mpm.addPass(createModuleToFunctionPassAdaptor(
-                   WidenHalfComparesPass(tm)));
+               addOptimizationPipeline(mpm, setup, tm, options.optLevel);
+               return Error::success();
+             });
+}
+
+Error bangc::runBangPasses(Module &m, const CodegenOptions &options) {
+  return run(m, options,
+             [&](ModulePassManager &mpm, PassSetup &, TargetMachine &tm) {
+               addBangPasses(mpm, tm, options);
+               return Error::success();
+             });
+}
+
+Error bangc::runOptimizationPipeline(Module &m, const CodegenOptions &options) {
+  return run(m, options,
+             [&](ModulePassManager &mpm, PassSetup &setup, TargetMachine &tm) {
+               addOptimizationPipeline(mpm, setup, tm, options.optLevel);
                return Error::success();
              });
 }

@@ -42,6 +42,14 @@ createHostTargetMachine(int optLevel);
 /// `m`. Errors are printed clang-style and returned as CompileFailed.
 llvm::Error optimizeModule(llvm::Module &m, const CodegenOptions &options);
 
+/// optimizeModule in two halves: the BANG passes, which see the whole module
+/// (kernels, entry wrappers, the module descriptor); then LLVM's -O<n>
+/// pipeline and what follows it, which may run on parts of the module
+/// (SplitKernels.h) in parallel.
+llvm::Error runBangPasses(llvm::Module &m, const CodegenOptions &options);
+llvm::Error runOptimizationPipeline(llvm::Module &m,
+                                    const CodegenOptions &options);
+
 /// Compiles the device library itself (`m`, its bitcode) for the host at
 /// -O<optLevel>, with the passes a kernel's intrinsic bodies get (host
 /// target, the -O<n> pipeline, widened half compares): what

@@ -14,7 +14,6 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
-#include "llvm/IR/DebugInfo.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -158,17 +157,13 @@ compileToObjects(llvm::StringRef name, std::optional<llvm::StringRef> source,
   start = Clock::now();
   bangc::CodegenOptions cg = codegenOptions(options);
   cg.diagnostics = diagnostics;
-  if (llvm::Error e = bangc::optimizeModule(**ir, cg))
+  if (llvm::Error e = bangc::runBangPasses(**ir, cg))
     return std::move(e);
   times.optimize = secondsSince(start);
 
   start = Clock::now();
-  // Nothing reads line tables of JIT-run code (faults name source lines
-  // from the tables SourceLocations built); without -g, codegen skips them.
-  if (!options.debugInfo)
-    llvm::StripDebugInfo(**ir);
-  auto objects = bangc::emitObjects(**ir, options.optLevel,
-                                    bangc::defaultCodegenPartitions());
+  auto objects = bangc::optimizeAndEmitObjects(
+      **ir, cg, options.debugInfo, bangc::defaultCodegenPartitions());
   times.codegen = secondsSince(start);
   return objects;
 }

@@ -55,8 +55,10 @@ enum class CacheOutcome {
 /// Where a compile spent its time, in seconds, and what the cache did.
 struct CompileTimes {
   double frontend = 0; ///< Clang: parse, check, emit IR
-  double optimize = 0; ///< BANG passes and LLVM's -O<n> pipeline
-  double codegen = 0;  ///< IR to a host object
+  double optimize = 0; ///< the BANG passes (on the whole module)
+  /// LLVM's -O<n> pipeline and code generation: split by kernel over the
+  /// host's cores (nvcc's -split-compile), or codegen split for one kernel
+  double codegen = 0;
   double jit = 0;      ///< linking the object into the process
   double cache = 0;    ///< hashing, looking up and storing in the cache
   CacheOutcome cacheOutcome = CacheOutcome::Disabled;
