@@ -142,6 +142,7 @@ Error run(Module &m, const CodegenOptions &options,
   if (Error e = build(mpm, setup, **tm))
     return e;
   mpm.run(m, setup.mam);
+  setup.instrumentation.getTimePasses().print(); // -mllvm -time-passes
   if (diags.errors())
     return diags.takeError();
   if (verifyModule(m, &errs()))

@@ -21,6 +21,7 @@
 #include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/Pass.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
@@ -193,6 +194,10 @@ bangc::compileToIR(llvm::StringRef fileName,
   // The driver asks for -disable-free, which leaks in a long-lived process.
   invocation->getFrontendOpts().DisableFree = false;
   invocation->getCodeGenOpts().DisableFree = false;
+  // Clang's CodeGen sets LLVM's -time-passes flag from its own option: keep
+  // what the user asked for with -mllvm -time-passes.
+  invocation->getCodeGenOpts().TimePasses = llvm::TimePassesIsEnabled;
+  invocation->getCodeGenOpts().TimePassesPerRun = llvm::TimePassesPerRun;
   ci.setInvocation(std::move(invocation));
   ci.setDiagnostics(diags.get());
   ci.setVerboseOutputStream(diagOS); // "N errors generated." goes there too

@@ -7,6 +7,7 @@
 #include "codegen/Pipeline.h"
 #include "frontend/Frontend.h"
 
+#include "llvm/IR/PassTimingInfo.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -141,6 +142,7 @@ struct CompileCommand {
     if (llvm::Error err = writeModule(**module, *k, cg.optLevel, out.os()))
       return reportCompileError(std::move(err));
     out.keep();
+    llvm::reportAndResetTimings(); // codegen's -mllvm -time-passes, if on
     return 0;
   }
 };
