@@ -203,8 +203,8 @@ std::string lmemSvg(const Net &N, const NetPlan &P, int64_t Capacity) {
     if (Title.size() > 90)
       Title = Title.substr(0, 87) + "...";
     S += fmt::format("<text x=\"{}\" y=\"{}\">group {}: {} (nsecs {}, hsecs "
-                     "{}, fsecs {}; peak {} bytes)</text>\n",
-                     M, Y0 + 12, GI, Title, G.NSecs, G.HSecs, G.FSecs,
+                     "{}, wsecs {}, fsecs {}; peak {} bytes)</text>\n",
+                     M, Y0 + 12, GI, Title, G.NSecs, G.HSecs, G.WSecs, G.FSecs,
                      G.PeakBytes);
     int BY = Y0 + 20, BH = PH - 40;
     S += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" "
@@ -289,6 +289,7 @@ json::Object groupJson(const Net &N, const GroupPlan &G, const GroupRun *R) {
   json::Object O{{"layers", std::move(Layers)},
                  {"nsecs", G.NSecs},
                  {"hsecs", G.HSecs},
+                 {"wsecs", G.WSecs},
                  {"fsecs", G.FSecs},
                  {"cores", G.Cores},
                  {"weights_resident", G.Resident},
@@ -402,17 +403,21 @@ int runLayerGroupCommand(const graph::Graph &G, const LayerGroupOptions &O) {
   auto Plan = planNet(N, Spec, Batch, PO);
   if (!Plan)
     return fail(toString(Plan.takeError()));
-  outs() << fmt::format("layer group: {} layers in {} groups (search {:.3f} "
-                        "s); estimated {:.0f} cycles\n",
-                        N.Layers.size(), Plan->Groups.size(),
-                        Plan->SearchSeconds, Plan->Cycles);
+  outs() << fmt::format(
+      "layer group: {} layers in {} groups (search {:.3f} "
+      "s); estimated {:.0f} cycles, GDRAM {} bytes ({} of "
+      "parameters)\n",
+      N.Layers.size(), Plan->Groups.size(), Plan->SearchSeconds, Plan->Cycles,
+      Plan->ReadBytes + Plan->WriteBytes, Plan->WeightReadBytes);
   for (size_t I = 0; I < Plan->Groups.size(); ++I) {
     const GroupPlan &GP = Plan->Groups[I];
     outs() << fmt::format("  group {}: {} .. {} ({} layers) nsecs {} hsecs {} "
-                          "fsecs {} peak NRAM {} bytes\n",
+                          "wsecs {} fsecs {} peak NRAM {} bytes; GDRAM {} "
+                          "bytes\n",
                           I, N.Layers[GP.Info.First].Name,
                           N.Layers[GP.Info.Last].Name, GP.Info.Layers.size(),
-                          GP.NSecs, GP.HSecs, GP.FSecs, GP.PeakBytes);
+                          GP.NSecs, GP.HSecs, GP.WSecs, GP.FSecs, GP.PeakBytes,
+                          GP.ReadBytes + GP.WriteBytes);
   }
   if (!O.LmemSvg.empty())
     if (Error E = writeText(O.LmemSvg, lmemSvg(N, *Plan, Spec.nramBytes)))
