@@ -110,6 +110,7 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
   GroupKernel K;
   K.Name = fmt::format("lg_group{}", Index);
   K.Tasks = P.Cores;
+  K.Union = P.InputsInSram;
   std::string S;
   auto line = [&](const std::string &L) { S += L + "\n"; };
   auto slot = [&](int T) {
@@ -145,10 +146,11 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
   line("// layers: " + LayerList);
   line(fmt::format("// slices: N {} ({} image(s) each), H {} ({} output rows "
                    "each), W {} ({} output columns each), output channels {}; "
-                   "{} item(s) on {} core(s), contiguous item ranges{}{}{}",
+                   "{} item(s) on {} core(s), contiguous item ranges{}{}{}{}",
                    P.NSecs, P.NB, P.HSecs, P.H.Step, P.WSecs, P.W.Step, P.FSecs,
                    P.Items, P.Cores, P.Resident ? "; weights resident" : "",
                    P.InputsResident ? "; inputs resident" : "",
+                   P.InputsInSram ? "; inputs staged in SRAM (UNION1)" : "",
                    P.Pipelined ? "; software pipelined" : ""));
   line("// time steps of one item:");
   std::string TS = formatTimeSteps(N, P);
@@ -174,6 +176,18 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
                    std::max<int64_t>({64, P.WramPeakBytes, MaxVec})));
   line("__nram__ char lg_nram[LG_NRAM_BYTES];");
   line("__wram__ char lg_wram[LG_WRAM_BYTES];");
+  // Inputs staged in SRAM: the whole tensors, [N][H][W][C] each.
+  std::map<int, int64_t> SramOff; // tensor -> float offset in lg_sram
+  if (P.InputsInSram) {
+    int64_t Floats = 0;
+    for (int T : G.Inputs) {
+      SramOff[T] = Floats;
+      Floats += P.Batch * N.Tensors[T].elements();
+    }
+    line(fmt::format("__mlu_shared__ float lg_sram[{}]; // the group inputs, "
+                     "once per cluster",
+                     Floats));
+  }
   line("");
 
   // Slice function: rows and columns of every tensor for an item.
@@ -297,11 +311,15 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
                         const std::string &Pfx, bool Async) {
     const Tensor &Tn = N.Tensors[T];
     int Sl = slot(T);
-    line(fmt::format("{0}lg_load(t{1}[{2}], g_t{1}, {3}n0, {3}nb, {4}, {5}, "
+    std::string Src = P.InputsInSram
+                          ? fmt::format("lg_sram + {}", SramOff.at(T))
+                          : fmt::format("g_t{}", T);
+    line(fmt::format("{0}lg_load(t{1}[{2}], {12}, {3}n0, {3}nb, {4}, {5}, "
                      "{6}, {3}lo[{7}], {3}hi[{7}], {3}clo[{7}], {3}chi[{7}], "
-                     "{8}, {9}, {10}); // load {11}",
+                     "{8}, {9}, {10}, {13}); // load {11}",
                      Ind, T, Buf, Pfx, Tn.C, Tn.H, Tn.W, Sl, P.H.RowsCap[Sl],
-                     P.W.RowsCap[Sl], Async ? "true" : "false", Tn.Name));
+                     P.W.RowsCap[Sl], Async ? "true" : "false", Tn.Name, Src,
+                     P.InputsInSram ? "true" : "false"));
   };
   auto tensorStore = [&](const std::string &Ind, int T, const std::string &Buf,
                          const std::string &Pfx, bool Async) {
@@ -438,6 +456,15 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
         weightLoad("  ", Key.first, "0", "0",
                    std::to_string(N.Tensors[N.Layers[Key.first].Output].C),
                    false);
+  }
+  if (P.InputsInSram) {
+    line("  // the group inputs, staged in SRAM once per cluster: each core of "
+         "the cluster copies a share");
+    for (int T : G.Inputs)
+      line(fmt::format("  lg_stage_sram(lg_sram + {}, g_t{}, {}, coreId, "
+                       "coreDim);",
+                       SramOff.at(T), T, P.Batch * N.Tensors[T].elements()));
+    line("  __sync_cluster();");
   }
   line(fmt::format("  int n0, nb, f0, ft, lo[{0}], hi[{0}], clo[{0}], "
                    "chi[{0}];",

@@ -493,6 +493,9 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
   P.Resident = P.spatialSecs() > 1 && FSecs == 1;
   P.InputsResident = FSecs > 1 && P.spatialSecs() == 1;
   CostModel M{Spec, P.Cores};
+  int64_t InputBytes = 0; // the whole group inputs, all images
+  for (int T : G.Inputs)
+    InputBytes += Batch * N.Tensors[T].elements() * 4;
 
   int K = int(G.Layers.size());
   auto local = [&](int L) { return L - G.First; };
@@ -685,7 +688,8 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
   // GDRAM traffic over all items, exact: what the emitted kernel copies.
   int64_t R = 0, W = 0;
   // Inputs: each item reads its rows, all channels; resident inputs (a
-  // global group without N or H slices) once per core.
+  // global group without N or H slices) once per core; staged in SRAM, the
+  // whole inputs once per cluster.
   int64_t InputReads = P.InputsResident ? P.Cores : FSecs;
   // A tile holds rows x columns, so over all tiles the pixels are the sum
   // of the rows of the H slices times the sum of the W slices' columns.
@@ -701,6 +705,12 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
     W += N.Tensors[T].C * sumOf(*H, T) * sumOf(*Wd, T) * 4;
   R *= Batch;
   W *= Batch;
+  int CPC = Spec.coresPerCluster;
+  if (O.UseSram && FSecs > 1 && P.Cores % CPC == 0 &&
+      InputBytes <= Spec.sramBytes && InputBytes * (P.Cores / CPC) < R) {
+    P.InputsInSram = true;
+    R = InputBytes * (P.Cores / CPC);
+  }
   // Parameters: per-channel vectors once per core; weights once per core
   // when resident, else once per change of channel slice along each core's
   // item range (one tile for an unsliced group of one item).
@@ -745,7 +755,7 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
   for (TimeStep &S : P.Steps) {
     if (!P.InputsResident)
       for (int T : S.LoadTensors)
-        S.DmaCycles += M.dma(double(actBytes(T)), true);
+        S.DmaCycles += M.dma(double(actBytes(T)), !P.InputsInSram);
     for (int T : S.StoreTensors)
       S.DmaCycles += M.dma(double(actBytes(T)), true);
     if (!P.Resident)
@@ -814,9 +824,11 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
     for (int L : G.Layers)
       if (weightElems(N, N.Layers[L], layerF(L)) > 0)
         Prologue += weightLoadCycles(L);
+  if (P.InputsInSram)
+    Prologue += M.dma(double(InputBytes) / CPC, true);
   if (P.InputsResident)
     for (int T : G.Inputs)
-      Prologue += M.dma(double(actBytes(T)), true);
+      Prologue += M.dma(double(actBytes(T)), !P.InputsInSram);
   P.Cycles = Prologue + Rounds * Item +
              (P.Pipelined ? P.Steps[0].DmaCycles + P.Steps.back().DmaCycles
                           : 0);

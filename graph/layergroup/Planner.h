@@ -140,6 +140,14 @@ struct GroupPlan {
   bool Resident = false;  ///< weights loaded once, held for all slices
   bool InputsResident = false; ///< global group without N/H slices: the
                                ///< inputs are loaded once per core
+  /// Global group: the whole inputs are staged in SRAM once per cluster
+  /// (a UNION1 launch; the cores of a cluster copy a share each), and the
+  /// items copy their slices SRAM->NRAM instead of re-reading GDRAM once
+  /// per channel slice. Chosen when it reads fewer GDRAM bytes.
+  bool InputsInSram = false;
+  int clusters(int CoresPerCluster) const {
+    return InputsInSram ? Cores / CoresPerCluster : 0;
+  }
   bool Pipelined = false; ///< more than one item per core: load i+1,
                           ///< compute i, store i-1; inputs/outputs x2
   std::vector<TimeStep> Steps;
@@ -183,6 +191,8 @@ struct PlanOptions {
   int MaxWSecs = 32;
   /// Most output-channel slices tried for a channel-sliceable group.
   int MaxFSecs = 64;
+  /// Global groups may stage their inputs in SRAM (see InputsInSram).
+  bool UseSram = true;
   int64_t ReserveBytes = 0; ///< NRAM kept free
   /// Objective: cycles + TrafficWeight * (GDRAM bytes x the cycles the whole
   /// chip's GDRAM bandwidth needs per byte). 0 = cycles only. Overridden by

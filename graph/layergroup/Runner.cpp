@@ -147,8 +147,9 @@ Expected<RunResult> runPlan(const Net &N, const NetPlan &P,
     }
     bangsim::Dim3 Dim;
     Dim.x = uint32_t(K.Tasks);
-    auto St = Dev->launch(**Kern, (*Mod)->staticLayout(), Dim,
-                          bangsim::FuncType::Block, Args);
+    auto St = Dev->launch(
+        **Kern, (*Mod)->staticLayout(), Dim,
+        K.Union ? bangsim::FuncType::Union1 : bangsim::FuncType::Block, Args);
     if (!St)
       return createStringError(inconvertibleErrorCode(),
                                "layer group: " + K.Name + ": " +
@@ -297,6 +298,7 @@ json::Object groupJson(const Net &N, const GroupPlan &G, const GroupRun *R) {
                  {"time_steps", int64_t(G.Steps.size())},
                  {"steps", std::move(Steps)},
                  {"inputs_resident", G.InputsResident},
+                 {"inputs_in_sram", G.InputsInSram},
                  {"peak_nram_bytes", G.PeakBytes},
                  {"peak_wram_bytes", G.WramPeakBytes},
                  {"weight_tile_loads", G.WeightTileLoads},
@@ -412,12 +414,13 @@ int runLayerGroupCommand(const graph::Graph &G, const LayerGroupOptions &O) {
   for (size_t I = 0; I < Plan->Groups.size(); ++I) {
     const GroupPlan &GP = Plan->Groups[I];
     outs() << fmt::format("  group {}: {} .. {} ({} layers) nsecs {} hsecs {} "
-                          "wsecs {} fsecs {} peak NRAM {} bytes; GDRAM {} "
+                          "wsecs {} fsecs {}{} peak NRAM {} bytes; GDRAM {} "
                           "bytes\n",
                           I, N.Layers[GP.Info.First].Name,
                           N.Layers[GP.Info.Last].Name, GP.Info.Layers.size(),
-                          GP.NSecs, GP.HSecs, GP.WSecs, GP.FSecs, GP.PeakBytes,
-                          GP.ReadBytes + GP.WriteBytes);
+                          GP.NSecs, GP.HSecs, GP.WSecs, GP.FSecs,
+                          GP.InputsInSram ? " (inputs in SRAM)" : "",
+                          GP.PeakBytes, GP.ReadBytes + GP.WriteBytes);
   }
   if (!O.LmemSvg.empty())
     if (Error E = writeText(O.LmemSvg, lmemSvg(N, *Plan, Spec.nramBytes)))

@@ -519,6 +519,48 @@ TEST(Global, WeightsMustFitWram) {
   EXPECT_LE(P->WramPeakBytes, spec().wramBytes);
 }
 
+TEST(Global, SramStagingOnlyWhenItReadsLess) {
+  // mlu370: 4 clusters. 16 channel slices re-read the input 16 times from
+  // GDRAM, staging reads it 4 times: staged. 2 channel slices read it about
+  // twice: not staged. An input larger than SRAM: not staged.
+  Net N;
+  int X = N.addInput("x", 256, 28, 28);
+  X = N.relu(N.conv(X, 256, 3, 1, 1, "c"), "r");
+  N.markOutput(X, "y");
+  GroupInfo G = groupInfo(N, 0, 1);
+  int64_t In = 256 * 28 * 28 * 4;
+  auto P = planGroupWith(N, spec(), 1, G, 1, 7, 1, 16, PlanOptions{});
+  ASSERT_TRUE(P);
+  EXPECT_TRUE(P->InputsInSram);
+  EXPECT_EQ(P->ReadBytes - P->WeightReadBytes, 4 * In);
+  PlanOptions NoSram;
+  NoSram.UseSram = false;
+  auto Q = planGroupWith(N, spec(), 1, G, 1, 7, 1, 16, NoSram);
+  ASSERT_TRUE(Q);
+  EXPECT_FALSE(Q->InputsInSram);
+  EXPECT_GT(Q->ReadBytes - Q->WeightReadBytes, 16 * In);
+  // 64 channels, 2 channel slices x 14 H slices of 2 rows (4 input rows,
+  // 3 at the edges): 2 x (12 x 4 + 2 x 3) = 108 of 28 rows read directly,
+  // under the 4 x 28 that staging in 4 clusters reads.
+  Net M;
+  X = M.addInput("x", 64, 28, 28);
+  X = M.relu(M.conv(X, 64, 3, 1, 1, "c"), "r");
+  M.markOutput(X, "y");
+  auto R = planGroupWith(M, spec(), 1, groupInfo(M, 0, 1), 1, 14, 1, 2,
+                         PlanOptions{});
+  ASSERT_TRUE(R);
+  EXPECT_FALSE(R->InputsInSram);
+  EXPECT_EQ(R->ReadBytes - R->WeightReadBytes, 108 * 28 * 64 * 4);
+  Net Big;
+  X = Big.addInput("x", 256, 66, 64); // 4.1 MiB, over the 4 MiB of SRAM
+  X = Big.relu(Big.conv(X, 256, 3, 1, 1, "c"), "r");
+  Big.markOutput(X, "y");
+  auto B = planGroupWith(Big, spec(), 1, groupInfo(Big, 0, 1), 1, 66, 1, 16,
+                         PlanOptions{});
+  ASSERT_TRUE(B);
+  EXPECT_FALSE(B->InputsInSram);
+}
+
 // --- Groups -----------------------------------------------------------------------
 
 TEST(Groups, DPGroupsVggLikeAndCutsTraffic) {

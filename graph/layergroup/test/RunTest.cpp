@@ -225,16 +225,19 @@ TEST(Run, InPlaceReluPipelined) {
 }
 
 TEST(Run, GlobalGroupResidentInputs) {
-  // 4 channel slices, no H slices, on the 4-core tiny device with 16 KiB
-  // WRAM: each core loads the input once.
+  // 8 channel slices, no H slices, on the 4-core tiny device with 16 KiB
+  // WRAM: each core loads the input once (from GDRAM: no SRAM staging).
   Net N;
   int X = N.addInput("x", 8, 6, 6);
   X = N.relu(N.conv(X, 64, 3, 1, 1, "c"), "r");
   N.markOutput(X, "y");
   GroupInfo G = groupInfo(N, 0, 1);
-  auto P = planGroupWith(N, spec("tiny"), 1, G, 1, 1, 1, 8, PlanOptions{});
+  PlanOptions O;
+  O.UseSram = false;
+  auto P = planGroupWith(N, spec("tiny"), 1, G, 1, 1, 1, 8, O);
   ASSERT_TRUE(P);
   EXPECT_TRUE(P->InputsResident);
+  EXPECT_FALSE(P->InputsInSram);
   EXPECT_TRUE(P->Pipelined);
   NetPlan Plan;
   Plan.Groups.push_back(*P);
@@ -243,6 +246,31 @@ TEST(Run, GlobalGroupResidentInputs) {
   RunResult R;
   checkPlan(N, 1, randomInputs(N, 1), Plan, "tiny", nullptr, &R);
   EXPECT_EQ(R.ReadBytes - R.WeightReadBytes, 4 * 8 * 6 * 6 * 4);
+}
+
+TEST(Run, GlobalGroupInputsStagedInSram) {
+  // 8 channel slices x 2 H slices on the tiny device (2 clusters of 2
+  // cores, 64 KiB SRAM): each cluster stages the whole input in SRAM once,
+  // the 16 items copy their rows SRAM->NRAM. Batch 2: both images staged.
+  Net N;
+  int X = N.addInput("x", 8, 6, 10);
+  X = N.relu(N.conv(X, 64, 3, 1, 1, "c"), "r");
+  N.markOutput(X, "y");
+  GroupInfo G = groupInfo(N, 0, 1);
+  for (int64_t Batch : {1, 2}) {
+    auto P = planGroupWith(N, spec("tiny"), Batch, G, int(Batch), 2, 1, 8,
+                           PlanOptions{});
+    ASSERT_TRUE(P);
+    EXPECT_TRUE(P->InputsInSram);
+    EXPECT_TRUE(P->Pipelined);
+    NetPlan Plan;
+    Plan.Groups.push_back(*P);
+    Plan.ReadBytes = P->ReadBytes, Plan.WriteBytes = P->WriteBytes;
+    Plan.WeightReadBytes = P->WeightReadBytes;
+    RunResult R;
+    checkPlan(N, Batch, randomInputs(N, Batch), Plan, "tiny", nullptr, &R);
+    EXPECT_EQ(R.ReadBytes - R.WeightReadBytes, 2 * Batch * 8 * 6 * 10 * 4);
+  }
 }
 
 TEST(Run, ForcedWSlicesWithAColumnHull) {
