@@ -110,7 +110,7 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
   GroupKernel K;
   K.Name = fmt::format("lg_group{}", Index);
   K.Tasks = P.Cores;
-  K.Union = P.InputsInSram;
+  K.Union = P.usesSram();
   std::string S;
   auto line = [&](const std::string &L) { S += L + "\n"; };
   auto slot = [&](int T) {
@@ -177,17 +177,24 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
   line("__nram__ char lg_nram[LG_NRAM_BYTES];");
   line("__wram__ char lg_wram[LG_WRAM_BYTES];");
   // Inputs staged in SRAM: the whole tensors, [N][H][W][C] each.
-  std::map<int, int64_t> SramOff; // tensor -> float offset in lg_sram
-  if (P.InputsInSram) {
-    int64_t Floats = 0;
+  // Or resident weights staged in SRAM: each layer's [KY][KX][C][F].
+  std::map<int, int64_t> SramOff; // tensor or layer -> float offset
+  int64_t SramFloats = 0;
+  if (P.InputsInSram)
     for (int T : G.Inputs) {
-      SramOff[T] = Floats;
-      Floats += P.Batch * N.Tensors[T].elements();
+      SramOff[T] = SramFloats;
+      SramFloats += P.Batch * N.Tensors[T].elements();
     }
-    line(fmt::format("__mlu_shared__ float lg_sram[{}]; // the group inputs, "
-                     "once per cluster",
-                     Floats));
-  }
+  if (P.WeightsInSram)
+    for (int L : G.Layers)
+      if (N.Layers[L].Kind == OpKind::Conv) {
+        SramOff[L] = SramFloats;
+        SramFloats += int64_t(N.Layers[L].Weight.size());
+      }
+  if (P.usesSram())
+    line(fmt::format("__mlu_shared__ float lg_sram[{}]; // the group {}, once "
+                     "per cluster",
+                     SramFloats, P.InputsInSram ? "inputs" : "weights"));
   line("");
 
   // Slice function: rows and columns of every tensor for an item.
@@ -449,7 +456,22 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
     line(fmt::format("  lg_load_vec({0}{1}, (float *)lg_wram, g_{0}{1}, {2});",
                      Key.second == 1 ? "b" : "a", Key.first,
                      B->Bytes / 4));
-  if (P.Resident) {
+  if (P.WeightsInSram) {
+    line("  // resident weights, staged in SRAM once per cluster (each core "
+         "copies a share), then SRAM->WRAM by every core");
+    for (auto &[Key, B] : Wt)
+      if (Key.second == 0)
+        line(fmt::format("  lg_stage_sram(lg_sram + {}, g_w{}, {}, coreId, "
+                         "coreDim);",
+                         SramOff.at(Key.first), Key.first,
+                         N.Layers[Key.first].Weight.size()));
+    line("  __sync_cluster();");
+    for (auto &[Key, B] : Wt)
+      if (Key.second == 0)
+        line(fmt::format("  lg_load_wram_sram(w{}[0], lg_sram + {}, {});",
+                         Key.first, SramOff.at(Key.first),
+                         N.Layers[Key.first].Weight.size()));
+  } else if (P.Resident) {
     line("  // resident weights, loaded once per core");
     for (auto &[Key, B] : Wt)
       if (Key.second == 0)

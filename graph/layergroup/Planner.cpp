@@ -736,7 +736,9 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
     }
   } else if (WeightBytesF > 0) {
     TileLoads = P.Cores;
-    Wt += WeightBytesF * P.Cores;
+    P.WeightsInSram = O.UseSram && P.Resident && P.Cores % CPC == 0 &&
+                      WeightBytesF <= Spec.sramBytes;
+    Wt += WeightBytesF * (P.WeightsInSram ? P.Cores / CPC : P.Cores);
   }
   P.WeightTileLoads = TileLoads;
   P.WeightReadBytes = Wt;
@@ -820,7 +822,10 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
     if (vecElems(N.Layers[L]) > 0)
       Prologue += M.dma(double(vecElems(N.Layers[L]) * 4), true) +
                   M.dma(double(vecElems(N.Layers[L]) * 4), false);
-  if (P.Resident)
+  if (P.WeightsInSram)
+    Prologue += M.dma(double(WeightBytesF) / CPC, true) +
+                M.dma(double(WeightBytesF), false);
+  else if (P.Resident)
     for (int L : G.Layers)
       if (weightElems(N, N.Layers[L], layerF(L)) > 0)
         Prologue += weightLoadCycles(L);

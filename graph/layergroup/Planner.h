@@ -145,9 +145,13 @@ struct GroupPlan {
   /// items copy their slices SRAM->NRAM instead of re-reading GDRAM once
   /// per channel slice. Chosen when it reads fewer GDRAM bytes.
   bool InputsInSram = false;
-  int clusters(int CoresPerCluster) const {
-    return InputsInSram ? Cores / CoresPerCluster : 0;
-  }
+  /// Resident group: the weights are staged in SRAM once per cluster and
+  /// copied SRAM->WRAM by each core, instead of GDRAM->WRAM by each core (a
+  /// UNION1 launch). Never together with InputsInSram (that needs channel
+  /// slices, this resident weights), so a group's GDRAM2SRAM bytes are all
+  /// feature maps or all parameters.
+  bool WeightsInSram = false;
+  bool usesSram() const { return InputsInSram || WeightsInSram; }
   bool Pipelined = false; ///< more than one item per core: load i+1,
                           ///< compute i, store i-1; inputs/outputs x2
   std::vector<TimeStep> Steps;

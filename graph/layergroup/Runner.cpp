@@ -157,7 +157,10 @@ Expected<RunResult> runPlan(const Net &N, const NetPlan &P,
     GR.Cycles = St->cycles;
     GR.ReadBytes = St->gdramReadBytes;
     GR.WriteBytes = St->gdramWriteBytes;
-    GR.WeightReadBytes = St->bytesByDirection[4]; // GDRAM2WRAM: parameters
+    // Parameters: GDRAM2WRAM, and GDRAM2SRAM when the group stages its
+    // weights there (a group stages either weights or inputs, never both).
+    GR.WeightReadBytes = St->bytesByDirection[4] +
+                         (GP.WeightsInSram ? St->bytesByDirection[7] : 0);
     GR.HostSeconds = St->hostSeconds;
     R.Cycles += GR.Cycles;
     R.ReadBytes += GR.ReadBytes;
@@ -299,6 +302,7 @@ json::Object groupJson(const Net &N, const GroupPlan &G, const GroupRun *R) {
                  {"steps", std::move(Steps)},
                  {"inputs_resident", G.InputsResident},
                  {"inputs_in_sram", G.InputsInSram},
+                 {"weights_in_sram", G.WeightsInSram},
                  {"peak_nram_bytes", G.PeakBytes},
                  {"peak_wram_bytes", G.WramPeakBytes},
                  {"weight_tile_loads", G.WeightTileLoads},
@@ -332,8 +336,10 @@ json::Object runJson(const Net &N, const NetPlan &P, const RunResult *R) {
   if (R) {
     O["gdram_read_bytes"] = R->ReadBytes;
     O["gdram_write_bytes"] = R->WriteBytes;
-    // Parameters travel GDRAM2WRAM, feature maps GDRAM<->NRAM: the
-    // simulator's per-direction counters split the total exactly.
+    // Parameters travel GDRAM2WRAM (or GDRAM2SRAM in a group that stages
+    // its weights there), feature maps GDRAM<->NRAM (or GDRAM2SRAM in a
+    // group that stages its inputs): the simulator's per-direction counters
+    // of each group split the total exactly.
     O["gdram_weight_bytes"] = R->WeightReadBytes;
     O["gdram_activation_bytes"] =
         R->ReadBytes + R->WriteBytes - R->WeightReadBytes;
@@ -419,7 +425,9 @@ int runLayerGroupCommand(const graph::Graph &G, const LayerGroupOptions &O) {
                           I, N.Layers[GP.Info.First].Name,
                           N.Layers[GP.Info.Last].Name, GP.Info.Layers.size(),
                           GP.NSecs, GP.HSecs, GP.WSecs, GP.FSecs,
-                          GP.InputsInSram ? " (inputs in SRAM)" : "",
+                          GP.InputsInSram    ? " (inputs in SRAM)"
+                          : GP.WeightsInSram ? " (weights in SRAM)"
+                                             : "",
                           GP.PeakBytes, GP.ReadBytes + GP.WriteBytes);
   }
   if (!O.LmemSvg.empty())

@@ -273,6 +273,34 @@ TEST(Run, GlobalGroupInputsStagedInSram) {
   }
 }
 
+TEST(Run, ResidentWeightsStagedInSram) {
+  // 4 H slices with resident weights on the tiny device (2 clusters of 2
+  // cores): the weights are read from GDRAM once per cluster into SRAM,
+  // then copied SRAM->WRAM by each core; without SRAM once per core.
+  Net N;
+  int X = N.addInput("x", 4, 16, 8);
+  X = N.relu(N.conv(X, 8, 3, 1, 1, "c1"), "r1");
+  X = N.conv(X, 8, 3, 1, 1, "c2");
+  N.markOutput(X, "y");
+  GroupInfo G = groupInfo(N, 0, 2);
+  int64_t Weights = (8 * 4 * 9 + 8 * 8 * 9) * 4, Bias = 2 * 8 * 4;
+  for (bool Sram : {true, false}) {
+    PlanOptions O;
+    O.UseSram = Sram;
+    auto P = planGroupWith(N, spec("tiny"), 1, G, 1, 4, 1, 1, O);
+    ASSERT_TRUE(P);
+    ASSERT_TRUE(P->Resident);
+    EXPECT_EQ(P->WeightsInSram, Sram);
+    NetPlan Plan;
+    Plan.Groups.push_back(*P);
+    Plan.ReadBytes = P->ReadBytes, Plan.WriteBytes = P->WriteBytes;
+    Plan.WeightReadBytes = P->WeightReadBytes;
+    RunResult R;
+    checkPlan(N, 1, randomInputs(N, 1), Plan, "tiny", nullptr, &R);
+    EXPECT_EQ(R.WeightReadBytes, (Sram ? 2 : 4) * Weights + 4 * Bias);
+  }
+}
+
 TEST(Run, ForcedWSlicesWithAColumnHull) {
   // 3 H x 3 W tiles, pipelined on the tiny device: c1 is read by the conv
   // c2 (which needs a halo column on each side) and by the residual add
