@@ -183,7 +183,7 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
   if (P.InputsInSram)
     for (int T : G.Inputs) {
       SramOff[T] = SramFloats;
-      SramFloats += P.Batch * N.Tensors[T].elements();
+      SramFloats += P.SramImages * N.Tensors[T].elements();
     }
   if (P.WeightsInSram)
     for (int L : G.Layers)
@@ -205,10 +205,17 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
   line(fmt::format("__mlu_func__ void {}_slice(int item, int *n0, int *nb, "
                    "int *f0, int *ft, int *lo, int *hi, int *clo, int *chi) {{",
                    K.Name));
-  line(fmt::format("  int fi = item / {}, ni = (item / {}) % {}, hs = (item / "
-                   "{}) % {}, ws = item % {};",
-                   P.spatialSecs(), P.HSecs * P.WSecs, P.NSecs, P.WSecs,
-                   P.HSecs, P.WSecs));
+  if (P.NOuter)
+    line(
+        fmt::format("  int ni = item / {}, fi = (item / {}) % {}, hs = (item / "
+                    "{}) % {}, ws = item % {}; // image slices outermost",
+                    P.FSecs * P.HSecs * P.WSecs, P.HSecs * P.WSecs, P.FSecs,
+                    P.WSecs, P.HSecs, P.WSecs));
+  else
+    line(fmt::format("  int fi = item / {}, ni = (item / {}) % {}, hs = (item "
+                     "/ {}) % {}, ws = item % {};",
+                     P.spatialSecs(), P.HSecs * P.WSecs, P.NSecs, P.WSecs,
+                     P.HSecs, P.WSecs));
   line(fmt::format("  *n0 = ni * {};", P.NB));
   line(fmt::format("  *nb = {} - *n0 < {} ? {} - *n0 : {};", P.Batch, P.NB,
                    P.Batch, P.NB));
@@ -321,12 +328,13 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
     std::string Src = P.InputsInSram
                           ? fmt::format("lg_sram + {}", SramOff.at(T))
                           : fmt::format("g_t{}", T);
-    line(fmt::format("{0}lg_load(t{1}[{2}], {12}, {3}n0, {3}nb, {4}, {5}, "
+    line(fmt::format("{0}lg_load(t{1}[{2}], {12}, {3}n0{14}, {3}nb, {4}, {5}, "
                      "{6}, {3}lo[{7}], {3}hi[{7}], {3}clo[{7}], {3}chi[{7}], "
                      "{8}, {9}, {10}, {13}); // load {11}",
                      Ind, T, Buf, Pfx, Tn.C, Tn.H, Tn.W, Sl, P.H.RowsCap[Sl],
                      P.W.RowsCap[Sl], Async ? "true" : "false", Tn.Name, Src,
-                     P.InputsInSram ? "true" : "false"));
+                     P.InputsInSram ? "true" : "false",
+                     P.InputsInSram ? " - s_n0" : ""));
   };
   auto tensorStore = [&](const std::string &Ind, int T, const std::string &Buf,
                          const std::string &Pfx, bool Async) {
@@ -479,20 +487,29 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
                    std::to_string(N.Tensors[N.Layers[Key.first].Output].C),
                    false);
   }
-  if (P.InputsInSram) {
-    line("  // the group inputs, staged in SRAM once per cluster: each core of "
-         "the cluster copies a share");
-    for (int T : G.Inputs)
-      line(fmt::format("  lg_stage_sram(lg_sram + {}, g_t{}, {}, coreId, "
-                       "coreDim);",
-                       SramOff.at(T), T, P.Batch * N.Tensors[T].elements()));
-    line("  __sync_cluster();");
-  }
   line(fmt::format("  int n0, nb, f0, ft, lo[{0}], hi[{0}], clo[{0}], "
                    "chi[{0}];",
                    NT));
   line("  const int begin = taskId * ITEMS / taskDim, end = (taskId + 1) * "
        "ITEMS / taskDim;");
+  if (P.InputsInSram) {
+    line("  // the images [s_n0, s_n1) of the group inputs that this cluster's "
+         "items need, staged in SRAM: each core of the cluster copies a share");
+    line(fmt::format("  {}_slice(clusterId * coreDim * ITEMS / taskDim, &n0, "
+                     "&nb, &f0, &ft, lo, hi, clo, chi);",
+                     K.Name));
+    line("  const int s_n0 = n0;");
+    line(fmt::format("  {}_slice((clusterId + 1) * coreDim * ITEMS / taskDim - "
+                     "1, &n0, &nb, &f0, &ft, lo, hi, clo, chi);",
+                     K.Name));
+    line("  const int s_n1 = n0 + nb;");
+    for (int T : G.Inputs)
+      line(fmt::format("  lg_stage_sram(lg_sram + {}, g_t{} + (long)s_n0 * {}, "
+                       "(long)(s_n1 - s_n0) * {}, coreId, coreDim);",
+                       SramOff.at(T), T, N.Tensors[T].elements(),
+                       N.Tensors[T].elements()));
+    line("  __sync_cluster();");
+  }
   if (P.InputsResident) {
     line("  // resident inputs (the same rows for every item), once per core");
     line(fmt::format("  {}_slice(begin, &n0, &nb, &f0, &ft, lo, hi, clo, "

@@ -705,12 +705,6 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
     W += N.Tensors[T].C * sumOf(*H, T) * sumOf(*Wd, T) * 4;
   R *= Batch;
   W *= Batch;
-  int CPC = Spec.coresPerCluster;
-  if (O.UseSram && FSecs > 1 && P.Cores % CPC == 0 &&
-      InputBytes <= Spec.sramBytes && InputBytes * (P.Cores / CPC) < R) {
-    P.InputsInSram = true;
-    R = InputBytes * (P.Cores / CPC);
-  }
   // Parameters: per-channel vectors once per core; weights once per core
   // when resident, else once per change of channel slice along each core's
   // item range (one tile for an unsliced group of one item).
@@ -719,10 +713,9 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
     VecBytes += vecElems(N.Layers[L]) * 4;
     WeightBytesF += weightElems(N, N.Layers[L], N.Tensors[N.Layers[L].Output].C) * 4;
   }
-  int64_t Wt = VecBytes * P.Cores;
-  int64_t TileLoads = 0;
-  if (FSecs > 1) {
-    int64_t PerF = WeightBytesF / F; // bytes per output channel
+  auto tileBytes = [&](int64_t &Loads) {
+    int64_t PerF = WeightBytesF / F, Bytes = 0; // per output channel
+    Loads = 0;
     for (int C = 0; C < P.Cores; ++C) {
       int Prev = -1;
       for (int It = P.itemBegin(C); It < P.itemEnd(C); ++It) {
@@ -730,10 +723,39 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
         if (Fi == Prev)
           continue;
         Prev = Fi;
-        ++TileLoads;
-        Wt += PerF * std::min(FT, F - Fi * FT);
+        ++Loads;
+        Bytes += PerF * std::min(FT, F - Fi * FT);
       }
     }
+    return Bytes;
+  };
+  // SRAM staging of a global group's inputs: each cluster stages the images
+  // its items need (N outermost when batched, so that is about Batch /
+  // clusters images), when they fit and inputs plus weight tiles read fewer
+  // GDRAM bytes than re-reading the inputs once per channel slice.
+  int CPC = Spec.coresPerCluster;
+  if (O.UseSram && FSecs > 1 && P.Cores % CPC == 0) {
+    int64_t Loads = 0, ImgBytes = InputBytes / Batch;
+    int64_t Direct = R + tileBytes(Loads);
+    P.NOuter = NSecs > 1;
+    int64_t Staged = tileBytes(Loads);
+    int MaxImgs = 0;
+    for (int K = 0; K < P.Cores / CPC; ++K) {
+      auto [N0, N1] = P.clusterImages(K, CPC);
+      MaxImgs = std::max(MaxImgs, N1 - N0 + 1);
+      Staged += (N1 - N0 + 1) * ImgBytes;
+    }
+    P.InputsInSram = MaxImgs * ImgBytes <= Spec.sramBytes && Staged < Direct;
+    P.NOuter = P.InputsInSram && P.NOuter;
+    if (P.InputsInSram) {
+      P.SramImages = MaxImgs;
+      R = Staged - tileBytes(Loads);
+    }
+  }
+  int64_t Wt = VecBytes * P.Cores;
+  int64_t TileLoads = 0;
+  if (FSecs > 1) {
+    Wt += tileBytes(TileLoads);
   } else if (WeightBytesF > 0) {
     TileLoads = P.Cores;
     P.WeightsInSram = O.UseSram && P.Resident && P.Cores % CPC == 0 &&
@@ -830,7 +852,7 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
       if (weightElems(N, N.Layers[L], layerF(L)) > 0)
         Prologue += weightLoadCycles(L);
   if (P.InputsInSram)
-    Prologue += M.dma(double(InputBytes) / CPC, true);
+    Prologue += M.dma(double(InputBytes / Batch * P.SramImages) / CPC, true);
   if (P.InputsResident)
     for (int T : G.Inputs)
       Prologue += M.dma(double(actBytes(T)), !P.InputsInSram);

@@ -124,7 +124,9 @@ struct TimeStep {
 ///
 /// Work items are numbered channel slice outermost, then image slice, then
 /// H slice, then W slice: item = ((fi * NSecs + ni) * HSecs + hs) * WSecs +
-/// ws. Core c of Cores takes
+/// ws; a batched group that stages its inputs in SRAM numbers image slices
+/// outermost (NOuter: item = ((ni * FSecs + fi) * HSecs + hs) * WSecs + ws),
+/// so that a cluster's items need few images. Core c of Cores takes
 /// the contiguous range [c * Items / Cores, (c + 1) * Items / Cores), so a
 /// core of a global group keeps its weight tile while consecutive items
 /// share a channel slice.
@@ -145,6 +147,8 @@ struct GroupPlan {
   /// items copy their slices SRAM->NRAM instead of re-reading GDRAM once
   /// per channel slice. Chosen when it reads fewer GDRAM bytes.
   bool InputsInSram = false;
+  bool NOuter = false; ///< image slices outermost (see above)
+  int SramImages = 0;  ///< InputsInSram: most images a cluster stages
   /// Resident group: the weights are staged in SRAM once per cluster and
   /// copied SRAM->WRAM by each core, instead of GDRAM->WRAM by each core (a
   /// UNION1 launch). Never together with InputsInSram (that needs channel
@@ -168,13 +172,25 @@ struct GroupPlan {
   int64_t WeightReadBytes = 0; ///< of ReadBytes: parameters (GDRAM2WRAM)
   int64_t WeightTileLoads = 0; ///< weight tiles loaded, over all cores
   bool global() const { return FSecs > 1; }
+  /// Images [first, last] that cluster \p K's items need.
+  std::pair<int, int> clusterImages(int K, int CoresPerCluster) const {
+    int B = itemBegin(K * CoresPerCluster);
+    int E = itemBegin((K + 1) * CoresPerCluster);
+    return {itemN(B) * int(NB), itemN(E - 1) * int(NB) + int(NB) - 1};
+  }
   /// Items [Begin, End) of core \p Core.
   int itemBegin(int Core) const {
     return int(int64_t(Core) * Items / Cores);
   }
   int itemEnd(int Core) const { return itemBegin(Core + 1); }
-  int itemF(int Item) const { return Item / (NSecs * HSecs * WSecs); }
-  int itemN(int Item) const { return (Item / (HSecs * WSecs)) % NSecs; }
+  int itemF(int Item) const {
+    return NOuter ? (Item / (HSecs * WSecs)) % FSecs
+                  : Item / (NSecs * HSecs * WSecs);
+  }
+  int itemN(int Item) const {
+    return NOuter ? Item / (FSecs * HSecs * WSecs)
+                  : (Item / (HSecs * WSecs)) % NSecs;
+  }
   int itemH(int Item) const { return (Item / WSecs) % HSecs; }
   int itemW(int Item) const { return Item % WSecs; }
   /// Spatial (N x H x W) slices: more than one holds the weights resident.

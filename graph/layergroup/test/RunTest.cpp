@@ -250,18 +250,26 @@ TEST(Run, GlobalGroupResidentInputs) {
 
 TEST(Run, GlobalGroupInputsStagedInSram) {
   // 8 channel slices x 2 H slices on the tiny device (2 clusters of 2
-  // cores, 64 KiB SRAM): each cluster stages the whole input in SRAM once,
-  // the 16 items copy their rows SRAM->NRAM. Batch 2: both images staged.
+  // cores, 64 KiB SRAM): each cluster stages the input in SRAM once, the 16
+  // items copy their rows SRAM->NRAM. Batch 2: image slices outermost, so
+  // each cluster stages only its own image. Batch 3: 48 items, cluster 0
+  // takes items 0..23 (images 0 and 1), cluster 1 items 24..47 (1 and 2).
   Net N;
   int X = N.addInput("x", 8, 6, 10);
   X = N.relu(N.conv(X, 64, 3, 1, 1, "c"), "r");
   N.markOutput(X, "y");
   GroupInfo G = groupInfo(N, 0, 1);
-  for (int64_t Batch : {1, 2}) {
+  struct {
+    int64_t Batch;
+    int Images, Staged; // most images per cluster, images read in all
+  } Cases[] = {{1, 1, 2}, {2, 1, 2}, {3, 2, 4}};
+  for (auto [Batch, Images, Staged] : Cases) {
     auto P = planGroupWith(N, spec("tiny"), Batch, G, int(Batch), 2, 1, 8,
                            PlanOptions{});
     ASSERT_TRUE(P);
     EXPECT_TRUE(P->InputsInSram);
+    EXPECT_EQ(P->NOuter, Batch > 1);
+    EXPECT_EQ(P->SramImages, Images);
     EXPECT_TRUE(P->Pipelined);
     NetPlan Plan;
     Plan.Groups.push_back(*P);
@@ -269,7 +277,7 @@ TEST(Run, GlobalGroupInputsStagedInSram) {
     Plan.WeightReadBytes = P->WeightReadBytes;
     RunResult R;
     checkPlan(N, Batch, randomInputs(N, Batch), Plan, "tiny", nullptr, &R);
-    EXPECT_EQ(R.ReadBytes - R.WeightReadBytes, 2 * Batch * 8 * 6 * 10 * 4);
+    EXPECT_EQ(R.ReadBytes - R.WeightReadBytes, Staged * 8 * 6 * 10 * 4);
   }
 }
 
