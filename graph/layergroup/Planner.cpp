@@ -730,27 +730,35 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
     return Bytes;
   };
   // SRAM staging of a global group's inputs: each cluster stages the images
-  // its items need (N outermost when batched, so that is about Batch /
-  // clusters images), when they fit and inputs plus weight tiles read fewer
-  // GDRAM bytes than re-reading the inputs once per channel slice.
+  // its items need, when they fit and inputs plus weight tiles read fewer
+  // GDRAM bytes than re-reading the inputs once per channel slice. Channel
+  // slices outermost, a cluster needs every image but a core keeps its
+  // tile; image slices outermost (batched), a cluster needs about Batch /
+  // clusters images but a core reloads its tiles per image.
   int CPC = Spec.coresPerCluster;
   if (O.UseSram && FSecs > 1 && P.Cores % CPC == 0) {
     int64_t Loads = 0, ImgBytes = InputBytes / Batch;
-    int64_t Direct = R + tileBytes(Loads);
-    P.NOuter = NSecs > 1;
-    int64_t Staged = tileBytes(Loads);
-    int MaxImgs = 0;
-    for (int K = 0; K < P.Cores / CPC; ++K) {
-      auto [N0, N1] = P.clusterImages(K, CPC);
-      MaxImgs = std::max(MaxImgs, N1 - N0 + 1);
-      Staged += (N1 - N0 + 1) * ImgBytes;
+    int64_t Best = R + tileBytes(Loads); // direct
+    bool BestNOuter = false;
+    for (bool NOuter : {false, true}) {
+      if (NOuter && NSecs == 1)
+        continue;
+      P.NOuter = NOuter;
+      int64_t Reads = 0;
+      int MaxImgs = 0;
+      for (int K = 0; K < P.Cores / CPC; ++K) {
+        auto [N0, N1] = P.clusterImages(K, CPC);
+        MaxImgs = std::max(MaxImgs, N1 - N0 + 1);
+        Reads += (N1 - N0 + 1) * ImgBytes;
+      }
+      if (MaxImgs * ImgBytes > Spec.sramBytes ||
+          Reads + tileBytes(Loads) >= Best)
+        continue;
+      Best = Reads + tileBytes(Loads);
+      BestNOuter = NOuter;
+      P.InputsInSram = true, P.SramImages = MaxImgs, R = Reads;
     }
-    P.InputsInSram = MaxImgs * ImgBytes <= Spec.sramBytes && Staged < Direct;
-    P.NOuter = P.InputsInSram && P.NOuter;
-    if (P.InputsInSram) {
-      P.SramImages = MaxImgs;
-      R = Staged - tileBytes(Loads);
-    }
+    P.NOuter = BestNOuter;
   }
   int64_t Wt = VecBytes * P.Cores;
   int64_t TileLoads = 0;

@@ -69,9 +69,14 @@ std::vector<double> reference(const Net &N, int64_t Batch,
   return V[Out];
 }
 
+void checkPlanOn(const Net &N, int64_t Batch, const HostTensors &In,
+                 const NetPlan &Plan, const bangsim::DeviceSpec &Spec,
+                 int64_t *Bytes = nullptr, RunResult *Result = nullptr);
 void checkPlan(const Net &N, int64_t Batch, const HostTensors &In,
                const NetPlan &Plan, const char *Dev = "mlu370",
-               int64_t *Bytes = nullptr, RunResult *Result = nullptr);
+               int64_t *Bytes = nullptr, RunResult *Result = nullptr) {
+  checkPlanOn(N, Batch, In, Plan, spec(Dev), Bytes, Result);
+}
 HostTensors randomInputs(const Net &N, int64_t Batch);
 
 void checkRun(const Net &N, int64_t Batch, bool LayerByLayer = false,
@@ -84,11 +89,11 @@ void checkRun(const Net &N, int64_t Batch, bool LayerByLayer = false,
   checkPlan(N, Batch, In, *P, Dev, Bytes);
 }
 
-void checkPlan(const Net &N, int64_t Batch, const HostTensors &In,
-               const NetPlan &Plan, const char *Dev, int64_t *Bytes,
-               RunResult *Result) {
+void checkPlanOn(const Net &N, int64_t Batch, const HostTensors &In,
+                 const NetPlan &Plan, const bangsim::DeviceSpec &Spec,
+                 int64_t *Bytes, RunResult *Result) {
   const NetPlan *P = &Plan;
-  auto R = runPlan(N, *P, spec(Dev), Batch, In);
+  auto R = runPlan(N, *P, Spec, Batch, In);
   ASSERT_TRUE(bool(R)) << toString(R.takeError());
   // The planner's GDRAM byte counts are exact: they match the simulator's
   // counters, parameters (GDRAM2WRAM) included.
@@ -250,10 +255,15 @@ TEST(Run, GlobalGroupResidentInputs) {
 
 TEST(Run, GlobalGroupInputsStagedInSram) {
   // 8 channel slices x 2 H slices on the tiny device (2 clusters of 2
-  // cores, 64 KiB SRAM): each cluster stages the input in SRAM once, the 16
-  // items copy their rows SRAM->NRAM. Batch 2: image slices outermost, so
-  // each cluster stages only its own image. Batch 3: 48 items, cluster 0
-  // takes items 0..23 (images 0 and 1), cluster 1 items 24..47 (1 and 2).
+  // cores) with 4 KiB of SRAM, two 1920-byte images: each cluster stages
+  // the input in SRAM once, the items copy their rows SRAM->NRAM. Batch 2:
+  // channel slices outermost, each cluster stages both images and each core
+  // keeps its weight tile (image slices outermost would read half the
+  // images but twice the 18 KB of weights). Batch 3: three images do not
+  // fit, so image slices outermost: 48 items, cluster 0 takes items 0..23
+  // (images 0 and 1), cluster 1 items 24..47 (1 and 2).
+  bangsim::DeviceSpec Tiny = spec("tiny");
+  Tiny.sramBytes = 4096;
   Net N;
   int X = N.addInput("x", 8, 6, 10);
   X = N.relu(N.conv(X, 64, 3, 1, 1, "c"), "r");
@@ -261,14 +271,15 @@ TEST(Run, GlobalGroupInputsStagedInSram) {
   GroupInfo G = groupInfo(N, 0, 1);
   struct {
     int64_t Batch;
+    bool NOuter;
     int Images, Staged; // most images per cluster, images read in all
-  } Cases[] = {{1, 1, 2}, {2, 1, 2}, {3, 2, 4}};
-  for (auto [Batch, Images, Staged] : Cases) {
-    auto P = planGroupWith(N, spec("tiny"), Batch, G, int(Batch), 2, 1, 8,
-                           PlanOptions{});
+  } Cases[] = {{1, false, 1, 2}, {2, false, 2, 4}, {3, true, 2, 4}};
+  for (auto [Batch, NOuter, Images, Staged] : Cases) {
+    auto P =
+        planGroupWith(N, Tiny, Batch, G, int(Batch), 2, 1, 8, PlanOptions{});
     ASSERT_TRUE(P);
     EXPECT_TRUE(P->InputsInSram);
-    EXPECT_EQ(P->NOuter, Batch > 1);
+    EXPECT_EQ(P->NOuter, NOuter) << Batch;
     EXPECT_EQ(P->SramImages, Images);
     EXPECT_TRUE(P->Pipelined);
     NetPlan Plan;
@@ -276,7 +287,7 @@ TEST(Run, GlobalGroupInputsStagedInSram) {
     Plan.ReadBytes = P->ReadBytes, Plan.WriteBytes = P->WriteBytes;
     Plan.WeightReadBytes = P->WeightReadBytes;
     RunResult R;
-    checkPlan(N, Batch, randomInputs(N, Batch), Plan, "tiny", nullptr, &R);
+    checkPlanOn(N, Batch, randomInputs(N, Batch), Plan, Tiny, nullptr, &R);
     EXPECT_EQ(R.ReadBytes - R.WeightReadBytes, Staged * 8 * 6 * 10 * 4);
   }
 }
