@@ -142,10 +142,11 @@ struct GroupPlan {
   bool Resident = false;  ///< weights loaded once, held for all slices
   bool InputsResident = false; ///< global group without N/H slices: the
                                ///< inputs are loaded once per core
-  /// Global group: the whole inputs are staged in SRAM once per cluster
-  /// (a UNION1 launch; the cores of a cluster copy a share each), and the
-  /// items copy their slices SRAM->NRAM instead of re-reading GDRAM once
-  /// per channel slice. Chosen when it reads fewer GDRAM bytes.
+  /// Global group: each cluster stages the images of the inputs its items
+  /// need in SRAM (a UNION1 launch; the cores of a cluster copy a share
+  /// each), and the items copy their slices SRAM->NRAM instead of
+  /// re-reading GDRAM once per channel slice. Chosen, with the item order,
+  /// when it reads fewer GDRAM bytes.
   bool InputsInSram = false;
   bool NOuter = false; ///< image slices outermost (see above)
   int SramImages = 0;  ///< InputsInSram: most images a cluster stages
@@ -169,7 +170,8 @@ struct GroupPlan {
   int TilePx = 1; ///< pixels per call of the per-channel vector ops
   double Cycles = 0;              ///< estimated
   int64_t ReadBytes = 0, WriteBytes = 0; ///< GDRAM traffic (exact)
-  int64_t WeightReadBytes = 0; ///< of ReadBytes: parameters (GDRAM2WRAM)
+  int64_t WeightReadBytes = 0; ///< of ReadBytes: parameters (GDRAM2WRAM,
+                               ///< GDRAM2SRAM when WeightsInSram)
   int64_t WeightTileLoads = 0; ///< weight tiles loaded, over all cores
   bool global() const { return FSecs > 1; }
   /// Images [first, last] that cluster \p K's items need.
@@ -211,7 +213,8 @@ struct PlanOptions {
   int MaxWSecs = 32;
   /// Most output-channel slices tried for a channel-sliceable group.
   int MaxFSecs = 64;
-  /// Global groups may stage their inputs in SRAM (see InputsInSram).
+  /// Groups may stage inputs or weights in SRAM (InputsInSram,
+  /// WeightsInSram).
   bool UseSram = true;
   int64_t ReserveBytes = 0; ///< NRAM kept free
   /// Objective: cycles + TrafficWeight * (GDRAM bytes x the cycles the whole
