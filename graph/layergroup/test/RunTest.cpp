@@ -352,6 +352,34 @@ TEST(Run, ForcedWSlicesWithAColumnHull) {
   checkPlan(N, 2, randomInputs(N, 2), Plan2, "tiny");
 }
 
+TEST(Run, ForcedWSlicesStridedAndPadded) {
+  // A stem: conv 7x7/2 pad 3, ReLU, max pool 3x3/2 pad 1 on 30 x 38, as
+  // 2 H x 3 W tiles: the first tile's window starts left of column 0, the
+  // last one ends right of the input, the middle one needs neither.
+  Net N;
+  int X = N.addInput("x", 3, 30, 38);
+  X = N.relu(N.conv(X, 8, 7, 2, 3, "stem"), "stem.relu");
+  X = N.maxPool(X, 3, 2, 1, "stem.pool");
+  N.markOutput(X, "y");
+  GroupInfo G = groupInfo(N, 0, 2);
+  auto P = planGroupWith(N, spec(), 1, G, 1, 2, 3, 1, PlanOptions{});
+  ASSERT_TRUE(P);
+  // conv out 15 x 19, pool out 8 x 10; W step 4: pool [0,4) [4,8) [8,10)
+  // <- relu (in 2c - 1, (c - 1) 2 - 1 + 3) [-1,8) [7,16) [15,20) clamped
+  // [0,8) [7,16) [15,19) <- x (in 2c - 3, (c - 1) 2 - 3 + 7) [-3,18)
+  // [11,34) [27,40) clamped [0,18) [11,34) [27,38).
+  EXPECT_EQ(P->W.Rows[0][2], (RowRange{0, 8}));
+  EXPECT_EQ(P->W.Rows[2][2], (RowRange{15, 19}));
+  EXPECT_EQ(P->W.Rows[0][0], (RowRange{0, 18}));
+  EXPECT_EQ(P->W.Rows[1][0], (RowRange{11, 34}));
+  EXPECT_EQ(P->W.Rows[2][0], (RowRange{27, 38}));
+  NetPlan Plan;
+  Plan.Groups.push_back(*P);
+  Plan.ReadBytes = P->ReadBytes, Plan.WriteBytes = P->WriteBytes;
+  Plan.WeightReadBytes = P->WeightReadBytes;
+  checkPlan(N, 1, randomInputs(N, 1), Plan);
+}
+
 TEST(Run, SearchChoosesWSlicesForWideRows) {
   // Rows of 96 pixels x 16 channels (6 KiB) on the tiny device's 16 KiB
   // NRAM: the conv block groups only as 2-D tiles, which the search picks;
