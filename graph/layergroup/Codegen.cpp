@@ -49,11 +49,68 @@ static std::string floatLit(double V) {
   return fmt::format("(float){:.17g}", V);
 }
 
+/// The slice function's ranges along H (lo/hi, from hs) or W (clo/chi, from
+/// ws): the group output's own range, then backwards through the layers
+/// (a tensor read by several layers takes the hull).
+static void emitSliceAxis(std::string &S, const Net &N, const GroupPlan &P,
+                          bool W) {
+  const GroupInfo &G = P.Info;
+  auto line = [&](const std::string &L) { S += L + "\n"; };
+  auto slot = [&](int T) {
+    return int(std::find(G.Tensors.begin(), G.Tensors.end(), T) -
+               G.Tensors.begin());
+  };
+  auto extent = [&](int T) { return W ? N.Tensors[T].W : N.Tensors[T].H; };
+  const char *Lo = W ? "clo" : "lo", *Hi = W ? "chi" : "hi";
+  const char *Idx = W ? "ws" : "hs";
+  int Secs = W ? P.WSecs : P.HSecs;
+  const HSlicing &A = W ? P.W : P.H;
+  if (Secs == 1) {
+    line(fmt::format("  (void){};", Idx));
+    for (size_t I = 0; I < G.Tensors.size(); ++I)
+      line(fmt::format("  {}[{}] = 0; {}[{}] = {}; // {}", Lo, I, Hi, I,
+                       extent(G.Tensors[I]), N.Tensors[G.Tensors[I]].Name));
+    return;
+  }
+  int Final = G.Outputs[0];
+  int FS = slot(Final);
+  line(fmt::format("  {0}[{1}] = {2} * {3}; {4}[{1}] = {0}[{1}] + {3} < {5} ? "
+                   "{0}[{1}] + {3} : {5}; // {6}",
+                   Lo, FS, Idx, A.Step, Hi, extent(Final),
+                   N.Tensors[Final].Name));
+  std::set<int> Done{FS};
+  for (int L = G.Last; L >= G.First; --L) {
+    const Layer &Ly = N.Layers[L];
+    int O = slot(Ly.Output);
+    for (int In : Ly.Inputs) {
+      int I = slot(In);
+      bool Win = Ly.windowed();
+      int64_t St = Win ? (W ? Ly.SX : Ly.SY) : 1,
+              Pd = Win ? (W ? Ly.PL : Ly.PU) : 0,
+              Ke = Win ? (W ? Ly.keffX() : Ly.keffY()) : 1;
+      int64_t IE = extent(In);
+      line(fmt::format("  {{ int l = {}[{}] * {} - {}, h = ({}[{}] - 1) * {} - "
+                       "{} + {}; l = l < 0 ? 0 : l; h = h > {} ? {} : h; // "
+                       "{} <- {}",
+                       Lo, O, St, Pd, Hi, O, St, Pd, Ke, IE, IE,
+                       N.Tensors[In].Name, Ly.Name));
+      if (Done.count(I))
+        line(fmt::format("    {0}[{1}] = l < {0}[{1}] ? l : {0}[{1}]; "
+                         "{2}[{1}] = h > {2}[{1}] ? h : {2}[{1}]; }}",
+                         Lo, I, Hi));
+      else
+        line(fmt::format("    {}[{}] = l; {}[{}] = h; }}", Lo, I, Hi, I));
+      Done.insert(I);
+    }
+  }
+}
+
 GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
   const GroupInfo &G = P.Info;
   GroupKernel K;
   K.Name = fmt::format("lg_group{}", Index);
   K.Tasks = P.Cores;
+  K.Union = P.usesSram();
   std::string S;
   auto line = [&](const std::string &L) { S += L + "\n"; };
   auto slot = [&](int T) {
@@ -88,11 +145,12 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
     LayerList += (I ? ", " : "") + Names[I];
   line("// layers: " + LayerList);
   line(fmt::format("// slices: N {} ({} image(s) each), H {} ({} output rows "
-                   "each), output channels {}; {} item(s) on {} core(s), "
-                   "contiguous item ranges{}{}{}",
-                   P.NSecs, P.NB, P.HSecs, P.H.Step, P.FSecs, P.Items,
-                   P.Cores, P.Resident ? "; weights resident" : "",
+                   "each), W {} ({} output columns each), output channels {}; "
+                   "{} item(s) on {} core(s), contiguous item ranges{}{}{}{}",
+                   P.NSecs, P.NB, P.HSecs, P.H.Step, P.WSecs, P.W.Step, P.FSecs,
+                   P.Items, P.Cores, P.Resident ? "; weights resident" : "",
                    P.InputsResident ? "; inputs resident" : "",
+                   P.InputsInSram ? "; inputs staged in SRAM (UNION1)" : "",
                    P.Pipelined ? "; software pipelined" : ""));
   line("// time steps of one item:");
   std::string TS = formatTimeSteps(N, P);
@@ -118,58 +176,53 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
                    std::max<int64_t>({64, P.WramPeakBytes, MaxVec})));
   line("__nram__ char lg_nram[LG_NRAM_BYTES];");
   line("__wram__ char lg_wram[LG_WRAM_BYTES];");
+  // Inputs staged in SRAM: the whole tensors, [N][H][W][C] each.
+  // Or resident weights staged in SRAM: each layer's [KY][KX][C][F].
+  std::map<int, int64_t> SramOff; // tensor or layer -> float offset
+  int64_t SramFloats = 0;
+  if (P.InputsInSram)
+    for (int T : G.Inputs) {
+      SramOff[T] = SramFloats;
+      SramFloats += P.SramImages * N.Tensors[T].elements();
+    }
+  if (P.WeightsInSram)
+    for (int L : G.Layers)
+      if (N.Layers[L].Kind == OpKind::Conv) {
+        SramOff[L] = SramFloats;
+        SramFloats += int64_t(N.Layers[L].Weight.size());
+      }
+  if (P.usesSram())
+    line(fmt::format("__mlu_shared__ float lg_sram[{}]; // the group {}, once "
+                     "per cluster",
+                     SramFloats, P.InputsInSram ? "inputs" : "weights"));
   line("");
 
-  // Slice function: rows of every tensor for an item.
+  // Slice function: rows and columns of every tensor for an item.
   size_t NT = G.Tensors.size();
-  line("// Item = (channel slice * N slices + image slice) * H slices + H "
-       "slice. Rows [lo, hi) of each tensor (backward-H from the group "
-       "output).");
+  line("// Item = ((channel slice * N slices + image slice) * H slices + H "
+       "slice) * W slices + W slice. Rows [lo, hi) and columns [clo, chi) of "
+       "each tensor (backward-H and backward-W from the group output).");
   line(fmt::format("__mlu_func__ void {}_slice(int item, int *n0, int *nb, "
-                   "int *f0, int *ft, int *lo, int *hi) {{",
+                   "int *f0, int *ft, int *lo, int *hi, int *clo, int *chi) {{",
                    K.Name));
-  line(fmt::format("  int fi = item / {}, ni = (item / {}) % {}, hs = item % {};",
-                   P.NSecs * P.HSecs, P.HSecs, P.NSecs, P.HSecs));
+  if (P.NOuter)
+    line(
+        fmt::format("  int ni = item / {}, fi = (item / {}) % {}, hs = (item / "
+                    "{}) % {}, ws = item % {}; // image slices outermost",
+                    P.FSecs * P.HSecs * P.WSecs, P.HSecs * P.WSecs, P.FSecs,
+                    P.WSecs, P.HSecs, P.WSecs));
+  else
+    line(fmt::format("  int fi = item / {}, ni = (item / {}) % {}, hs = (item "
+                     "/ {}) % {}, ws = item % {};",
+                     P.spatialSecs(), P.HSecs * P.WSecs, P.NSecs, P.WSecs,
+                     P.HSecs, P.WSecs));
   line(fmt::format("  *n0 = ni * {};", P.NB));
   line(fmt::format("  *nb = {} - *n0 < {} ? {} - *n0 : {};", P.Batch, P.NB,
                    P.Batch, P.NB));
   line(fmt::format("  *f0 = fi * {};", FT));
   line(fmt::format("  *ft = {} - *f0 < {} ? {} - *f0 : {};", F, FT, F, FT));
-  if (P.HSecs == 1) {
-    line("  (void)hs;");
-    for (size_t I = 0; I < NT; ++I)
-      line(fmt::format("  lo[{}] = 0; hi[{}] = {}; // {}", I, I,
-                       N.Tensors[G.Tensors[I]].H, N.Tensors[G.Tensors[I]].Name));
-  } else {
-    int FS = slot(Final);
-    int64_t OH = N.Tensors[Final].H;
-    line(fmt::format("  lo[{0}] = hs * {1}; hi[{0}] = lo[{0}] + {1} < {2} ? "
-                     "lo[{0}] + {1} : {2}; // {3}",
-                     FS, P.H.Step, OH, N.Tensors[Final].Name));
-    std::set<int> Done{FS};
-    for (int L = G.Last; L >= G.First; --L) {
-      const Layer &Ly = N.Layers[L];
-      int O = slot(Ly.Output);
-      for (int In : Ly.Inputs) {
-        int I = slot(In);
-        int64_t St = Ly.windowed() ? Ly.SY : 1, Pd = Ly.windowed() ? Ly.PU : 0,
-                Ke = Ly.windowed() ? Ly.keffY() : 1;
-        int64_t IH = N.Tensors[In].H;
-        std::string Lo = fmt::format("lo[{}] * {} - {}", O, St, Pd);
-        std::string Hi = fmt::format("(hi[{}] - 1) * {} - {} + {}", O, St, Pd, Ke);
-        line(fmt::format("  {{ int l = {}, h = {}; l = l < 0 ? 0 : l; h = h > "
-                         "{} ? {} : h; // {} <- {}",
-                         Lo, Hi, IH, IH, N.Tensors[In].Name, Ly.Name));
-        if (Done.count(I))
-          line(fmt::format("    lo[{0}] = l < lo[{0}] ? l : lo[{0}]; hi[{0}] = "
-                           "h > hi[{0}] ? h : hi[{0}]; }}",
-                           I));
-        else
-          line(fmt::format("    lo[{0}] = l; hi[{0}] = h; }}", I));
-        Done.insert(I);
-      }
-    }
-  }
+  emitSliceAxis(S, N, P, false);
+  emitSliceAxis(S, N, P, true);
   line("}");
   line("");
 
@@ -272,29 +325,40 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
                         const std::string &Pfx, bool Async) {
     const Tensor &Tn = N.Tensors[T];
     int Sl = slot(T);
-    line(fmt::format("{}lg_load(t{}[{}], g_t{}, {}n0, {}nb, {}, {}, {}, "
-                     "{}lo[{}], {}hi[{}], {}, {}); // load {}",
-                     Ind, T, Buf, T, Pfx, Pfx, Tn.C, Tn.H, Tn.W, Pfx, Sl, Pfx,
-                     Sl, P.H.RowsCap[Sl], Async ? "true" : "false", Tn.Name));
+    std::string Src = P.InputsInSram
+                          ? fmt::format("lg_sram + {}", SramOff.at(T))
+                          : fmt::format("g_t{}", T);
+    line(fmt::format("{0}lg_load(t{1}[{2}], {12}, {3}n0{14}, {3}nb, {4}, {5}, "
+                     "{6}, {3}lo[{7}], {3}hi[{7}], {3}clo[{7}], {3}chi[{7}], "
+                     "{8}, {9}, {10}, {13}); // load {11}",
+                     Ind, T, Buf, Pfx, Tn.C, Tn.H, Tn.W, Sl, P.H.RowsCap[Sl],
+                     P.W.RowsCap[Sl], Async ? "true" : "false", Tn.Name, Src,
+                     P.InputsInSram ? "true" : "false",
+                     P.InputsInSram ? " - s_n0" : ""));
   };
   auto tensorStore = [&](const std::string &Ind, int T, const std::string &Buf,
                          const std::string &Pfx, bool Async) {
     const Tensor &Tn = N.Tensors[T];
     int Sl = slot(T);
-    // Only the item's own rows: for an H-sliced output, its slice.
-    std::string Lo = fmt::format("{}lo[{}]", Pfx, Sl),
-                Hi = fmt::format("{}hi[{}]", Pfx, Sl);
-    if (P.HSecs > 1) {
-      Lo = fmt::format("{}hs * {}", Pfx, P.H.Step);
-      Hi = fmt::format("({}hs * {} + {} < {} ? {}hs * {} + {} : {})", Pfx,
-                       P.H.Step, P.H.Step, Tn.H, Pfx, P.H.Step, P.H.Step, Tn.H);
-    }
-    line(fmt::format("{}lg_store(g_t{}, t{}[{}], {}n0, {}nb, {}, {}, {}, {}, "
-                     "{}, {}, {}, {}lo[{}], {}, {}); // store {}",
-                     Ind, T, T, Buf, Pfx, Pfx, Global ? Pfx + "f0" : "0",
+    // Only the item's own rows and columns: for an H (W) sliced output,
+    // its slice.
+    auto own = [&](const char *Lo, const char *Hi, const char *Idx, int Secs,
+                   int64_t Step, int64_t Ext) {
+      if (Secs == 1)
+        return fmt::format("{0}{1}[{3}], {0}{2}[{3}]", Pfx, Lo, Hi, Sl);
+      return fmt::format("{0}{1} * {2}, ({0}{1} * {2} + {2} < {3} ? {0}{1} * "
+                         "{2} + {2} : {3})",
+                         Pfx, Idx, Step, Ext);
+    };
+    line(fmt::format("{0}lg_store(g_t{1}, t{1}[{2}], {3}n0, {3}nb, {4}, {5}, "
+                     "{6}, {7}, {8}, {9}, {10}, {3}lo[{11}], {3}clo[{11}], "
+                     "{3}chi[{11}], {12}, {13}, {14}); // store {15}",
+                     Ind, T, Buf, Pfx, Global ? Pfx + "f0" : "0",
                      Global ? Pfx + "ft" : std::to_string(Tn.C), Tn.C, Tn.H,
-                     Tn.W, Lo, Hi, Pfx, Sl, P.H.RowsCap[Sl],
-                     Async ? "true" : "false", Tn.Name));
+                     Tn.W, own("lo", "hi", "hs", P.HSecs, P.H.Step, Tn.H),
+                     own("clo", "chi", "ws", P.WSecs, P.W.Step, Tn.W), Sl,
+                     P.H.RowsCap[Sl], P.W.RowsCap[Sl], Async ? "true" : "false",
+                     Tn.Name));
   };
   auto emitCompute = [&](const std::string &Ind, int L) {
     const Layer &Ly = N.Layers[L];
@@ -303,8 +367,16 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
     int So = slot(O);
     auto img = [&](int T) {
       return fmt::format("t{}[cur] + i * {}", T,
-                         chans(T) * P.H.RowsCap[slot(T)] * N.Tensors[T].W);
+                         chans(T) * P.H.RowsCap[slot(T)] *
+                             P.W.RowsCap[slot(T)]);
     };
+    // An input slice: pointer, first row, columns [clo, chi).
+    auto inSlice = [&](int T) {
+      return fmt::format("{0}, lo[{1}], clo[{1}], chi[{1}]", img(T), slot(T));
+    };
+    // The output region: the whole output slice.
+    std::string Region =
+        fmt::format("lo[{0}], hi[{0}], clo[{0}], chi[{0}]", So);
     std::string OutImg = img(O);
     int I0 = Ly.Inputs[0];
     const Tensor &Ti = N.Tensors[I0];
@@ -324,69 +396,60 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
     std::string I2 = Ind + "  ";
     switch (Ly.Kind) {
     case OpKind::Conv:
-      line(fmt::format(
-          "{}lg_conv({}, lo[{}], {}, lo[{}], {}, {}, {}, {}, {}, lo[{}], "
-          "hi[{}], w{}[{}], {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, "
-          "0);",
-          I2, OutImg, So, img(I0), slot(I0), Ti.C, Ti.H, Ti.W, Co, To.W, So,
-          So, L, Global ? "wcur" : "0", BiasP, Ly.KY, Ly.KX, Ly.SY, Ly.SX,
-          Ly.PU, Ly.PL, Ly.DY, Ly.DX, Tile, VTile, P.TilePx));
+      line(fmt::format("{}lg_conv({}, {}, {}, {}, {}, {}, {}, w{}[{}], {}, "
+                       "{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, 0);",
+                       I2, OutImg, inSlice(I0), Ti.C, Ti.H, Ti.W, Co, Region, L,
+                       Global ? "wcur" : "0", BiasP, Ly.KY, Ly.KX, Ly.SY, Ly.SX,
+                       Ly.PU, Ly.PL, Ly.DY, Ly.DX, Tile, VTile, P.TilePx));
       break;
     case OpKind::MaxPool:
     case OpKind::MinPool:
     case OpKind::SumPool: {
       int Mode = Ly.Kind == OpKind::MaxPool ? 0 : Ly.Kind == OpKind::MinPool ? 1 : 2;
-      line(fmt::format("{}lg_pool({}, lo[{}], {}, lo[{}], {}, {}, {}, {}, "
-                       "lo[{}], hi[{}], {}, {}, {}, {}, {}, {}, {}, {}, {}, "
-                       "{}, {}, {}, {});",
-                       I2, OutImg, So, img(I0), slot(I0), Co, Ti.H, Ti.W, To.W,
-                       So, So, Ly.KY, Ly.KX, Ly.SY, Ly.SX, Ly.PU, Ly.PL, Mode,
+      line(fmt::format("{}lg_pool({}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, "
+                       "{}, {}, {}, {}, {}, {}, {}, {});",
+                       I2, OutImg, inSlice(I0), Co, Ti.H, Ti.W, Region, Ly.KY,
+                       Ly.KX, Ly.SY, Ly.SX, Ly.PU, Ly.PL, Mode,
                        floatLit(Ly.Cmp), BiasP, floatLit(Ly.ConstB), Tile,
                        VTile, P.TilePx));
       break;
     }
     case OpKind::Relu:
-      line(fmt::format("{}lg_relu({}, lo[{}], {}, lo[{}], {}, {}, lo[{}], "
-                       "hi[{}]);",
-                       I2, OutImg, So, img(I0), slot(I0), Co, To.W, So, So));
+      line(fmt::format("{}lg_relu({}, {}, {}, {});", I2, OutImg, inSlice(I0),
+                       Co, Region));
       break;
     case OpKind::Clamp:
-      line(fmt::format("{}lg_clamp({}, lo[{}], {}, lo[{}], {}, {}, lo[{}], "
-                       "hi[{}], {}, {});",
-                       I2, OutImg, So, img(I0), slot(I0), Co, To.W, So, So,
-                       Ly.Cmp > 0 || std::isinf(Ly.Cmp) ? 0 : 0,
-                       floatLit(Ly.Cmp)));
+      line(fmt::format(
+          "{}lg_clamp({}, {}, {}, {}, {}, {});", I2, OutImg, inSlice(I0), Co,
+          Region, Ly.Cmp > 0 || std::isinf(Ly.Cmp) ? 0 : 0, floatLit(Ly.Cmp)));
       break;
     case OpKind::Scale:
-      line(fmt::format("{}lg_scale({}, lo[{}], {}, lo[{}], {}, {}, lo[{}], "
-                       "hi[{}], {}, {}, {}, {}, {}, {});",
-                       I2, OutImg, So, img(I0), slot(I0), Co, To.W, So, So,
-                       AlphaP, floatLit(Ly.ConstA), BiasP, floatLit(Ly.ConstB),
-                       VTile, P.TilePx));
+      line(fmt::format("{}lg_scale({}, {}, {}, {}, {}, {}, {}, {}, {}, {});",
+                       I2, OutImg, inSlice(I0), Co, Region, AlphaP,
+                       floatLit(Ly.ConstA), BiasP, floatLit(Ly.ConstB), VTile,
+                       P.TilePx));
       break;
     case OpKind::Add: {
       if (Ly.Inputs.size() == 1) {
-        line(fmt::format("{}lg_scale({}, lo[{}], {}, lo[{}], {}, {}, lo[{}], "
-                         "hi[{}], nullptr, 1.0f, {}, {}, {}, {});",
-                         I2, OutImg, So, img(I0), slot(I0), Co, To.W, So, So,
-                         BiasP, floatLit(Ly.ConstB), VTile, P.TilePx));
+        line(fmt::format("{}lg_scale({}, {}, {}, {}, nullptr, 1.0f, {}, {}, "
+                         "{}, {});",
+                         I2, OutImg, inSlice(I0), Co, Region, BiasP,
+                         floatLit(Ly.ConstB), VTile, P.TilePx));
         break;
       }
       line(Ind + "{");
       int I1 = Ly.Inputs[1];
       bool Last = Ly.Inputs.size() == 2;
-      line(fmt::format("{}lg_add({}, lo[{}], {}, lo[{}], {}, lo[{}], {}, {}, "
-                       "lo[{}], hi[{}], {}, {}, {}, {});",
-                       I2, OutImg, So, img(I0), slot(I0), img(I1), slot(I1),
-                       Co, To.W, So, So, Last ? BiasP : "nullptr",
+      line(fmt::format("{}lg_add({}, {}, {}, {}, {}, {}, {}, {}, {});", I2,
+                       OutImg, inSlice(I0), inSlice(I1), Co, Region,
+                       Last ? BiasP : "nullptr",
                        Last ? floatLit(Ly.ConstB) : "0.0f", VTile, P.TilePx));
       for (size_t X = 2; X < Ly.Inputs.size(); ++X) {
         int Ix = Ly.Inputs[X];
         bool L2 = X + 1 == Ly.Inputs.size();
-        line(fmt::format("{}lg_add({}, lo[{}], {}, lo[{}], {}, lo[{}], {}, "
-                         "{}, lo[{}], hi[{}], {}, {}, {}, {});",
-                         I2, OutImg, So, OutImg, So, img(Ix), slot(Ix), Co,
-                         To.W, So, So, L2 ? BiasP : "nullptr",
+        line(fmt::format("{}lg_add({}, {}, {}, {}, {}, {}, {}, {}, {});", I2,
+                         OutImg, inSlice(O), inSlice(Ix), Co, Region,
+                         L2 ? BiasP : "nullptr",
                          L2 ? floatLit(Ly.ConstB) : "0.0f", VTile, P.TilePx));
       }
       line(Ind + "}");
@@ -401,7 +464,22 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
     line(fmt::format("  lg_load_vec({0}{1}, (float *)lg_wram, g_{0}{1}, {2});",
                      Key.second == 1 ? "b" : "a", Key.first,
                      B->Bytes / 4));
-  if (P.Resident) {
+  if (P.WeightsInSram) {
+    line("  // resident weights, staged in SRAM once per cluster (each core "
+         "copies a share), then SRAM->WRAM by every core");
+    for (auto &[Key, B] : Wt)
+      if (Key.second == 0)
+        line(fmt::format("  lg_stage_sram(lg_sram + {}, g_w{}, {}, coreId, "
+                         "coreDim);",
+                         SramOff.at(Key.first), Key.first,
+                         N.Layers[Key.first].Weight.size()));
+    line("  __sync_cluster();");
+    for (auto &[Key, B] : Wt)
+      if (Key.second == 0)
+        line(fmt::format("  lg_load_wram_sram(w{}[0], lg_sram + {}, {});",
+                         Key.first, SramOff.at(Key.first),
+                         N.Layers[Key.first].Weight.size()));
+  } else if (P.Resident) {
     line("  // resident weights, loaded once per core");
     for (auto &[Key, B] : Wt)
       if (Key.second == 0)
@@ -409,12 +487,34 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
                    std::to_string(N.Tensors[N.Layers[Key.first].Output].C),
                    false);
   }
-  line(fmt::format("  int n0, nb, f0, ft, lo[{0}], hi[{0}];", NT));
+  line(fmt::format("  int n0, nb, f0, ft, lo[{0}], hi[{0}], clo[{0}], "
+                   "chi[{0}];",
+                   NT));
   line("  const int begin = taskId * ITEMS / taskDim, end = (taskId + 1) * "
        "ITEMS / taskDim;");
+  if (P.InputsInSram) {
+    line("  // the images [s_n0, s_n1) of the group inputs that this cluster's "
+         "items need, staged in SRAM: each core of the cluster copies a share");
+    line(fmt::format("  {}_slice(clusterId * coreDim * ITEMS / taskDim, &n0, "
+                     "&nb, &f0, &ft, lo, hi, clo, chi);",
+                     K.Name));
+    line("  const int s_n0 = n0;");
+    line(fmt::format("  {}_slice((clusterId + 1) * coreDim * ITEMS / taskDim - "
+                     "1, &n0, &nb, &f0, &ft, lo, hi, clo, chi);",
+                     K.Name));
+    line("  const int s_n1 = n0 + nb;");
+    for (int T : G.Inputs)
+      line(fmt::format("  lg_stage_sram(lg_sram + {}, g_t{} + (long)s_n0 * {}, "
+                       "(long)(s_n1 - s_n0) * {}, coreId, coreDim);",
+                       SramOff.at(T), T, N.Tensors[T].elements(),
+                       N.Tensors[T].elements()));
+    line("  __sync_cluster();");
+  }
   if (P.InputsResident) {
     line("  // resident inputs (the same rows for every item), once per core");
-    line(fmt::format("  {}_slice(begin, &n0, &nb, &f0, &ft, lo, hi);", K.Name));
+    line(fmt::format("  {}_slice(begin, &n0, &nb, &f0, &ft, lo, hi, clo, "
+                     "chi);",
+                     K.Name));
     for (int X : G.Inputs)
       tensorLoad("  ", X, "0", "", false);
   }
@@ -422,15 +522,18 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
     line("  int wf = -1, wcur = 0; // the channel slice in w[wcur]");
   if (P.Pipelined)
     line(fmt::format("  int p_n0 = 0, p_nb = 0, p_f0 = 0, p_ft = 0, p_hs = 0, "
-                     "p_lo[{0}], p_hi[{0}], x_n0, x_nb, x_f0, x_ft, x_lo[{0}], "
-                     "x_hi[{0}];",
+                     "p_ws = 0, p_lo[{0}], p_hi[{0}], p_clo[{0}], p_chi[{0}], "
+                     "x_n0, x_nb, x_f0, x_ft, x_lo[{0}], x_hi[{0}], "
+                     "x_clo[{0}], x_chi[{0}];",
                      NT));
   line("  int k = 0;");
   line("  for (int item = begin; item < end; ++item, ++k) {");
   line("    const int cur = k & 1;");
-  line(fmt::format("    {}_slice(item, &n0, &nb, &f0, &ft, lo, hi);", K.Name));
-  line(fmt::format("    const int hs = item % {};", P.HSecs));
-  line("    (void)hs;");
+  line(fmt::format("    {}_slice(item, &n0, &nb, &f0, &ft, lo, hi, clo, chi);",
+                   K.Name));
+  line(fmt::format("    const int hs = (item / {}) % {}, ws = item % {};",
+                   P.WSecs, P.HSecs, P.WSecs));
+  line("    (void)hs; (void)ws;");
   int KL = int(G.Layers.size());
   if (!P.Pipelined) {
     for (int Ts = 0; Ts < int(P.Steps.size()); ++Ts) {
@@ -479,7 +582,7 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
         line("    }");
         line("    if (item + 1 < end) { // load i+1");
         line(fmt::format("      {}_slice(item + 1, &x_n0, &x_nb, &x_f0, "
-                         "&x_ft, x_lo, x_hi);",
+                         "&x_ft, x_lo, x_hi, x_clo, x_chi);",
                          K.Name));
         if (!P.InputsResident)
           for (int X : G.Inputs)
@@ -494,10 +597,12 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
         emitCompute("    ", L);
       line("    __sync();");
     }
-    line(fmt::format("    p_n0 = n0; p_nb = nb; p_f0 = f0; p_ft = ft; p_hs = hs;"));
-    line(fmt::format("    for (int s = 0; s < {}; ++s) {{ p_lo[s] = lo[s]; "
-                     "p_hi[s] = hi[s]; }}",
-                     NT));
+    line("    p_n0 = n0; p_nb = nb; p_f0 = f0; p_ft = ft; p_hs = hs; p_ws = "
+         "ws;");
+    line(
+        fmt::format("    for (int s = 0; s < {}; ++s) {{ p_lo[s] = lo[s]; "
+                    "p_hi[s] = hi[s]; p_clo[s] = clo[s]; p_chi[s] = chi[s]; }}",
+                    NT));
   }
   line("  }");
   if (P.Pipelined) {

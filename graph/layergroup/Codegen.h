@@ -20,6 +20,7 @@ struct GroupKernel {
   std::string Source; ///< .mlu text; includes "lg_ops.mlu"
   std::vector<KernelParamRef> Params;
   int Tasks = 1;
+  bool Union = false; ///< a UNION1 launch (inputs staged in SRAM)
 };
 
 /// Writes the kernel of group \p Index of a plan.

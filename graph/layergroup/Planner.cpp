@@ -33,6 +33,12 @@ RowRange backwardH(const Layer &L, RowRange Out, int64_t InH) {
   return backwardH(Out, L.SY, L.PU, L.keffY(), InH);
 }
 
+RowRange backwardW(const Layer &L, RowRange Out, int64_t InW) {
+  if (!L.windowed())
+    return backwardH(Out, 1, 0, 1, InW);
+  return backwardH(Out, L.SX, L.PL, L.keffX(), InW);
+}
+
 bool duplicationOk(int64_t H, const std::vector<RowRange> &Slices) {
   int64_t Total = 0;
   for (const RowRange &R : Slices)
@@ -74,37 +80,50 @@ static int tensorSlot(const GroupInfo &G, int T) {
   return It == G.Tensors.end() ? -1 : int(It - G.Tensors.begin());
 }
 
-std::optional<HSlicing> sliceH(const Net &N, const GroupInfo &G, int HSecs,
-                               std::string *Why) {
+namespace {
+/// Rows (W false) or columns (W true) of a tensor and of a layer's window.
+int64_t extent(const Tensor &T, bool W) { return W ? T.W : T.H; }
+RowRange backwardAxis(const Layer &L, RowRange Out, int64_t In, bool W) {
+  return W ? backwardW(L, Out, In) : backwardH(L, Out, In);
+}
+const char *axisName(bool W) { return W ? "W" : "H"; }
+const char *axisUnit(bool W) { return W ? "columns" : "rows"; }
+
+/// H or W slices of a group: the group output split into equal ranges, then
+/// backwards through the layers (a tensor read by several layers takes the
+/// hull); the h/2 (w/2) rule on the tensors the group computes.
+std::optional<HSlicing> sliceAxis(const Net &N, const GroupInfo &G, int Secs,
+                                  bool W, std::string *Why) {
   auto fail = [&](std::string M) -> std::optional<HSlicing> {
     if (Why)
       *Why = std::move(M);
     return std::nullopt;
   };
   HSlicing S;
-  S.HSecs = HSecs;
+  S.HSecs = Secs;
   size_t NT = G.Tensors.size();
-  if (HSecs == 1) {
+  if (Secs == 1) {
     std::vector<RowRange> All(NT);
     for (size_t I = 0; I < NT; ++I) {
-      All[I] = {0, N.Tensors[G.Tensors[I]].H};
+      All[I] = {0, extent(N.Tensors[G.Tensors[I]], W)};
       S.RowsCap.push_back(All[I].size());
     }
     S.Rows.push_back(All);
-    S.Step = G.Outputs.empty() ? 0 : N.Tensors[G.Outputs.back()].H;
+    S.Step = G.Outputs.empty() ? 0 : extent(N.Tensors[G.Outputs.back()], W);
     return S;
   }
   if (G.Outputs.size() != 1)
-    return fail("H slicing needs a single group output");
+    return fail(
+        fmt::format("{} slicing needs a single group output", axisName(W)));
   int Final = G.Outputs[0];
-  int64_t OH = N.Tensors[Final].H;
-  int64_t Step = (OH + HSecs - 1) / HSecs;
-  if (HSecs > OH || (HSecs - 1) * Step >= OH)
-    return fail(fmt::format("{} H slices of {} rows leave a slice empty",
-                            HSecs, OH));
+  int64_t OH = extent(N.Tensors[Final], W);
+  int64_t Step = (OH + Secs - 1) / Secs;
+  if (Secs > OH || (Secs - 1) * Step >= OH)
+    return fail(fmt::format("{} {} slices of {} {} leave a slice empty", Secs,
+                            axisName(W), OH, axisUnit(W)));
   S.Step = Step;
   S.RowsCap.assign(NT, 0);
-  for (int Sl = 0; Sl < HSecs; ++Sl) {
+  for (int Sl = 0; Sl < Secs; ++Sl) {
     std::vector<RowRange> Req(NT, RowRange{0, 0});
     std::vector<bool> Set(NT, false);
     int FS = tensorSlot(G, Final);
@@ -118,7 +137,7 @@ std::optional<HSlicing> sliceH(const Net &N, const GroupInfo &G, int HSecs,
                                 Ly.Name));
       for (int In : Ly.Inputs) {
         int IS = tensorSlot(G, In);
-        RowRange R = backwardH(Ly, Req[OS], N.Tensors[In].H);
+        RowRange R = backwardAxis(Ly, Req[OS], extent(N.Tensors[In], W), W);
         if (!Set[IS])
           Req[IS] = R, Set[IS] = true;
         else
@@ -127,7 +146,8 @@ std::optional<HSlicing> sliceH(const Net &N, const GroupInfo &G, int HSecs,
     }
     for (size_t I = 0; I < NT; ++I) {
       if (Req[I].size() == 0)
-        return fail("a slice needs no rows of some tensor");
+        return fail(
+            fmt::format("a slice needs no {} of some tensor", axisUnit(W)));
       S.RowsCap[I] = std::max(S.RowsCap[I], Req[I].size());
     }
     S.Rows.push_back(std::move(Req));
@@ -135,18 +155,31 @@ std::optional<HSlicing> sliceH(const Net &N, const GroupInfo &G, int HSecs,
   // The h/2 rule bounds recomputation inside a group: it applies to the
   // tensors the group computes. The rows of a group input are only re-read
   // (as for a single layer, which recomputes nothing), so a convolution
-  // with its ReLU and pool slices as finely as the convolution alone.
+  // with its ReLU and pool slices as finely as the convolution alone. The
+  // same rule holds along W.
   for (size_t I = G.Inputs.size(); I < NT; ++I) {
     std::vector<RowRange> Col;
     for (auto &R : S.Rows)
       Col.push_back(R[I]);
     const Tensor &T = N.Tensors[G.Tensors[I]];
-    if (!duplicationOk(T.H, Col))
-      return fail(fmt::format("h/2 rule: {} H slices duplicate more than "
-                              "half of the {} rows of '{}'",
-                              HSecs, T.H, T.Name));
+    if (!duplicationOk(extent(T, W), Col))
+      return fail(fmt::format("{}/2 rule: {} {} slices duplicate more than "
+                              "half of the {} {} of '{}'",
+                              W ? "w" : "h", Secs, axisName(W), extent(T, W),
+                              axisUnit(W), T.Name));
   }
   return S;
+}
+} // namespace
+
+std::optional<HSlicing> sliceH(const Net &N, const GroupInfo &G, int HSecs,
+                               std::string *Why) {
+  return sliceAxis(N, G, HSecs, false, Why);
+}
+
+std::optional<HSlicing> sliceW(const Net &N, const GroupInfo &G, int WSecs,
+                               std::string *Why) {
+  return sliceAxis(N, G, WSecs, true, Why);
 }
 
 // --- NRAM allocation --------------------------------------------------------
@@ -281,9 +314,10 @@ int64_t tileCols(const Layer &L, int64_t OW) {
 int64_t tileRows(const Layer &L, int64_t OR) {
   return (OR - 1) * L.SY + L.keffY();
 }
-/// True if a window op may need a padded scratch tile.
+/// True if a window op may need a padded scratch tile (InW and OW: the
+/// columns of its input and output slices).
 bool needsTile(const Layer &L, int64_t InW, int64_t OW) {
-  return L.PU || L.PD || L.PL || tileCols(L, OW) != InW;
+  return L.PU || L.PD || L.PL || L.PR || tileCols(L, OW) != InW;
 }
 /// Per-channel vector operands (bias, alpha) applied with lg_chan_op.
 bool usesChanTile(const Layer &L) {
@@ -321,20 +355,26 @@ double tileCycles(const CostModel &M, int64_t R, int64_t P, int64_t C,
 
 } // namespace
 
-/// Compute cycles of layer \p L for one item: NB images, OutRows output
-/// rows, FT output channels (the channels of its output slice).
+/// The slice shape of a layer for one item: output rows and columns, input
+/// columns, output channels (the channels of its output slice), and whether
+/// its window op copies into a scratch tile.
+struct LayerSlice {
+  int64_t OutRows = 1, OutCols = 1, InCols = 1, FT = 1;
+  bool Tile = false;
+};
+
+/// Compute cycles of layer \p L for one item of NB images.
 static double layerCompute(const Net &N, const CostModel &M, const Layer &L,
-                           int64_t NB, int64_t OutRows, int64_t FT,
-                           int64_t TilePx) {
+                           int64_t NB, const LayerSlice &S, int64_t TilePx) {
   const Tensor &In = N.Tensors[L.Inputs[0]];
-  const Tensor &Out = N.Tensors[L.Output];
-  int64_t Px = OutRows * Out.W;
+  int64_t OutRows = S.OutRows, FT = S.FT;
+  int64_t Px = OutRows * S.OutCols;
   double C = 0;
   switch (L.Kind) {
   case OpKind::Conv: {
-    int64_t R = tileRows(L, OutRows), P = tileCols(L, Out.W);
-    if (needsTile(L, In.W, Out.W))
-      C += tileCycles(M, R, P, In.C, std::min(R, In.H), In.W);
+    int64_t R = tileRows(L, OutRows), P = tileCols(L, S.OutCols);
+    if (S.Tile)
+      C += tileCycles(M, R, P, In.C, std::min(R, In.H), S.InCols);
     C += M.mac(double(Px * FT * L.KY * L.KX * In.C)) + M.scalar(ScalarPerCall);
     if (!L.Bias.empty())
       C += chanOpCycles(M, Px, FT, TilePx);
@@ -344,9 +384,9 @@ static double layerCompute(const Net &N, const CostModel &M, const Layer &L,
   case OpKind::MinPool:
   case OpKind::SumPool:
     if (vectorPool(L)) {
-      int64_t R = tileRows(L, OutRows), P = tileCols(L, Out.W);
-      if (needsTile(L, In.W, Out.W))
-        C += tileCycles(M, R, P, FT, std::min(R, In.H), In.W);
+      int64_t R = tileRows(L, OutRows), P = tileCols(L, S.OutCols);
+      if (S.Tile)
+        C += tileCycles(M, R, P, FT, std::min(R, In.H), S.InCols);
       C += M.vec(BANG_OP_REDUCE, double(Px * FT * L.KY * L.KX)) +
            M.scalar(ScalarPerCall);
       if (!L.Bias.empty())
@@ -411,12 +451,10 @@ bool channelSliceable(const Net &N, const GroupInfo &G) {
   return true;
 }
 
-std::optional<GroupPlan> planGroupWith(const Net &N,
-                                       const bangsim::DeviceSpec &Spec,
-                                       int64_t Batch, const GroupInfo &G,
-                                       int NSecs, int HSecs, int FSecs,
-                                       const PlanOptions &O,
-                                       std::string *Why) {
+std::optional<GroupPlan>
+planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
+              const GroupInfo &G, int NSecs, int HSecs, int WSecs, int FSecs,
+              const PlanOptions &O, std::string *Why) {
   auto fail = [&](std::string M) -> std::optional<GroupPlan> {
     if (Why)
       *Why = std::move(M);
@@ -424,7 +462,8 @@ std::optional<GroupPlan> planGroupWith(const Net &N,
   };
   GroupPlan P;
   P.Info = G;
-  P.NSecs = NSecs, P.HSecs = HSecs, P.FSecs = FSecs, P.Batch = Batch;
+  P.NSecs = NSecs, P.HSecs = HSecs, P.WSecs = WSecs, P.FSecs = FSecs;
+  P.Batch = Batch;
   P.NB = (Batch + NSecs - 1) / NSecs;
   if (NSecs < 1 || NSecs > Batch || (NSecs - 1) * P.NB >= Batch)
     return fail("bad N slicing");
@@ -444,12 +483,19 @@ std::optional<GroupPlan> planGroupWith(const Net &N,
   if (!H)
     return std::nullopt;
   P.H = *H;
-  P.Items = NSecs * HSecs * FSecs;
+  std::optional<HSlicing> Wd = sliceW(N, G, WSecs, Why);
+  if (!Wd)
+    return std::nullopt;
+  P.W = *Wd;
+  P.Items = P.spatialSecs() * FSecs;
   P.Cores = std::min(P.Items, Spec.numCores());
   P.Pipelined = P.Items > P.Cores;
-  P.Resident = NSecs * HSecs > 1 && FSecs == 1;
-  P.InputsResident = FSecs > 1 && NSecs * HSecs == 1;
+  P.Resident = P.spatialSecs() > 1 && FSecs == 1;
+  P.InputsResident = FSecs > 1 && P.spatialSecs() == 1;
   CostModel M{Spec, P.Cores};
+  int64_t InputBytes = 0; // the whole group inputs, all images
+  for (int T : G.Inputs)
+    InputBytes += Batch * N.Tensors[T].elements() * 4;
 
   int K = int(G.Layers.size());
   auto local = [&](int L) { return L - G.First; };
@@ -457,6 +503,7 @@ std::optional<GroupPlan> planGroupWith(const Net &N,
   int StoreTs = K + 1;
   P.Steps.assign(K + 2, TimeStep{});
   auto rowsCap = [&](int T) { return H->RowsCap[tensorSlot(G, T)]; };
+  auto colsCap = [&](int T) { return Wd->RowsCap[tensorSlot(G, T)]; };
   auto produced = [&](int T) {
     int Pr = N.Tensors[T].Producer;
     return Pr >= G.First && Pr <= G.Last;
@@ -465,7 +512,7 @@ std::optional<GroupPlan> planGroupWith(const Net &N,
     return (FSecs > 1 && produced(T)) ? FT : N.Tensors[T].C;
   };
   auto actBytes = [&](int T) {
-    return P.NB * chans(T) * rowsCap(T) * N.Tensors[T].W * 4;
+    return P.NB * chans(T) * rowsCap(T) * colsCap(T) * 4;
   };
   // Output channels of a layer's slice (its weight tile).
   auto layerF = [&](int L) { return chans(N.Layers[L].Output); };
@@ -481,11 +528,25 @@ std::optional<GroupPlan> planGroupWith(const Net &N,
   int64_t MaxPx = 1, MaxC = 1;
   for (int L : G.Layers) {
     int T = N.Layers[L].Output;
-    MaxPx = std::max(MaxPx, rowsCap(T) * N.Tensors[T].W);
+    MaxPx = std::max(MaxPx, rowsCap(T) * colsCap(T));
     if (usesChanTile(N.Layers[L]))
       MaxC = std::max(MaxC, chans(T));
   }
   P.TilePx = int(std::max<int64_t>(1, std::min(MaxPx, TileFloats / MaxC)));
+  // A window op reads its slice in place when no padding is needed and the
+  // slice is exactly its window; with W slices an input read by several
+  // layers holds their hull, so it copies.
+  auto layerSlice = [&](int L) {
+    const Layer &Ly = N.Layers[L];
+    int In0 = Ly.Inputs[0], T = Ly.Output;
+    LayerSlice S{rowsCap(T), colsCap(T), colsCap(In0), chans(T), false};
+    int Readers = 0;
+    for (int C : N.Tensors[In0].Consumers)
+      Readers += C >= G.First && C <= G.Last;
+    S.Tile = Ly.windowed() && (Ly.Kind == OpKind::Conv || vectorPool(Ly)) &&
+             (needsTile(Ly, S.InCols, S.OutCols) || (WSecs > 1 && Readers > 1));
+    return S;
+  };
 
   std::vector<LmemBuffer> &B = P.Buffers;
   std::vector<LmemBuffer> &WB = P.WramBuffers;
@@ -546,16 +607,14 @@ std::optional<GroupPlan> planGroupWith(const Net &N,
       B.push_back(Bu);
     }
     int T = Ly.Output;
-    const Tensor &Out = N.Tensors[T];
-    if (Ly.windowed() && (Ly.Kind == OpKind::Conv || vectorPool(Ly)) &&
-        needsTile(Ly, N.Tensors[Ly.Inputs[0]].W, Out.W)) {
+    if (layerSlice(L).Tile) {
       int64_t C = Ly.Kind == OpKind::Conv ? N.Tensors[Ly.Inputs[0]].C
                                           : chans(T);
       LmemBuffer Bu;
       Bu.K = LmemBuffer::Scratch;
       Bu.Name = Ly.Name + ".tile";
       Bu.Layer = L, Bu.Part = 0;
-      Bu.Bytes = tileRows(Ly, rowsCap(T)) * tileCols(Ly, Out.W) * C * 4;
+      Bu.Bytes = tileRows(Ly, rowsCap(T)) * tileCols(Ly, colsCap(T)) * C * 4;
       Bu.Start = Bu.End = computeTs(L);
       Bu.Order = OrderId;
       B.push_back(Bu);
@@ -629,17 +688,21 @@ std::optional<GroupPlan> planGroupWith(const Net &N,
   // GDRAM traffic over all items, exact: what the emitted kernel copies.
   int64_t R = 0, W = 0;
   // Inputs: each item reads its rows, all channels; resident inputs (a
-  // global group without N or H slices) once per core.
+  // global group without N or H slices) once per core; staged in SRAM, the
+  // whole inputs once per cluster.
   int64_t InputReads = P.InputsResident ? P.Cores : FSecs;
-  for (int Sl = 0; Sl < HSecs; ++Sl) {
-    for (int T : G.Inputs)
-      R += N.Tensors[T].C * H->Rows[Sl][tensorSlot(G, T)].size() *
-           N.Tensors[T].W * 4 * InputReads;
-    for (int T : G.Outputs) {
-      RowRange Rr = H->Rows[Sl][tensorSlot(G, T)];
-      W += N.Tensors[T].C * Rr.size() * N.Tensors[T].W * 4;
-    }
-  }
+  // A tile holds rows x columns, so over all tiles the pixels are the sum
+  // of the rows of the H slices times the sum of the W slices' columns.
+  auto sumOf = [&](const HSlicing &S, int T) {
+    int64_t Sum = 0;
+    for (const auto &Sl : S.Rows)
+      Sum += Sl[tensorSlot(G, T)].size();
+    return Sum;
+  };
+  for (int T : G.Inputs)
+    R += N.Tensors[T].C * sumOf(*H, T) * sumOf(*Wd, T) * 4 * InputReads;
+  for (int T : G.Outputs)
+    W += N.Tensors[T].C * sumOf(*H, T) * sumOf(*Wd, T) * 4;
   R *= Batch;
   W *= Batch;
   // Parameters: per-channel vectors once per core; weights once per core
@@ -650,10 +713,9 @@ std::optional<GroupPlan> planGroupWith(const Net &N,
     VecBytes += vecElems(N.Layers[L]) * 4;
     WeightBytesF += weightElems(N, N.Layers[L], N.Tensors[N.Layers[L].Output].C) * 4;
   }
-  int64_t Wt = VecBytes * P.Cores;
-  int64_t TileLoads = 0;
-  if (FSecs > 1) {
-    int64_t PerF = WeightBytesF / F; // bytes per output channel
+  auto tileBytes = [&](int64_t &Loads) {
+    int64_t PerF = WeightBytesF / F, Bytes = 0; // per output channel
+    Loads = 0;
     for (int C = 0; C < P.Cores; ++C) {
       int Prev = -1;
       for (int It = P.itemBegin(C); It < P.itemEnd(C); ++It) {
@@ -661,13 +723,52 @@ std::optional<GroupPlan> planGroupWith(const Net &N,
         if (Fi == Prev)
           continue;
         Prev = Fi;
-        ++TileLoads;
-        Wt += PerF * std::min(FT, F - Fi * FT);
+        ++Loads;
+        Bytes += PerF * std::min(FT, F - Fi * FT);
       }
     }
+    return Bytes;
+  };
+  // SRAM staging of a global group's inputs: each cluster stages the images
+  // its items need, when they fit and inputs plus weight tiles read fewer
+  // GDRAM bytes than re-reading the inputs once per channel slice. Channel
+  // slices outermost, a cluster needs every image but a core keeps its
+  // tile; image slices outermost (batched), a cluster needs about Batch /
+  // clusters images but a core reloads its tiles per image.
+  int CPC = Spec.coresPerCluster;
+  if (O.UseSram && FSecs > 1 && P.Cores % CPC == 0) {
+    int64_t Loads = 0, ImgBytes = InputBytes / Batch;
+    int64_t Best = R + tileBytes(Loads); // direct
+    bool BestNOuter = false;
+    for (bool NOuter : {false, true}) {
+      if (NOuter && NSecs == 1)
+        continue;
+      P.NOuter = NOuter;
+      int64_t Reads = 0;
+      int MaxImgs = 0;
+      for (int K = 0; K < P.Cores / CPC; ++K) {
+        auto [N0, N1] = P.clusterImages(K, CPC);
+        MaxImgs = std::max(MaxImgs, N1 - N0 + 1);
+        Reads += (N1 - N0 + 1) * ImgBytes;
+      }
+      if (MaxImgs * ImgBytes > Spec.sramBytes ||
+          Reads + tileBytes(Loads) >= Best)
+        continue;
+      Best = Reads + tileBytes(Loads);
+      BestNOuter = NOuter;
+      P.InputsInSram = true, P.SramImages = MaxImgs, R = Reads;
+    }
+    P.NOuter = BestNOuter;
+  }
+  int64_t Wt = VecBytes * P.Cores;
+  int64_t TileLoads = 0;
+  if (FSecs > 1) {
+    Wt += tileBytes(TileLoads);
   } else if (WeightBytesF > 0) {
     TileLoads = P.Cores;
-    Wt += WeightBytesF * P.Cores;
+    P.WeightsInSram = O.UseSram && P.Resident && P.Cores % CPC == 0 &&
+                      WeightBytesF <= Spec.sramBytes;
+    Wt += WeightBytesF * (P.WeightsInSram ? P.Cores / CPC : P.Cores);
   }
   P.WeightTileLoads = TileLoads;
   P.WeightReadBytes = Wt;
@@ -676,8 +777,7 @@ std::optional<GroupPlan> planGroupWith(const Net &N,
   // Step costs for the largest slice.
   for (int L : G.Layers)
     P.Steps[computeTs(L)].ComputeCycles =
-        layerCompute(N, M, N.Layers[L], P.NB, rowsCap(N.Layers[L].Output),
-                     chans(N.Layers[L].Output), P.TilePx);
+        layerCompute(N, M, N.Layers[L], P.NB, layerSlice(L), P.TilePx);
   auto weightLoadCycles = [&](int L) {
     return M.dma(double(weightElems(N, N.Layers[L], layerF(L)) * 4), true);
   };
@@ -687,7 +787,7 @@ std::optional<GroupPlan> planGroupWith(const Net &N,
   for (TimeStep &S : P.Steps) {
     if (!P.InputsResident)
       for (int T : S.LoadTensors)
-        S.DmaCycles += M.dma(double(actBytes(T)), true);
+        S.DmaCycles += M.dma(double(actBytes(T)), !P.InputsInSram);
     for (int T : S.StoreTensors)
       S.DmaCycles += M.dma(double(actBytes(T)), true);
     if (!P.Resident)
@@ -752,13 +852,18 @@ std::optional<GroupPlan> planGroupWith(const Net &N,
     if (vecElems(N.Layers[L]) > 0)
       Prologue += M.dma(double(vecElems(N.Layers[L]) * 4), true) +
                   M.dma(double(vecElems(N.Layers[L]) * 4), false);
-  if (P.Resident)
+  if (P.WeightsInSram)
+    Prologue += M.dma(double(WeightBytesF) / CPC, true) +
+                M.dma(double(WeightBytesF), false);
+  else if (P.Resident)
     for (int L : G.Layers)
       if (weightElems(N, N.Layers[L], layerF(L)) > 0)
         Prologue += weightLoadCycles(L);
+  if (P.InputsInSram)
+    Prologue += M.dma(double(InputBytes / Batch * P.SramImages) / CPC, true);
   if (P.InputsResident)
     for (int T : G.Inputs)
-      Prologue += M.dma(double(actBytes(T)), true);
+      Prologue += M.dma(double(actBytes(T)), !P.InputsInSram);
   P.Cycles = Prologue + Rounds * Item +
              (P.Pipelined ? P.Steps[0].DmaCycles + P.Steps.back().DmaCycles
                           : 0);
@@ -781,9 +886,9 @@ std::optional<GroupPlan> planGroup(const Net &N,
   GroupInfo G = groupInfo(N, First, Last);
   std::optional<GroupPlan> Best;
   std::string LastWhy;
-  auto consider = [&](int NS, int HS, int FS) -> bool {
+  auto consider = [&](int NS, int HS, int WS, int FS) -> bool {
     std::string W;
-    auto P = planGroupWith(N, Spec, Batch, G, NS, HS, FS, O, &W);
+    auto P = planGroupWith(N, Spec, Batch, G, NS, HS, WS, FS, O, &W);
     if (!P) {
       LastWhy = W;
       return false;
@@ -799,7 +904,7 @@ std::optional<GroupPlan> planGroup(const Net &N,
     if (NB == PrevNB)
       continue;
     PrevNB = NB;
-    consider(NS, 1, 1);
+    consider(NS, 1, 1, 1);
   }
   // Then H.
   int64_t OH = G.Outputs.empty() ? 1 : N.Tensors[G.Outputs.back()].H;
@@ -808,8 +913,30 @@ std::optional<GroupPlan> planGroup(const Net &N,
     int64_t Step = (OH + HS - 1) / HS;
     if ((HS - 1) * Step >= OH)
       continue;
-    if (!consider(int(Batch), HS, 1) && LastWhy.find("h/2") != std::string::npos)
+    if (!consider(int(Batch), HS, 1, 1) &&
+        LastWhy.find("h/2") != std::string::npos)
       break;
+  }
+  // Then H x W tiles, for rows too wide to hold several of them: W slice
+  // counts by doubling while the w/2 rule holds; per count the H slices
+  // from 1 until a tile fits, the items fill the cores twice over and two
+  // more counts were tried (more H slices only add halo rows).
+  int64_t OW = G.Outputs.empty() ? 1 : N.Tensors[G.Outputs.back()].W;
+  int Cores = Spec.numCores();
+  for (int WS = 2; WS <= std::min<int64_t>(OW, O.MaxWSecs); WS *= 2) {
+    if (!sliceW(N, G, WS))
+      break;
+    int Extra = -1;
+    for (int HS = 1; HS <= MaxH && Extra < 2; ++HS) {
+      int64_t Step = (OH + HS - 1) / HS;
+      if (HS > 1 && (HS - 1) * Step >= OH)
+        continue;
+      bool Ok = consider(int(Batch), HS, WS, 1);
+      if (!Ok && LastWhy.find("h/2") != std::string::npos)
+        break;
+      if (Extra >= 0 || (Ok && Batch * HS * WS >= 2 * Cores))
+        ++Extra;
+    }
   }
   // A convolution followed by channel-wise layers may also slice its output
   // channels (a global group): fewer weights per core, each slice re-reads
@@ -817,14 +944,13 @@ std::optional<GroupPlan> planGroup(const Net &N,
   // slices from 1 until the items fill the cores twice over.
   if (channelSliceable(N, G)) {
     int64_t F = N.Tensors[G.Outputs[0]].C;
-    int Cores = Spec.numCores();
     for (int FS = 2; FS <= std::min<int64_t>(F, O.MaxFSecs); FS *= 2) {
       bool Fit = false;
       for (int HS = 1; HS <= MaxH; ++HS) {
         int64_t Step = (OH + HS - 1) / HS;
         if (HS > 1 && (HS - 1) * Step >= OH)
           continue;
-        bool Ok = consider(int(Batch), HS, FS);
+        bool Ok = consider(int(Batch), HS, 1, FS);
         if (!Ok && LastWhy.find("h/2") != std::string::npos)
           break;
         Fit |= Ok;
@@ -855,18 +981,18 @@ Expected<NetPlan> planNet(const Net &N, const bangsim::DeviceSpec &Spec,
       ++R.GroupEvaluations;
       if (getenv("BANGC_LG_DEBUG"))
         fprintf(stderr, "group %d..%d: %s\n", I, J,
-                GP[I][J] ? fmt::format("nsecs {} hsecs {} fsecs {} cycles "
-                                       "{:.0f} peak {} wram {} bytes {} "
-                                       "(weights {})",
-                                       GP[I][J]->NSecs, GP[I][J]->HSecs,
-                                       GP[I][J]->FSecs, GP[I][J]->Cycles,
-                                       GP[I][J]->PeakBytes,
-                                       GP[I][J]->WramPeakBytes,
-                                       GP[I][J]->ReadBytes +
-                                           GP[I][J]->WriteBytes,
-                                       GP[I][J]->WeightReadBytes)
-                                .c_str()
-                         : Why.c_str());
+                GP[I][J]
+                    ? fmt::format("nsecs {} hsecs {} wsecs {} fsecs {} "
+                                  "cycles {:.0f} peak {} wram {} bytes "
+                                  "{} (weights {})",
+                                  GP[I][J]->NSecs, GP[I][J]->HSecs,
+                                  GP[I][J]->WSecs, GP[I][J]->FSecs,
+                                  GP[I][J]->Cycles, GP[I][J]->PeakBytes,
+                                  GP[I][J]->WramPeakBytes,
+                                  GP[I][J]->ReadBytes + GP[I][J]->WriteBytes,
+                                  GP[I][J]->WeightReadBytes)
+                          .c_str()
+                    : Why.c_str());
       if (!GP[I][J] && I == J)
         return createStringError(
             inconvertibleErrorCode(),

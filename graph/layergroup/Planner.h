@@ -41,6 +41,9 @@ struct RowRange {
 RowRange backwardH(RowRange Out, int64_t Stride, int64_t Pad,
                    int64_t DilatedKernel, int64_t InH);
 RowRange backwardH(const Layer &L, RowRange Out, int64_t InH);
+/// Backward-W: the same along columns (stride SX, left pad PL, dilated
+/// kernel width), clamped to [0, InW).
+RowRange backwardW(const Layer &L, RowRange Out, int64_t InW);
 
 /// The seed's h/2 rule: slices of a tensor of height H whose rows add up to
 /// more than H + H/2 (duplicated rows > h/2) fail.
@@ -62,6 +65,11 @@ GroupInfo groupInfo(const Net &N, int First, int Last);
 /// group cannot be H sliced that way: several outputs, slices that leave a
 /// slice empty, or the h/2 rule on a tensor computed in the group (group
 /// inputs are re-read, not recomputed).
+///
+/// The same structure describes W slices (sliceW): Rows then holds column
+/// ranges, Step columns and RowsCap the most columns of a slice. Backward-H
+/// and backward-W are separable, so a 2-D tile (hs, ws) holds rows
+/// H.Rows[hs][t] x columns W.Rows[ws][t] of tensor t.
 struct HSlicing {
   int HSecs = 1;
   int64_t Step = 0; ///< output rows per slice of the final tensor
@@ -69,6 +77,10 @@ struct HSlicing {
   std::vector<int64_t> RowsCap; ///< per tensor, the most rows of a slice
 };
 std::optional<HSlicing> sliceH(const Net &N, const GroupInfo &G, int HSecs,
+                               std::string *Why = nullptr);
+/// W slices (columns): backward-W and the w/2 rule, the same rule as H
+/// along the other axis.
+std::optional<HSlicing> sliceW(const Net &N, const GroupInfo &G, int WSecs,
                                std::string *Why = nullptr);
 
 /// One NRAM buffer: a rectangle [Start, End] (time steps, End may be
@@ -111,21 +123,40 @@ struct TimeStep {
 /// The plan of one group.
 ///
 /// Work items are numbered channel slice outermost, then image slice, then
-/// H slice: item = (fi * NSecs + ni) * HSecs + hs. Core c of Cores takes
+/// H slice, then W slice: item = ((fi * NSecs + ni) * HSecs + hs) * WSecs +
+/// ws; a batched group that stages its inputs in SRAM numbers image slices
+/// outermost (NOuter: item = ((ni * FSecs + fi) * HSecs + hs) * WSecs + ws),
+/// so that a cluster's items need few images. Core c of Cores takes
 /// the contiguous range [c * Items / Cores, (c + 1) * Items / Cores), so a
 /// core of a global group keeps its weight tile while consecutive items
 /// share a channel slice.
 struct GroupPlan {
   GroupInfo Info;
-  int NSecs = 1, HSecs = 1, FSecs = 1;
+  int NSecs = 1, HSecs = 1, WSecs = 1, FSecs = 1;
   int64_t NB = 1;     ///< images per N slice
   int64_t Batch = 1;  ///< images of the whole run
   HSlicing H;
-  int Items = 1;      ///< NSecs * HSecs * FSecs work items
+  HSlicing W;         ///< columns (one slice of the whole width if WSecs 1)
+  int Items = 1;      ///< NSecs * HSecs * WSecs * FSecs work items
   int Cores = 1;      ///< cores launched
   bool Resident = false;  ///< weights loaded once, held for all slices
   bool InputsResident = false; ///< global group without N/H slices: the
                                ///< inputs are loaded once per core
+  /// Global group: each cluster stages the images of the inputs its items
+  /// need in SRAM (a UNION1 launch; the cores of a cluster copy a share
+  /// each), and the items copy their slices SRAM->NRAM instead of
+  /// re-reading GDRAM once per channel slice. Chosen, with the item order,
+  /// when it reads fewer GDRAM bytes.
+  bool InputsInSram = false;
+  bool NOuter = false; ///< image slices outermost (see above)
+  int SramImages = 0;  ///< InputsInSram: most images a cluster stages
+  /// Resident group: the weights are staged in SRAM once per cluster and
+  /// copied SRAM->WRAM by each core, instead of GDRAM->WRAM by each core (a
+  /// UNION1 launch). Never together with InputsInSram (that needs channel
+  /// slices, this resident weights), so a group's GDRAM2SRAM bytes are all
+  /// feature maps or all parameters.
+  bool WeightsInSram = false;
+  bool usesSram() const { return InputsInSram || WeightsInSram; }
   bool Pipelined = false; ///< more than one item per core: load i+1,
                           ///< compute i, store i-1; inputs/outputs x2
   std::vector<TimeStep> Steps;
@@ -139,17 +170,33 @@ struct GroupPlan {
   int TilePx = 1; ///< pixels per call of the per-channel vector ops
   double Cycles = 0;              ///< estimated
   int64_t ReadBytes = 0, WriteBytes = 0; ///< GDRAM traffic (exact)
-  int64_t WeightReadBytes = 0; ///< of ReadBytes: parameters (GDRAM2WRAM)
+  int64_t WeightReadBytes = 0; ///< of ReadBytes: parameters (GDRAM2WRAM,
+                               ///< GDRAM2SRAM when WeightsInSram)
   int64_t WeightTileLoads = 0; ///< weight tiles loaded, over all cores
   bool global() const { return FSecs > 1; }
+  /// Images [first, last] that cluster \p K's items need.
+  std::pair<int, int> clusterImages(int K, int CoresPerCluster) const {
+    int B = itemBegin(K * CoresPerCluster);
+    int E = itemBegin((K + 1) * CoresPerCluster);
+    return {itemN(B) * int(NB), itemN(E - 1) * int(NB) + int(NB) - 1};
+  }
   /// Items [Begin, End) of core \p Core.
   int itemBegin(int Core) const {
     return int(int64_t(Core) * Items / Cores);
   }
   int itemEnd(int Core) const { return itemBegin(Core + 1); }
-  int itemF(int Item) const { return Item / (NSecs * HSecs); }
-  int itemN(int Item) const { return (Item / HSecs) % NSecs; }
-  int itemH(int Item) const { return Item % HSecs; }
+  int itemF(int Item) const {
+    return NOuter ? (Item / (HSecs * WSecs)) % FSecs
+                  : Item / (NSecs * HSecs * WSecs);
+  }
+  int itemN(int Item) const {
+    return NOuter ? Item / (FSecs * HSecs * WSecs)
+                  : (Item / (HSecs * WSecs)) % NSecs;
+  }
+  int itemH(int Item) const { return (Item / WSecs) % HSecs; }
+  int itemW(int Item) const { return Item % WSecs; }
+  /// Spatial (N x H x W) slices: more than one holds the weights resident.
+  int spatialSecs() const { return NSecs * HSecs * WSecs; }
 };
 
 /// True if output channels of the group can be sliced: a convolution
@@ -162,8 +209,13 @@ struct PlanOptions {
   bool LayerByLayer = false; ///< every layer its own group
   int MaxGroupLayers = 40;
   int MaxHSecs = 128;
+  /// Most W slices tried (2-D tiles, for rows too wide for NRAM).
+  int MaxWSecs = 32;
   /// Most output-channel slices tried for a channel-sliceable group.
   int MaxFSecs = 64;
+  /// Groups may stage inputs or weights in SRAM (InputsInSram,
+  /// WeightsInSram).
+  bool UseSram = true;
   int64_t ReserveBytes = 0; ///< NRAM kept free
   /// Objective: cycles + TrafficWeight * (GDRAM bytes x the cycles the whole
   /// chip's GDRAM bandwidth needs per byte). 0 = cycles only. Overridden by
@@ -177,14 +229,13 @@ double planObjective(const struct GroupPlan &P, const bangsim::DeviceSpec &Spec,
 
 /// Plans one group with the given slicing; nullopt (and \p Why) if invalid
 /// or it does not fit.
-std::optional<GroupPlan> planGroupWith(const Net &N,
-                                       const bangsim::DeviceSpec &Spec,
-                                       int64_t Batch, const GroupInfo &G,
-                                       int NSecs, int HSecs, int FSecs,
-                                       const PlanOptions &O,
-                                       std::string *Why = nullptr);
-/// The cheapest valid slicing of layers [First, Last]: N first, then H;
-/// for a single convolution that does not fit, output channels too.
+std::optional<GroupPlan>
+planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
+              const GroupInfo &G, int NSecs, int HSecs, int WSecs, int FSecs,
+              const PlanOptions &O, std::string *Why = nullptr);
+/// The cheapest valid slicing of layers [First, Last]: N first, then H,
+/// then H x W tiles; for a convolution with channel-wise layers, output
+/// channels too.
 std::optional<GroupPlan> planGroup(const Net &N,
                                    const bangsim::DeviceSpec &Spec,
                                    int64_t Batch, int First, int Last,

@@ -147,8 +147,9 @@ Expected<RunResult> runPlan(const Net &N, const NetPlan &P,
     }
     bangsim::Dim3 Dim;
     Dim.x = uint32_t(K.Tasks);
-    auto St = Dev->launch(**Kern, (*Mod)->staticLayout(), Dim,
-                          bangsim::FuncType::Block, Args);
+    auto St = Dev->launch(
+        **Kern, (*Mod)->staticLayout(), Dim,
+        K.Union ? bangsim::FuncType::Union1 : bangsim::FuncType::Block, Args);
     if (!St)
       return createStringError(inconvertibleErrorCode(),
                                "layer group: " + K.Name + ": " +
@@ -156,7 +157,10 @@ Expected<RunResult> runPlan(const Net &N, const NetPlan &P,
     GR.Cycles = St->cycles;
     GR.ReadBytes = St->gdramReadBytes;
     GR.WriteBytes = St->gdramWriteBytes;
-    GR.WeightReadBytes = St->bytesByDirection[4]; // GDRAM2WRAM: parameters
+    // Parameters: GDRAM2WRAM, and GDRAM2SRAM when the group stages its
+    // weights there (a group stages either weights or inputs, never both).
+    GR.WeightReadBytes = St->bytesByDirection[4] +
+                         (GP.WeightsInSram ? St->bytesByDirection[7] : 0);
     GR.HostSeconds = St->hostSeconds;
     R.Cycles += GR.Cycles;
     R.ReadBytes += GR.ReadBytes;
@@ -203,8 +207,8 @@ std::string lmemSvg(const Net &N, const NetPlan &P, int64_t Capacity) {
     if (Title.size() > 90)
       Title = Title.substr(0, 87) + "...";
     S += fmt::format("<text x=\"{}\" y=\"{}\">group {}: {} (nsecs {}, hsecs "
-                     "{}, fsecs {}; peak {} bytes)</text>\n",
-                     M, Y0 + 12, GI, Title, G.NSecs, G.HSecs, G.FSecs,
+                     "{}, wsecs {}, fsecs {}; peak {} bytes)</text>\n",
+                     M, Y0 + 12, GI, Title, G.NSecs, G.HSecs, G.WSecs, G.FSecs,
                      G.PeakBytes);
     int BY = Y0 + 20, BH = PH - 40;
     S += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" "
@@ -289,6 +293,7 @@ json::Object groupJson(const Net &N, const GroupPlan &G, const GroupRun *R) {
   json::Object O{{"layers", std::move(Layers)},
                  {"nsecs", G.NSecs},
                  {"hsecs", G.HSecs},
+                 {"wsecs", G.WSecs},
                  {"fsecs", G.FSecs},
                  {"cores", G.Cores},
                  {"weights_resident", G.Resident},
@@ -296,6 +301,8 @@ json::Object groupJson(const Net &N, const GroupPlan &G, const GroupRun *R) {
                  {"time_steps", int64_t(G.Steps.size())},
                  {"steps", std::move(Steps)},
                  {"inputs_resident", G.InputsResident},
+                 {"inputs_in_sram", G.InputsInSram},
+                 {"weights_in_sram", G.WeightsInSram},
                  {"peak_nram_bytes", G.PeakBytes},
                  {"peak_wram_bytes", G.WramPeakBytes},
                  {"weight_tile_loads", G.WeightTileLoads},
@@ -329,8 +336,10 @@ json::Object runJson(const Net &N, const NetPlan &P, const RunResult *R) {
   if (R) {
     O["gdram_read_bytes"] = R->ReadBytes;
     O["gdram_write_bytes"] = R->WriteBytes;
-    // Parameters travel GDRAM2WRAM, feature maps GDRAM<->NRAM: the
-    // simulator's per-direction counters split the total exactly.
+    // Parameters travel GDRAM2WRAM (or GDRAM2SRAM in a group that stages
+    // its weights there), feature maps GDRAM<->NRAM (or GDRAM2SRAM in a
+    // group that stages its inputs): the simulator's per-direction counters
+    // of each group split the total exactly.
     O["gdram_weight_bytes"] = R->WeightReadBytes;
     O["gdram_activation_bytes"] =
         R->ReadBytes + R->WriteBytes - R->WeightReadBytes;
@@ -402,17 +411,24 @@ int runLayerGroupCommand(const graph::Graph &G, const LayerGroupOptions &O) {
   auto Plan = planNet(N, Spec, Batch, PO);
   if (!Plan)
     return fail(toString(Plan.takeError()));
-  outs() << fmt::format("layer group: {} layers in {} groups (search {:.3f} "
-                        "s); estimated {:.0f} cycles\n",
-                        N.Layers.size(), Plan->Groups.size(),
-                        Plan->SearchSeconds, Plan->Cycles);
+  outs() << fmt::format(
+      "layer group: {} layers in {} groups (search {:.3f} "
+      "s); estimated {:.0f} cycles, GDRAM {} bytes ({} of "
+      "parameters)\n",
+      N.Layers.size(), Plan->Groups.size(), Plan->SearchSeconds, Plan->Cycles,
+      Plan->ReadBytes + Plan->WriteBytes, Plan->WeightReadBytes);
   for (size_t I = 0; I < Plan->Groups.size(); ++I) {
     const GroupPlan &GP = Plan->Groups[I];
     outs() << fmt::format("  group {}: {} .. {} ({} layers) nsecs {} hsecs {} "
-                          "fsecs {} peak NRAM {} bytes\n",
+                          "wsecs {} fsecs {}{} peak NRAM {} bytes; GDRAM {} "
+                          "bytes\n",
                           I, N.Layers[GP.Info.First].Name,
                           N.Layers[GP.Info.Last].Name, GP.Info.Layers.size(),
-                          GP.NSecs, GP.HSecs, GP.FSecs, GP.PeakBytes);
+                          GP.NSecs, GP.HSecs, GP.WSecs, GP.FSecs,
+                          GP.InputsInSram    ? " (inputs in SRAM)"
+                          : GP.WeightsInSram ? " (weights in SRAM)"
+                                             : "",
+                          GP.PeakBytes, GP.ReadBytes + GP.WriteBytes);
   }
   if (!O.LmemSvg.empty())
     if (Error E = writeText(O.LmemSvg, lmemSvg(N, *Plan, Spec.nramBytes)))

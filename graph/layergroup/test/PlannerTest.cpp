@@ -133,6 +133,126 @@ TEST(SliceH, SeveralOutputsCannotSliceH) {
   EXPECT_FALSE(sliceH(N, G, 2));
 }
 
+// --- Backward-W and W slices
+// ---------------------------------------------------
+
+TEST(BackwardW, UsesTheColumnWindow) {
+  // A 1x7 / 5x1-style layer: rows and columns differ, so backward-W must
+  // take SX, PL and the dilated kernel width, not the row ones.
+  Layer L;
+  L.Kind = OpKind::Conv;
+  L.KY = 1, L.SY = 1, L.PU = 0;
+  L.KX = 7, L.SX = 2, L.PL = 3, L.DX = 1;
+  // out columns [10, 20): in_idx 10 * 2 - 3 = 17, (10 - 1) * 2 + 7 = 25.
+  EXPECT_EQ(backwardW(L, {10, 20}, 224), (RowRange{17, 42}));
+  EXPECT_EQ(backwardH(L, {10, 20}, 224), (RowRange{10, 20}));
+  // Clamped at both ends.
+  EXPECT_EQ(backwardW(L, {0, 4}, 224), (RowRange{0, 10}));
+  EXPECT_EQ(backwardW(L, {108, 112}, 224), (RowRange{213, 224}));
+  L.KX = 3, L.SX = 1, L.PL = 2, L.DX = 2; // dilated 3 -> 5 columns
+  EXPECT_EQ(backwardW(L, {3, 9}, 16), (RowRange{1, 11}));
+  L.Kind = OpKind::Relu;
+  EXPECT_EQ(backwardW(L, {3, 9}, 16), (RowRange{3, 9}));
+}
+
+TEST(SliceW, ColumnsPropagateBackwardByHand) {
+  // conv3x3/1 pad 1 -> relu -> conv3x3/1 pad 1 -> pool 2x2/2 on 6 x 16.
+  Net N;
+  int X = N.addInput("x", 2, 6, 16);
+  X = N.relu(N.conv(X, 4, 3, 1, 1, "c1"), "r1");
+  X = N.maxPool(N.conv(X, 4, 3, 1, 1, "c2"), 2, 2, 0, "p");
+  N.markOutput(X, "y");
+  GroupInfo G = groupInfo(N, 0, 3);
+  // Tensors: x, c1, r1, c2, p.
+  auto S = sliceW(N, G, 2);
+  ASSERT_TRUE(S);
+  EXPECT_EQ(S->Step, 4);
+  // Slice 0: p [0, 4) <- c2 [0, 8) <- r1 [-1, 9) = [0, 9) = c1 <- x [0, 10).
+  EXPECT_EQ(S->Rows[0][4], (RowRange{0, 4}));
+  EXPECT_EQ(S->Rows[0][3], (RowRange{0, 8}));
+  EXPECT_EQ(S->Rows[0][2], (RowRange{0, 9}));
+  EXPECT_EQ(S->Rows[0][1], (RowRange{0, 9}));
+  EXPECT_EQ(S->Rows[0][0], (RowRange{0, 10}));
+  // Slice 1: p [4, 8) <- c2 [8, 16) <- r1 [7, 16) <- x [6, 16).
+  EXPECT_EQ(S->Rows[1][3], (RowRange{8, 16}));
+  EXPECT_EQ(S->Rows[1][1], (RowRange{7, 16}));
+  EXPECT_EQ(S->Rows[1][0], (RowRange{6, 16}));
+  EXPECT_EQ(S->RowsCap[0], 10);
+  EXPECT_EQ(S->RowsCap[1], 9);
+  // The rows are untouched by W slices: H stays whole.
+  auto H = sliceH(N, G, 1);
+  ASSERT_TRUE(H);
+  EXPECT_EQ(H->Rows[0][0], (RowRange{0, 6}));
+}
+
+TEST(SliceW, HalfRuleAlongW) {
+  // Two 3x3 convs: 8 W slices of 2 columns of 16 recompute 4 columns of c1
+  // each, 3 at the edges (30 > 24): the w/2 rule fails, naming c1; 2
+  // slices pass.
+  Net N;
+  int X = N.addInput("x", 1, 4, 16);
+  X = N.conv(N.conv(X, 2, 3, 1, 1, "c1"), 2, 3, 1, 1, "c2");
+  N.markOutput(X, "y");
+  GroupInfo G = groupInfo(N, 0, 1);
+  EXPECT_TRUE(sliceW(N, G, 2));
+  std::string Why;
+  EXPECT_FALSE(sliceW(N, G, 8, &Why));
+  EXPECT_NE(Why.find("w/2"), std::string::npos) << Why;
+  EXPECT_NE(Why.find("'c1'"), std::string::npos) << Why;
+}
+
+TEST(SliceW, TilesSizeBuffersAndBytes) {
+  // 3 H x 2 W tiles of the group above: every buffer is rows x columns of
+  // its tile, the allocation stays disjoint, and the input bytes are the
+  // sum over tiles of rows x columns (halo in both directions).
+  Net N;
+  int X = N.addInput("x", 2, 12, 16);
+  X = N.relu(N.conv(X, 4, 3, 1, 1, "c1"), "r1");
+  X = N.maxPool(N.conv(X, 4, 3, 1, 1, "c2"), 2, 2, 0, "p");
+  N.markOutput(X, "y");
+  GroupInfo G = groupInfo(N, 0, 3);
+  auto P = planGroupWith(N, spec(), 1, G, 1, 3, 2, 1, PlanOptions{});
+  ASSERT_TRUE(P);
+  EXPECT_EQ(P->Items, 6);
+  EXPECT_EQ(P->itemH(5), 2);
+  EXPECT_EQ(P->itemW(5), 1);
+  EXPECT_EQ(P->itemH(2), 1);
+  EXPECT_EQ(P->itemW(2), 0);
+  EXPECT_TRUE(lmemDisjoint(P->Buffers));
+  // x: H slices p [0,2) [2,4) [4,6) -> c2 [0,4) [4,8) [8,12) -> c1 [0,5)
+  // [3,9) [7,12) -> x [0,6) [2,10) [6,12): 6 + 8 + 6 = 20 rows, cap 8;
+  // W as SliceW above: 10 + 10 = 20 columns, cap 10.
+  int64_t XBytes = 2 * 20 * 20 * 4;
+  int64_t OutBytes = 4 * 6 * 8 * 4;
+  int64_t Params = P->WeightReadBytes;
+  EXPECT_EQ(P->ReadBytes - Params, XBytes);
+  EXPECT_EQ(P->WriteBytes, OutBytes);
+  for (const LmemBuffer &B : P->Buffers)
+    if (B.K == LmemBuffer::Activation && B.Tensor == 0)
+      EXPECT_EQ(B.Bytes, 2 * 8 * 10 * 4); // C x rows cap x columns cap
+}
+
+TEST(SliceW, WideRowsGroupOnlyWithWSlices) {
+  // VGG's conv1 block at 224: a 64-channel row is 57 KB, so H slices alone
+  // cannot hold conv1_1 + conv1_2 + pool1 in NRAM with the h/2 rule; 2-D
+  // tiles can.
+  Net N;
+  int X = N.addInput("x", 3, 224, 224);
+  X = N.relu(N.conv(X, 64, 3, 1, 1, "c1"), "r1");
+  X = N.relu(N.conv(X, 64, 3, 1, 1, "c2"), "r2");
+  X = N.maxPool(X, 2, 2, 0, "p");
+  N.markOutput(X, "y");
+  GroupInfo G = groupInfo(N, 0, 4);
+  for (int HS = 2; HS <= 112; ++HS)
+    EXPECT_FALSE(planGroupWith(N, spec(), 1, G, 1, HS, 1, 1, PlanOptions{}))
+        << HS << " H slices";
+  auto P = planGroup(N, spec(), 1, 0, 4, PlanOptions{});
+  ASSERT_TRUE(P);
+  EXPECT_GT(P->WSecs, 1);
+  EXPECT_LE(P->PeakBytes, spec().nramBytes);
+  EXPECT_TRUE(lmemDisjoint(P->Buffers));
+}
+
 // --- Allocator ----------------------------------------------------------------
 
 static LmemBuffer buf(const char *Name, LmemBuffer::Kind K, int64_t Bytes,
@@ -238,7 +358,7 @@ TEST(TimeSteps, TableOfAChain) {
   X = N.conv(X, 4, 3, 1, 1, "c2");
   N.markOutput(X, "y");
   GroupInfo G = groupInfo(N, 0, 2);
-  auto P = planGroupWith(N, spec(), 1, G, 1, 1, 1, PlanOptions{});
+  auto P = planGroupWith(N, spec(), 1, G, 1, 1, 1, 1, PlanOptions{});
   ASSERT_TRUE(P);
   // ts0 load x and the first weights; ts1..3 compute one layer each; ts4
   // stores the output.
@@ -284,9 +404,9 @@ TEST(TimeSteps, TableOfAChain) {
 TEST(TimeSteps, SlicedWeightsResidentPipelined) {
   Net N = vggLike(64);
   GroupInfo G = groupInfo(N, 0, int(N.Layers.size()) - 1);
-  auto P = planGroupWith(N, spec("tiny"), 2, G, 2, 2, 1, PlanOptions{});
+  auto P = planGroupWith(N, spec("tiny"), 2, G, 2, 2, 1, 1, PlanOptions{});
   if (!P) // tiny NRAM may not hold it; use mlu370
-    P = planGroupWith(N, spec(), 2, G, 2, 2, 1, PlanOptions{});
+    P = planGroupWith(N, spec(), 2, G, 2, 2, 1, 1, PlanOptions{});
   ASSERT_TRUE(P);
   EXPECT_TRUE(P->Resident);
   for (const LmemBuffer &B : P->Buffers)
@@ -322,7 +442,7 @@ TEST(Global, WeightTileOncePerChannelSlicePerCore) {
   X = N.relu(N.conv(X, 64, 3, 1, 1, "c"), "r");
   N.markOutput(X, "y");
   GroupInfo G = groupInfo(N, 0, 1);
-  auto P = planGroupWith(N, spec(), 1, G, 1, 8, 4, PlanOptions{});
+  auto P = planGroupWith(N, spec(), 1, G, 1, 8, 1, 4, PlanOptions{});
   ASSERT_TRUE(P);
   EXPECT_EQ(P->Items, 32);
   EXPECT_EQ(P->Cores, 16);
@@ -335,12 +455,12 @@ TEST(Global, WeightTileOncePerChannelSlicePerCore) {
   int64_t Tile = 16 * 64 * 9 * 4, Bias = 64 * 4;
   EXPECT_EQ(P->WeightReadBytes, 16 * Tile + 16 * Bias);
   // 8 channel slices x 2 H slices: 16 items, one per core, 16 tiles.
-  auto Q = planGroupWith(N, spec(), 1, G, 1, 2, 8, PlanOptions{});
+  auto Q = planGroupWith(N, spec(), 1, G, 1, 2, 1, 8, PlanOptions{});
   ASSERT_TRUE(Q);
   EXPECT_EQ(Q->WeightTileLoads, 16);
   // 2 channel slices, no H slices: the input is loaded once per core (2
   // cores), not once per item.
-  auto R = planGroupWith(N, spec(), 1, G, 1, 1, 2, PlanOptions{});
+  auto R = planGroupWith(N, spec(), 1, G, 1, 1, 1, 2, PlanOptions{});
   ASSERT_TRUE(R);
   EXPECT_TRUE(R->InputsResident);
   EXPECT_EQ(R->ReadBytes - R->WeightReadBytes, 2 * 64 * 32 * 32 * 4);
@@ -355,7 +475,7 @@ TEST(InPlace, ReluSharesItsInputBuffer) {
   int R1 = N.relu(C1, "r1");
   int A = N.add(R1, C1, "a"); // c1 read twice: r1 may not overwrite it
   N.markOutput(A, "y");
-  auto P = planGroupWith(N, spec(), 1, groupInfo(N, 0, 2), 1, 1, 1,
+  auto P = planGroupWith(N, spec(), 1, groupInfo(N, 0, 2), 1, 1, 1, 1,
                          PlanOptions{});
   ASSERT_TRUE(P);
   EXPECT_TRUE(P->Alias.empty());
@@ -366,7 +486,7 @@ TEST(InPlace, ReluSharesItsInputBuffer) {
   M.markOutput(Y, "y");
   // Pipelined: the group output r1 is double-buffered, and so is the c1
   // buffer it shares.
-  auto Q = planGroupWith(M, spec("tiny"), 1, groupInfo(M, 0, 2), 1, 8, 1,
+  auto Q = planGroupWith(M, spec("tiny"), 1, groupInfo(M, 0, 2), 1, 8, 1, 1,
                          PlanOptions{});
   ASSERT_TRUE(Q);
   EXPECT_TRUE(Q->Pipelined);
@@ -392,11 +512,53 @@ TEST(Global, WeightsMustFitWram) {
   N.markOutput(X, "y");
   GroupInfo G = groupInfo(N, 0, 0);
   std::string Why;
-  EXPECT_FALSE(planGroupWith(N, spec(), 1, G, 1, 1, 1, PlanOptions{}, &Why));
+  EXPECT_FALSE(planGroupWith(N, spec(), 1, G, 1, 1, 1, 1, PlanOptions{}, &Why));
   EXPECT_NE(Why.find("WRAM"), std::string::npos) << Why;
-  auto P = planGroupWith(N, spec(), 1, G, 1, 1, 16, PlanOptions{});
+  auto P = planGroupWith(N, spec(), 1, G, 1, 1, 1, 16, PlanOptions{});
   ASSERT_TRUE(P);
   EXPECT_LE(P->WramPeakBytes, spec().wramBytes);
+}
+
+TEST(Global, SramStagingOnlyWhenItReadsLess) {
+  // mlu370: 4 clusters. 16 channel slices re-read the input 16 times from
+  // GDRAM, staging reads it 4 times: staged. 2 channel slices read it about
+  // twice: not staged. An input larger than SRAM: not staged.
+  Net N;
+  int X = N.addInput("x", 256, 28, 28);
+  X = N.relu(N.conv(X, 256, 3, 1, 1, "c"), "r");
+  N.markOutput(X, "y");
+  GroupInfo G = groupInfo(N, 0, 1);
+  int64_t In = 256 * 28 * 28 * 4;
+  auto P = planGroupWith(N, spec(), 1, G, 1, 7, 1, 16, PlanOptions{});
+  ASSERT_TRUE(P);
+  EXPECT_TRUE(P->InputsInSram);
+  EXPECT_EQ(P->ReadBytes - P->WeightReadBytes, 4 * In);
+  PlanOptions NoSram;
+  NoSram.UseSram = false;
+  auto Q = planGroupWith(N, spec(), 1, G, 1, 7, 1, 16, NoSram);
+  ASSERT_TRUE(Q);
+  EXPECT_FALSE(Q->InputsInSram);
+  EXPECT_GT(Q->ReadBytes - Q->WeightReadBytes, 16 * In);
+  // 64 channels, 2 channel slices x 14 H slices of 2 rows (4 input rows,
+  // 3 at the edges): 2 x (12 x 4 + 2 x 3) = 108 of 28 rows read directly,
+  // under the 4 x 28 that staging in 4 clusters reads.
+  Net M;
+  X = M.addInput("x", 64, 28, 28);
+  X = M.relu(M.conv(X, 64, 3, 1, 1, "c"), "r");
+  M.markOutput(X, "y");
+  auto R = planGroupWith(M, spec(), 1, groupInfo(M, 0, 1), 1, 14, 1, 2,
+                         PlanOptions{});
+  ASSERT_TRUE(R);
+  EXPECT_FALSE(R->InputsInSram);
+  EXPECT_EQ(R->ReadBytes - R->WeightReadBytes, 108 * 28 * 64 * 4);
+  Net Big;
+  X = Big.addInput("x", 256, 66, 64); // 4.1 MiB, over the 4 MiB of SRAM
+  X = Big.relu(Big.conv(X, 256, 3, 1, 1, "c"), "r");
+  Big.markOutput(X, "y");
+  auto B = planGroupWith(Big, spec(), 1, groupInfo(Big, 0, 1), 1, 66, 1, 16,
+                         PlanOptions{});
+  ASSERT_TRUE(B);
+  EXPECT_FALSE(B->InputsInSram);
 }
 
 // --- Groups -----------------------------------------------------------------------
