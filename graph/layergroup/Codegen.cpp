@@ -419,9 +419,9 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
                        Co, Region));
       break;
     case OpKind::Clamp:
-      line(fmt::format(
-          "{}lg_clamp({}, {}, {}, {}, {}, {});", I2, OutImg, inSlice(I0), Co,
-          Region, Ly.Cmp > 0 || std::isinf(Ly.Cmp) ? 0 : 0, floatLit(Ly.Cmp)));
+      line(fmt::format("{}lg_clamp({}, {}, {}, {}, {}, {});", I2, OutImg,
+                       inSlice(I0), Co, Region, Ly.ClampMax ? 0 : 1,
+                       floatLit(Ly.Cmp)));
       break;
     case OpKind::Scale:
       line(fmt::format("{}lg_scale({}, {}, {}, {}, {}, {}, {}, {}, {}, {});",

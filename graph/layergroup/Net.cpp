@@ -108,6 +108,17 @@ int Net::relu(int In, std::string N) {
   return Layers[addLayer(std::move(L), {In}, C, H, W)].Output;
 }
 
+int Net::clamp(int In, double Cmp, bool Max, std::string N) {
+  const Tensor &T = Tensors[In];
+  Layer L;
+  L.Kind = OpKind::Clamp;
+  L.Name = N;
+  L.Cmp = Cmp;
+  L.ClampMax = Max;
+  int64_t C = T.C, H = T.H, W = T.W;
+  return Layers[addLayer(std::move(L), {In}, C, H, W)].Output;
+}
+
 int Net::add(int A, int B, std::string N) {
   const Tensor &T = Tensors[A];
   Layer L;
@@ -258,6 +269,7 @@ Expected<Net> buildNet(const Graph &G) {
       L.Cmp = attrNumber(B, tir::CMP).value_or(Max ? -Inf : Inf);
       bool Pointwise = L.KY == 1 && L.KX == 1 && L.SY == 1 && L.SX == 1 &&
                        L.PU == 0 && L.PD == 0 && L.PL == 0 && L.PR == 0;
+      L.ClampMax = Max;
       if (Pointwise)
         L.Kind = (Max && L.Cmp == 0) ? OpKind::Relu : OpKind::Clamp;
       else

@@ -56,6 +56,7 @@ struct Layer {
   std::vector<float> Bias;   ///< per output channel; empty: ConstB
   std::vector<float> Alpha;  ///< CAX per channel; empty: ConstA
   double Cmp = 0, ConstA = 1, ConstB = 0;
+  bool ClampMax = true; ///< Clamp: max(x, Cmp) (CCMPB), else min (CCMPS)
 
   bool windowed() const {
     return Kind == OpKind::Conv || Kind == OpKind::MaxPool ||
@@ -84,6 +85,8 @@ struct Net {
   int maxPool(int In, int64_t K, int64_t Stride, int64_t Pad = 0,
               std::string Name = "");
   int relu(int In, std::string Name = "");
+  /// max(x, Cmp) (Max) or min(x, Cmp), element by element.
+  int clamp(int In, double Cmp, bool Max, std::string Name = "");
   int add(int A, int B, std::string Name = "");
 
   int64_t macs(int LayerIdx) const;

@@ -58,6 +58,9 @@ std::vector<double> reference(const Net &N, int64_t Batch,
                 }
             } else if (L.Kind == OpKind::Relu) {
               S = std::max(0.0, at(A, n, y, x, f));
+            } else if (L.Kind == OpKind::Clamp) {
+              double V = at(A, n, y, x, f);
+              S = L.ClampMax ? std::max(V, L.Cmp) : std::min(V, L.Cmp);
             } else if (L.Kind == OpKind::Add) {
               for (int In2 : L.Inputs)
                 S += at(V[In2], n, y, x, f);
@@ -140,6 +143,17 @@ TEST(Run, SmallConvChain) {
   X = N.conv(X, 5, 3, 1, 1, "c2");
   N.markOutput(X, "y");
   checkRun(N, 1);
+}
+
+// CCMPB and CCMPS with a 1x1 window: max(x, cmp) and min(x, cmp).
+TEST(Run, ClampMaxAndMin) {
+  Net N;
+  int X = N.addInput("x", 3, 12, 10);
+  X = N.clamp(N.conv(X, 4, 3, 1, 1, "c1"), 0.25, /*Max=*/false, "min");
+  X = N.clamp(N.conv(X, 5, 3, 1, 1, "c2"), -0.125, /*Max=*/true, "max");
+  N.markOutput(X, "y");
+  checkRun(N, 1);
+  checkRun(N, 1, /*LayerByLayer=*/true);
 }
 
 TEST(Run, VggLike32GroupedAndLayerByLayer) {
