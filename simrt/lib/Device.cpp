@@ -254,6 +254,7 @@ Expected<LaunchStats> Device::launch(const Kernel &kernel,
       c.coreDim = n ? cpc : 1;
       c.clusterDim = n ? n : 1;
       c.nram = impl->memory.nram(i);
+      c.nramBytes = spec.nramBytes;
       c.wram = impl->memory.wram(i);
       c.sram = impl->memory.sram(c.clusterId);
       c.core = &t;
