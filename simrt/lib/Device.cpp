@@ -213,6 +213,9 @@ Expected<LaunchStats> Device::launch(const Kernel &kernel,
     l.argPointers.push_back(&v);
   int count = int(dim.count());
   int activeCores = std::min(count, spec.numCores());
+  l.scalarIPC = Rate(spec.scalarIPC);
+  for (int c = 0; c < BANG_OP_NUM_CLASSES; ++c)
+    l.vectorBytesPerCycle[c] = Rate(spec.vectorBytesPerCycle[c]);
   l.gdramBytesPerCycle =
       std::min(spec.gdramCoreGBps, spec.gdramGBps / activeCores) /
       spec.clockGHz;

@@ -109,6 +109,19 @@ struct Barrier {
   std::vector<Task *> waiting;
 };
 
+/// Divides by a rate: by multiplying with its reciprocal when that is exact
+/// (a power of two, as in the built-in specs), which gives the same result
+/// as the division at a fraction of its latency.
+class Rate {
+public:
+  explicit Rate(double rate = 1);
+  double divide(double x) const { return exact ? x * reciprocal : x / rate; }
+
+private:
+  double rate, reciprocal;
+  bool exact;
+};
+
 struct Launch {
   DeviceImpl *device = nullptr;
   const Kernel *kernel = nullptr;
@@ -125,6 +138,8 @@ struct Launch {
   LaunchStats stats;
   std::mutex statsMutex;
   double gdramBytesPerCycle = 1; ///< per core, with the card's bandwidth shared
+  Rate scalarIPC;                ///< the spec's scalar_ipc
+  std::array<Rate, BANG_OP_NUM_CLASSES> vectorBytesPerCycle;
   std::chrono::steady_clock::time_point deadline;
   bool hasDeadline = false;
 };

@@ -183,6 +183,12 @@ __mlu_global__ void async_and_add(float *x) {
   __bang_add(b, b, b, 64);
   __sync();
 }
+__mlu_global__ void scalar_then_copy(float *x, int n) {
+  for (int i = 0; i < n; ++i)
+    b[i & 63] += 1.0f;
+  __memcpy_async(a, x, 800, GDRAM2NRAM);
+  __sync();
+}
 )";
 
 TEST(CostModel, SynchronousCopyBlocksAsyncOverlaps) {
@@ -202,6 +208,26 @@ TEST(CostModel, SynchronousCopyBlocksAsyncOverlaps) {
   EXPECT_LT(async->cycles, sync->cycles);
   EXPECT_EQ(sync->gdramReadBytes, 800);
   EXPECT_EQ(sync->opsByClass[BANG_OP_ALU], 64);
+}
+
+TEST(CostModel, ScalarCodeDelaysTheNextCopy) {
+  // Scalar work is on the compute clock before the copy it precedes is
+  // issued: the copy starts after the loop's cycles, not at 0.
+  Fixture f(roundSpec(), costSource);
+  ASSERT_TRUE(f.module);
+  void *x = f.buffer(std::vector<uint8_t>(800, 0));
+  auto stats = f.launch("scalar_then_copy",
+                        {KernelArg::pointer(x), KernelArg::i32(20000)},
+                        {1, 1, 1}, FuncType::Block, /*trace=*/true);
+  ASSERT_TRUE(bool(stats)) << llvm::toString(stats.takeError());
+  double scalar = double(stats->scalarInstructions) / 64;
+  ASSERT_GT(scalar, 1000); // the loop dominates; the rest is a few cycles
+  ASSERT_EQ(stats->events.size(), 1u);
+  const TraceEvent &copy = stats->events[0];
+  EXPECT_TRUE(copy.dma);
+  EXPECT_NEAR(copy.start, scalar, 1.0);
+  EXPECT_NEAR(copy.cycles, 200, 1e-9);
+  EXPECT_NEAR(stats->cycles, scalar + 200, 1.0);
 }
 
 TEST(CostModel, CoresShareTheCardsBandwidth) {
