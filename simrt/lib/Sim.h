@@ -144,10 +144,30 @@ struct Launch {
   bool hasDeadline = false;
 };
 
+/// Task stacks, each with a guard region below it, mapped once and reused by
+/// the device's launches: mapping, guarding, faulting in and unmapping a
+/// stack per task cost a small launch more than its work.
+class StackPool {
+public:
+  StackPool() = default;
+  StackPool(const StackPool &) = delete;
+  StackPool &operator=(const StackPool &) = delete;
+  ~StackPool();
+  /// A stack, guard region included (sizes in Launch.cpp).
+  void *acquire();
+  /// Gives a stack back once its fiber will never run again.
+  void release(void *stack);
+
+private:
+  std::mutex mutex;
+  std::vector<void *> free;
+};
+
 struct DeviceImpl {
   explicit DeviceImpl(const DeviceSpec &spec) : spec(spec), memory(this->spec) {}
   DeviceSpec spec;
   MemoryMap memory;
+  StackPool stacks;
   std::mutex atomicMutex; ///< serialises __bang_atomic_* across cores
   std::mutex launchMutex; ///< one launch at a time per device
 };

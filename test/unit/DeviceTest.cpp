@@ -121,6 +121,34 @@ TEST(Device, FaultLeavesOtherBuffersAndTheDeviceIntact) {
   EXPECT_EQ(f.read(bystander, 256), other);
 }
 
+const char *const recursionSource = R"(
+__mlu_func__ int deep(int n) {
+  volatile char pad[4096];
+  pad[n & 4095] = (char)n;
+  return n > 0 ? deep(n - 1) + pad[n & 4095] : 0;
+}
+__mlu_global__ void recurse(int *out, int n) { out[taskId] = deep(n); }
+)";
+
+TEST(Device, LaunchesReuseTaskStacksWithTheirGuards) {
+  // Task stacks outlive a launch (a pool per device): a stack overflow
+  // still faults on the guard below each reused stack, and a task that
+  // died on its stack leaves it fit for the next launch.
+  Fixture f(defaultDeviceSpec(), recursionSource);
+  ASSERT_TRUE(f.module);
+  void *out = f.buffer(std::vector<uint8_t>(64, 0));
+  for (int round = 0; round < 3; ++round) {
+    auto ok = f.launch("recurse", {KernelArg::pointer(out), KernelArg::i32(64)},
+                       {16, 1, 1});
+    ASSERT_TRUE(bool(ok)) << llvm::toString(ok.takeError());
+    auto deep = f.launch(
+        "recurse", {KernelArg::pointer(out), KernelArg::i32(5000)}, {16, 1, 1});
+    ASSERT_FALSE(bool(deep)) << "round " << round;
+    std::string message = faultMessage(deep.takeError());
+    EXPECT_NE(message.find("segmentation fault"), std::string::npos) << message;
+  }
+}
+
 TEST(Device, UseOfAFreedBufferIsAFault) {
   Fixture f(defaultDeviceSpec(), faultySource);
   ASSERT_TRUE(f.module);
