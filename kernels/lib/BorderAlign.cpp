@@ -1,8 +1,10 @@
 //===- BorderAlign.cpp - mluOpBorderAlignForward / Backward ---------------===//
 //
-// Parameter checks (seed 003 section 3.8), the NRAM policy (c_seg, the
-// seed's deal_num, and line_cap, the pixels of a pipeline stage) and the
-// launches of kernels/border_align/border_align.mlu.
+// Parameter checks (seed 003 section 3.8), the NRAM policies (forward:
+// c_seg, the seed's deal_num, and line_cap, the pixels of a pipeline stage;
+// backward: c_seg, band_rows and box_cap, the slice of grad_input a task
+// holds and the boxes it streams) and the launches of
+// kernels/border_align/border_align.mlu.
 //
 //===----------------------------------------------------------------------===//
 #include "Internal.h"
