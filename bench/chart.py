@@ -41,8 +41,12 @@ def ratios(r):
                 rows.append(("host time", "tin_shift %s %s %.0f MiB: memcpy / ours" % (
                     t["direction"], t["dtype"], t["bytes"] / 2**20), t["memcpy_s"] / t["host_s"]))
         for b in ops["border_align"]:
-            rows.append(("host time", "border_align %s [%s]: plain C++ / ours" % (
-                b["direction"], ",".join(map(str, b["input"]))), b["plain_s"] / b["host_s"]))
+            where = ",".join(map(str, b["input"]))
+            if "host_1_thread_s" in b:
+                rows.append(("host time", "border_align %s [%s], 1 thread: plain C++ / ours" % (
+                    b["direction"], where), b["plain_s"] / b["host_1_thread_s"]))
+            rows.append(("host time", "border_align %s [%s], %s threads: plain C++ / ours" % (
+                b["direction"], where, b.get("host_threads", "all")), b["plain_s"] / b["host_s"]))
     intr = r.get("intrinsics")
     if intr:
         for f in intr["families"]:

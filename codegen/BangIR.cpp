@@ -18,7 +18,8 @@ StructType *bangc::taskContextType(LLVMContext &ctx) {
   std::vector<Type *> fields(12, i32);
   fields.insert(fields.end(), 5, ptr); // nram wram sram loc core
   fields.push_back(Type::getInt64Ty(ctx)); // scalarPending
-  static_assert(BANG_CTX_SCALAR_PENDING == 17,
+  fields.push_back(Type::getInt64Ty(ctx)); // nramBytes
+  static_assert(BANG_CTX_NRAM_BYTES == 18,
                 "BangTaskContext changed: update here");
   return StructType::create(ctx, fields, "struct.BangTaskContext");
 }

@@ -1,6 +1,6 @@
 //===- bench.cpp - Figures for TinShift and BorderAlign -------------------===//
 //
-//   mluop_bench [--quick] [--json FILE]
+//   mluop_bench [--quick] [--json FILE] [tin_shift|border_align]
 //
 // On the mlu370 profile, for the shapes of the seeds (mlu-ops' TinShift
 // cases, TIN on ResNet-50, BorderDet's three border_align shapes):
@@ -8,15 +8,18 @@
 //  - host time: tin_shift forward and backward against memcpy of the same
 //    bytes (inputs of 64 MiB and more); border_align forward and backward
 //    against a plain C++ implementation compiled -O3 -march=native, whose
-//    results are compared with ours.
+//    results are compared with ours, with the simulator on one host thread
+//    (like the plain loop) and on one per host core.
 // Host times are medians of repeated runs. --quick runs fewer repetitions
-// and skips the 360 MiB TinShift case. --json FILE writes the figures.
+// and skips the 360 MiB TinShift case. --json FILE writes the figures. An
+// operator name runs only that operator's figures.
 //
 //===----------------------------------------------------------------------===//
 #include "bench/BenchUtil.h"
 #include "mlu_op.h"
 #include "mlu_op_sim.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
@@ -28,6 +31,7 @@
 #include <cstdio>
 #include <cstring>
 #include <random>
+#include <thread>
 #include <vector>
 
 void plainBorderAlignForward(const float *input, const float *boxes, float *out,
@@ -200,11 +204,22 @@ llvm::json::Array borderAlign(mluOpHandle_t h, int N, int H, int W, int C4,
   };
   forward(); // compiles on first use
   backward();
+  mluOpQueue_t q;
+  mluOpGetQueue(h, &q);
+  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   llvm::json::Array rows;
   for (bool fwd : {true, false}) {
+    // Host time on one host thread (as the plain loop) and on all of them.
     bangsim::LaunchStats st;
-    double ours = fwd ? timeLaunches(h, runs, forward, st)
-                      : timeLaunches(h, runs, backward, st);
+    double ours[2];
+    for (unsigned t : {1u, threads}) {
+      bangsim::LaunchOptions options;
+      options.hostThreads = t;
+      mluop::setLaunchOptions(q, options);
+      ours[t != 1] = fwd ? timeLaunches(h, runs, forward, st)
+                         : timeLaunches(h, runs, backward, st);
+    }
+    mluop::setLaunchOptions(q, {});
     std::string policy = mluOpGetLastPolicy(h);
     // The plain implementation, and how many of its results ours matches.
     std::vector<float> out(on), gradIn(in.size());
@@ -231,12 +246,14 @@ llvm::json::Array borderAlign(mluOpHandle_t h, int N, int H, int W, int C4,
     double p = bench::median(plain);
     std::printf("border_align %-8s float input [%d,%d,%d,%d] boxes [%d,%d,4] "
                 "pool %d: %.0f cycles, IO eff %5.1f%%, compute eff %5.1f%%\n"
-                "    host: launch %.2f ms, plain C++ -O3 -march=native %.2f "
-                "ms, ratio plain/ours %.2f (results agree: %zu/%zu)\n"
+                "    host: launch %.2f ms on 1 thread, %.2f ms on %u; plain "
+                "C++ -O3 -march=native %.2f ms (1 thread); ratio plain/ours "
+                "%.2f (1 thread), %.2f (%u) (results agree: %zu/%zu)\n"
                 "    (%s)\n",
                 fwd ? "forward" : "backward", N, H, W, C4, N, K, P, st.cycles,
-                st.ioEfficiency * 100, st.computeEfficiency * 100, ours * 1e3,
-                p * 1e3, p / ours, same, got.size(), policy.c_str());
+                st.ioEfficiency * 100, st.computeEfficiency * 100,
+                ours[0] * 1e3, ours[1] * 1e3, threads, p * 1e3, p / ours[0],
+                p / ours[1], threads, same, got.size(), policy.c_str());
     rows.push_back(
         llvm::json::Object{{"direction", fwd ? "forward" : "backward"},
                            {"input", shapeJson({N, H, W, C4})},
@@ -245,7 +262,9 @@ llvm::json::Array borderAlign(mluOpHandle_t h, int N, int H, int W, int C4,
                            {"cycles", st.cycles},
                            {"io_efficiency", st.ioEfficiency},
                            {"compute_efficiency", st.computeEfficiency},
-                           {"host_s", ours},
+                           {"host_s", ours[1]},
+                           {"host_threads", int64_t(threads)},
+                           {"host_1_thread_s", ours[0]},
                            {"plain_s", p},
                            {"agree", int64_t(same)},
                            {"elements", int64_t(got.size())},
@@ -264,29 +283,43 @@ int main(int argc, char **argv) {
   bench::Args args(argc, argv);
   bool quick = args.quick;
   std::string json = args.json;
+  auto wanted = [&](llvm::StringRef op) {
+    return args.positional.empty() || llvm::is_contained(args.positional, op);
+  };
+  for (const std::string &p : args.positional)
+    if (p != "tin_shift" && p != "border_align") {
+      std::fprintf(stderr, "usage: mluop_bench [--quick] [--json FILE] "
+                           "[tin_shift|border_align]\n");
+      return 2;
+    }
   runs = quick ? 3 : 5;
   mluOpHandle_t h;
   if (mluOpCreateWithDevice(&h, "mlu370") != MLUOP_STATUS_SUCCESS)
     return 1;
   llvm::json::Array tin, border;
   // mlu-ops' test shapes, TIN on ResNet-50 (res2, res5), and 64 MiB.
-  tin.push_back(tinShift(h, "mlu-ops", 3, 15, 16, 45435, 4, true, true, true));
-  if (!quick)
+  if (wanted("tin_shift")) {
     tin.push_back(
-        tinShift(h, "mlu-ops", 3, 15, 16, 262144, 4, true, false, true));
-  for (bool fwd : {true, false}) {
-    tin.push_back(tinShift(h, "TIN ResNet-50 res2", 2, 8, 256, 3136, 2, false,
-                           fwd, false));
-    tin.push_back(tinShift(h, "TIN ResNet-50 res5", 2, 8, 2048, 49, 2, false,
-                           fwd, false));
-    tin.push_back(tinShift(h, "64 MiB", 4, 8, 256, 2048, 2, false, fwd, true));
+        tinShift(h, "mlu-ops", 3, 15, 16, 45435, 4, true, true, true));
+    if (!quick)
+      tin.push_back(
+          tinShift(h, "mlu-ops", 3, 15, 16, 262144, 4, true, false, true));
+    for (bool fwd : {true, false}) {
+      tin.push_back(tinShift(h, "TIN ResNet-50 res2", 2, 8, 256, 3136, 2, false,
+                             fwd, false));
+      tin.push_back(tinShift(h, "TIN ResNet-50 res5", 2, 8, 2048, 49, 2, false,
+                             fwd, false));
+      tin.push_back(
+          tinShift(h, "64 MiB", 4, 8, 256, 2048, 2, false, fwd, true));
+    }
   }
   // BorderDet's shapes (seed 003, section 3.7).
-  for (auto [N, H, W, C4, K] : {std::array<int, 5>{2, 7, 10, 1024, 70},
-                                {2, 25, 38, 1024, 950},
-                                {2, 10, 7, 512, 70}})
-    for (llvm::json::Value &row : borderAlign(h, N, H, W, C4, K, 10))
-      border.push_back(std::move(row));
+  if (wanted("border_align"))
+    for (auto [N, H, W, C4, K] : {std::array<int, 5>{2, 7, 10, 1024, 70},
+                                  {2, 25, 38, 1024, 950},
+                                  {2, 10, 7, 512, 70}})
+      for (llvm::json::Value &row : borderAlign(h, N, H, W, C4, K, 10))
+        border.push_back(std::move(row));
   std::printf("compile time of the kernels: %.2f s\n",
               mluop::compileSeconds(h));
   mluOpDestroy(h);

@@ -1,8 +1,10 @@
 //===- BorderAlign.cpp - mluOpBorderAlignForward / Backward ---------------===//
 //
-// Parameter checks (seed 003 section 3.8), the NRAM policy (c_seg, the
-// seed's deal_num, and line_cap, the pixels of a pipeline stage) and the
-// launches of kernels/border_align/border_align.mlu.
+// Parameter checks (seed 003 section 3.8), the NRAM policies (forward:
+// c_seg, the seed's deal_num, and line_cap, the pixels of a pipeline stage;
+// backward: c_seg, band_rows and box_cap, the slice of grad_input a task
+// holds and the boxes it streams) and the launches of
+// kernels/border_align/border_align.mlu.
 //
 //===----------------------------------------------------------------------===//
 #include "Internal.h"
@@ -112,6 +114,54 @@ mluOpStatus_t checkCommon(const char *api, mluOpHandle_t handle,
   return MLUOP_STATUS_SUCCESS;
 }
 
+/// Backward's NRAM use: the plane (band_rows x W x c_seg) and, per chunk of
+/// box_cap boxes, the buffers of back_buffers in border_align.mlu.
+int64_t backwardNramBytes(int64_t e, int64_t W, int64_t cSeg, int64_t bandRows,
+                          int64_t boxCap) {
+  const int64_t chunk = boxCap * cSeg;
+  // arg x2, fill (int32); bits, grad x2, sel (T); arg16 (int16)
+  const int64_t perChunkElement = 3 * 4 + 4 * e + 2;
+  const int64_t perBox = 12 * e; // box x2, walk: 4 coordinates each
+  return bandRows * W * cSeg * e + chunk * perChunkElement + boxCap * perBox;
+}
+
+/// How backward splits an image's slice of grad_input and its boxes.
+struct BackwardPolicy {
+  int64_t cSeg, bandRows, boxCap;
+};
+
+/// The widest channel segment, then the tallest band of rows, whose plane
+/// leaves room in NRAM for a chunk of boxes; then the chunk: at most a
+/// quarter of the boxes (so loading the next chunk overlaps computing one)
+/// and as many as fit. False when not even one channel of one row fits.
+bool backwardPolicy(const bangsim::DeviceSpec &spec, int64_t e, int64_t H,
+                    int64_t W, int64_t C, int64_t K, BackwardPolicy &p) {
+  const int64_t budget = spec.nramBytes - 256;
+  p = {C, H, std::min<int64_t>(K, 16)};
+  while (backwardNramBytes(e, W, p.cSeg, p.bandRows, p.boxCap) > budget) {
+    if (p.cSeg > 64)
+      p.cSeg = (p.cSeg + 1) / 2;
+    else if (p.bandRows > 1)
+      p.bandRows = (p.bandRows + 1) / 2;
+    else if (p.cSeg > 1)
+      p.cSeg = (p.cSeg + 1) / 2;
+    else if (p.boxCap > 1)
+      p.boxCap = (p.boxCap + 1) / 2;
+    else
+      return false;
+  }
+  const int64_t segs = (C + p.cSeg - 1) / p.cSeg;
+  p.cSeg = (C + segs - 1) / segs;
+  const int64_t bands = (H + p.bandRows - 1) / p.bandRows;
+  p.bandRows = (H + bands - 1) / bands;
+  const int64_t fit =
+      (budget - backwardNramBytes(e, W, p.cSeg, p.bandRows, 0)) /
+      backwardNramBytes(e, 0, p.cSeg, 0, 1);
+  const int64_t chunks = std::max((K + fit - 1) / fit, std::min<int64_t>(K, 4));
+  p.boxCap = (K + chunks - 1) / chunks;
+  return true;
+}
+
 uint32_t unionTasks(const bangsim::DeviceSpec &spec, int64_t work) {
   int64_t cores = spec.numCores(), cpc = spec.coresPerCluster;
   int64_t active = std::max<int64_t>(1, std::min(work, cores));
@@ -206,19 +256,24 @@ mluOpStatus_t mluOpBorderAlignBackward(
                 W = grad_input_desc->dims[2],
                 C = grad_input_desc->dims[3] / 4, K = boxes_desc->dims[1];
   const int64_t e = int64_t(mluOpDataTypeBytes(grad_input_desc->dtype));
-  int64_t cSeg = std::min(C, (spec.nramBytes - 256) / (6 * e + 32));
-  if (cSeg < 1) {
-    logError(api, "the device's NRAM is too small");
+  BackwardPolicy policy;
+  if (!backwardPolicy(spec, e, H, W, C, K, policy)) {
+    logError(api, llvm::formatv("a row of {0} pixels does not fit the "
+                                "device's NRAM",
+                                W));
     return MLUOP_STATUS_NOT_SUPPORTED;
   }
-  uint32_t taskDim = unionTasks(spec, N * K);
-  uint32_t fillTasks = uint32_t(spec.numCores());
+  const int64_t items = N * 4 * ((C + policy.cSeg - 1) / policy.cSeg) *
+                        ((H + policy.bandRows - 1) / policy.bandRows);
+  uint32_t taskDim = unionTasks(spec, items);
   beginOp(handle,
           llvm::formatv("border_align_backward: {0} grad_output {1} boxes {2} "
-                        "pool_size={3} on {4}: c_seg={5} task_dim={6} UNION1",
+                        "pool_size={3} on {4}: c_seg={5} band_rows={6} "
+                        "box_cap={7} items={8} task_dim={9} UNION1",
                         dtypeName(grad_input_desc->dtype),
                         shapeString(grad_output_desc), shapeString(boxes_desc),
-                        pool_size, spec.name, cSeg, taskDim)
+                        pool_size, spec.name, policy.cSeg, policy.bandRows,
+                        policy.boxCap, items, taskDim)
               .str());
   bangsim::Module *module =
       kernelModule(handle, api, "border_align.mlu", borderAlignSource());
@@ -226,19 +281,19 @@ mluOpStatus_t mluOpBorderAlignBackward(
     return MLUOP_STATUS_INTERNAL_ERROR;
   using A = bangsim::KernelArg;
   const bool isHalf = grad_input_desc->dtype == MLUOP_DTYPE_HALF;
-  int64_t total = N * H * W * 4 * C;
-  if (mluOpStatus_t s = launch(
-          handle, api, *module,
-          isHalf ? "border_align_fill<half>" : "border_align_fill<float>",
-          bangsim::Dim3{fillTasks}, bangsim::FuncType::Union1,
-          {A::pointer(grad_input), A::i64(total),
-           A::i32(int32_t((spec.nramBytes - 256) / e))}))
-    return s;
-  std::vector<A> args = {
-      A::pointer(grad_output), A::pointer(boxes),    A::pointer(argmax_idx),
-      A::pointer(grad_input),  A::i32(int32_t(N)),   A::i32(int32_t(H)),
-      A::i32(int32_t(W)),      A::i32(int32_t(C)),   A::i32(int32_t(K)),
-      A::i32(pool_size),       A::i32(int32_t(cSeg))};
+  std::vector<A> args = {A::pointer(grad_output),
+                         A::pointer(boxes),
+                         A::pointer(argmax_idx),
+                         A::pointer(grad_input),
+                         A::i32(int32_t(N)),
+                         A::i32(int32_t(H)),
+                         A::i32(int32_t(W)),
+                         A::i32(int32_t(C)),
+                         A::i32(int32_t(K)),
+                         A::i32(pool_size),
+                         A::i32(int32_t(policy.cSeg)),
+                         A::i32(int32_t(policy.bandRows)),
+                         A::i32(int32_t(policy.boxCap))};
   return launch(handle, api, *module,
                 isHalf ? "border_align_backward<half>"
                        : "border_align_backward<float>",

@@ -2,6 +2,7 @@
 #include "TestUtil.h"
 
 #include <cmath>
+#include <cstdint>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -291,6 +292,15 @@ void expectBackwardMatches(mluOpHandle_t h, const Problem &p, Rng &rng) {
     EXPECT_NEAR(gi[i], want[i], 1e-5 * (1 + std::fabs(want[i]))) << i;
 }
 
+/// The number after `key` (e.g. "c_seg=") in the last policy line.
+int policyNumber(mluOpHandle_t h, const std::string &key) {
+  std::string policy = mluOpGetLastPolicy(h);
+  size_t at = policy.find(key);
+  EXPECT_NE(at, std::string::npos) << key << " in " << policy;
+  return at == std::string::npos ? -1
+                                 : std::atoi(policy.c_str() + at + key.size());
+}
+
 } // namespace
 
 TEST(BorderAlign, SeedExample) {
@@ -474,6 +484,138 @@ TEST(BorderAlign, BackwardFiniteDifferences) {
     ++checked;
   }
   EXPECT_GT(checked, int(p.input.size()) / 2);
+}
+
+TEST(BorderAlign, BackwardSplitsChannelsRowsAndBoxes) {
+  // tiny (16 KiB NRAM): a task's slice of grad_input is a band of rows of a
+  // segment of channels, and the boxes come in several chunks.
+  mluOpHandle_t h = handleFor("tiny");
+  Rng rng(29);
+  Problem p = randomProblem(rng, 2, 10, 12, 300, 9, 7, false);
+  expectBackwardMatches(h, p, rng);
+  EXPECT_LT(policyNumber(h, "c_seg="), 300) << mluOpGetLastPolicy(h);
+  EXPECT_LT(policyNumber(h, "band_rows="), 10) << mluOpGetLastPolicy(h);
+  EXPECT_LT(policyNumber(h, "box_cap="), 9) << mluOpGetLastPolicy(h);
+}
+
+TEST(BorderAlign, BackwardNonFiniteGradients) {
+  // An inf or nan gradient reaches the 4 pixels of its own argmax sample
+  // (inf * 0 is nan there, as in mmcv's four atomic adds) and no other: the
+  // other channels are masked bitwise, not multiplied by 0.
+  mluOpHandle_t h = handleFor("mlu370");
+  Rng rng(31);
+  Problem p = randomProblem(rng, 1, 7, 9, 16, 10, 5, false);
+  for (int i = 0; i < 4; ++i) // boxes on whole pixels: some weights are 0
+    for (int j = 0; j < 4; ++j)
+      p.boxes[i * 4 + j] = std::floor(p.boxes[i * 4 + j]);
+  Result r = runForward(h, p, false);
+  ASSERT_EQ(r.status, MLUOP_STATUS_SUCCESS);
+  std::vector<float> g(r.out.size());
+  for (size_t i = 0; i < g.size(); ++i)
+    g[i] = i % 29 == 0   ? INFINITY
+           : i % 31 == 0 ? -INFINITY
+           : i % 37 == 0 ? NAN
+                         : rng.uniform(-1, 1);
+  auto gi = runBackward(h, p, g, r.arg, false);
+  auto want = referenceBackward(p, keep, g, r.arg);
+  size_t nonFinite = 0;
+  for (size_t i = 0; i < gi.size(); ++i) {
+    if (std::isnan(want[i])) {
+      EXPECT_TRUE(std::isnan(gi[i])) << i << ": " << gi[i];
+    } else if (std::isinf(want[i])) {
+      EXPECT_EQ(gi[i], want[i]) << i;
+    } else {
+      EXPECT_NEAR(gi[i], want[i], 1e-5 * (1 + std::fabs(want[i]))) << i;
+      continue;
+    }
+    ++nonFinite;
+  }
+  EXPECT_GT(nonFinite, 0u);
+  EXPECT_LT(nonFinite, gi.size() / 4);
+}
+
+TEST(BorderAlign, BackwardIgnoresArgmaxOutOfRange) {
+  // An argmax outside [0, pool_size] names no sample: its gradient adds
+  // nothing (also in half, where argmax is narrowed to 16 bits).
+  mluOpHandle_t h = handleFor("mlu370");
+  Rng rng(37);
+  Problem p = randomProblem(rng, 1, 6, 8, 12, 6, 4, false);
+  Result r = runForward(h, p, false);
+  ASSERT_EQ(r.status, MLUOP_STATUS_SUCCESS);
+  std::vector<float> g(r.out.size());
+  for (float &v : g)
+    v = toHalf(rng.uniform(-1, 1));
+  const int32_t bad[] = {-1, 5, 7, 65536 + 2, -65536 + 1, INT32_MIN, INT32_MAX};
+  std::vector<int32_t> arg = r.arg;
+  std::vector<float> kept = g;
+  for (size_t i = 0; i < arg.size(); i += 5) {
+    arg[i] = bad[(i / 5) % 7];
+    kept[i] = 0;
+  }
+  auto want = referenceBackward(p, keep, kept, r.arg);
+  auto gi = runBackward(h, p, g, arg, false);
+  for (size_t i = 0; i < gi.size(); ++i)
+    EXPECT_NEAR(gi[i], want[i], 1e-5 * (1 + std::fabs(want[i]))) << i;
+  Problem q = p;
+  for (float &v : q.input)
+    v = toHalf(v);
+  for (float &v : q.boxes)
+    v = toHalf(v);
+  Result rh = runForward(h, q, true);
+  ASSERT_EQ(rh.status, MLUOP_STATUS_SUCCESS);
+  arg = rh.arg;
+  for (size_t i = 0; i < arg.size(); i += 5)
+    arg[i] = bad[(i / 5) % 7];
+  auto wantHalf = referenceBackward(q, toHalf, kept, rh.arg);
+  auto giHalf = runBackward(h, q, g, arg, true);
+  for (size_t i = 0; i < giHalf.size(); ++i)
+    EXPECT_NEAR(giHalf[i], wantHalf[i],
+                std::ldexp(1.f, -6) * std::max(1.0, std::fabs(wantHalf[i])))
+        << i;
+}
+
+TEST(BorderAlign, BackwardIsTheSameOnOneAndTwoHostThreads) {
+  // Each task owns its slice of grad_input, so the sums are added in one
+  // order whatever the host threads: bit for bit the same results.
+  mluOpHandle_t h = handleFor("mlu370");
+  mluOpQueue_t q;
+  ASSERT_EQ(mluOpGetQueue(h, &q), MLUOP_STATUS_SUCCESS);
+  Rng rng(41);
+  Problem p = randomProblem(rng, 2, 9, 11, 40, 60, 6, false);
+  Result r = runForward(h, p, false);
+  ASSERT_EQ(r.status, MLUOP_STATUS_SUCCESS);
+  std::vector<float> g(r.out.size());
+  for (float &v : g)
+    v = rng.uniform(-1, 1);
+  std::vector<std::vector<float>> results;
+  for (unsigned threads : {1u, 2u, 2u}) {
+    bangsim::LaunchOptions options;
+    options.hostThreads = threads;
+    mluop::setLaunchOptions(q, options);
+    results.push_back(runBackward(h, p, g, r.arg, false));
+    EXPECT_GT(policyNumber(h, "task_dim="), 1);
+  }
+  mluop::setLaunchOptions(q, {});
+  for (size_t i = 1; i < results.size(); ++i)
+    EXPECT_EQ(std::memcmp(results[0].data(), results[i].data(),
+                          results[0].size() * sizeof(float)),
+              0)
+        << "run " << i;
+}
+
+TEST(BorderAlign, BackwardRowTooWideForNram) {
+  // A task needs a row of the map (one channel) and a box in NRAM.
+  mluOpHandle_t h = handleFor("tiny");
+  LogCapture log;
+  Problem p{1, 2, 5000, 1, 1, 2, {}, {0, 0, 1, 1}};
+  std::vector<float> g(4, 1.f);
+  std::vector<int32_t> arg(4, 0);
+  mluOpStatus_t status;
+  runBackward(h, p, g, arg, false, &status);
+  EXPECT_EQ(status, MLUOP_STATUS_NOT_SUPPORTED);
+  EXPECT_NE(log.last().find("a row of 5000 pixels does not fit"),
+            std::string::npos)
+      << log.last();
 }
 
 TEST(BorderAlign, BadParams) {

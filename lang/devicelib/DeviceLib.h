@@ -6,8 +6,9 @@
 // linked into each kernel module before optimisation: each intrinsic inlines
 // into the kernel and vectorises for the host CPU there.
 //
-// Every intrinsic first checks its operands (one call into simrt per operand,
-// per call, never per element) and charges its cost, then does the work.
+// Every intrinsic first checks its operands (per call, never per element: in
+// the kernel for an operand in the task's own NRAM, by a call into simrt for
+// any other) and charges its cost, then does the work.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BANG_DEVICELIB_H
@@ -32,18 +33,34 @@ BANG_DEV void checkCount(long long n) {
     __bangsim_fault("negative count");
 }
 
+/// Whether [p, p+bytes) lies wholly in this task's own NRAM. That common
+/// case is settled here, without a call into simrt; any other operand
+/// (another space, another core's NRAM, out of bounds, a negative size) goes
+/// to __bangsim_check_vec, which accepts it or faults with the full message.
+BANG_DEV bool inOwnNram(const void *p, long long bytes) {
+  const BangTaskContext *c = __bangsim_ctx();
+  unsigned long long size = (unsigned long long)c->nramBytes;
+  unsigned long long at = (unsigned long long)(__UINTPTR_TYPE__)p -
+                          (unsigned long long)(__UINTPTR_TYPE__)c->nram;
+  return at <= size && (unsigned long long)bytes <= size - at;
+}
+
 /// Operand checks: vector operands live in NRAM.
+BANG_DEV void checkNram(const void *p, long long bytes, int access) {
+  if (!inOwnNram(p, bytes))
+    __bangsim_check_vec(p, bytes, BANG_IN_NRAM, access);
+}
 template <typename T> BANG_DEV void reads(const T *p, long long n) {
-  __bangsim_check_vec(p, n * (long long)sizeof(T), BANG_IN_NRAM, BANG_READ);
+  checkNram(p, n * (long long)sizeof(T), BANG_READ);
 }
 template <typename T> BANG_DEV void writes(T *p, long long n) {
-  __bangsim_check_vec(p, n * (long long)sizeof(T), BANG_IN_NRAM, BANG_WRITE);
+  checkNram(p, n * (long long)sizeof(T), BANG_WRITE);
 }
 BANG_DEV void readsBytes(const void *p, long long bytes) {
-  __bangsim_check_vec(p, bytes, BANG_IN_NRAM, BANG_READ);
+  checkNram(p, bytes, BANG_READ);
 }
 BANG_DEV void writesBytes(void *p, long long bytes) {
-  __bangsim_check_vec(p, bytes, BANG_IN_NRAM, BANG_WRITE);
+  checkNram(p, bytes, BANG_WRITE);
 }
 
 template <typename T> BANG_DEV void charge(int opClass, long long n) {

@@ -25,6 +25,21 @@ BANG_DEV void move(void *dst, const void *src, int bytes) {
   __builtin_memmove(dst, src, bytes);
 }
 
+/// Calls loop(x) with x = src, or with x = dst itself when src is dst. A
+/// call in place (dst == src, which element-wise intrinsics allow) then reads
+/// and writes through one pointer, and its loop vectorises. With two pointers
+/// whose values are not known (the precompiled device library), the
+/// vectoriser checks at run time that they do not overlap; equal pointers
+/// fail that check and the scalar loop would run. Partly overlapping operands
+/// are not supported, so these two cases are all.
+template <typename D, typename S, typename L>
+BANG_DEV void sameOrApart(D *dst, S *src, L loop) {
+  if ((const void *)src == (const void *)dst)
+    loop((S *)dst);
+  else
+    loop(src);
+}
+
 /// Applies `f` element by element; dst may alias a or b exactly.
 template <typename T, typename F>
 BANG_DEV void binary(int opClass, T *dst, const T *a, const T *b, int n, F f) {
@@ -33,8 +48,12 @@ BANG_DEV void binary(int opClass, T *dst, const T *a, const T *b, int n, F f) {
   reads(b, n);
   writes(dst, n);
   charge<T>(opClass, n);
-  for (int i = 0; i < n; ++i)
-    dst[i] = f(a[i], b[i]);
+  sameOrApart(dst, a, [&](const T *x) {
+    sameOrApart(dst, b, [&](const T *y) {
+      for (int i = 0; i < n; ++i)
+        dst[i] = f(x[i], y[i]);
+    });
+  });
 }
 
 template <typename T, typename F>
@@ -43,8 +62,10 @@ BANG_DEV void unary(int opClass, T *dst, const T *src, int n, F f) {
   reads(src, n);
   writes(dst, n);
   charge<T>(opClass, n);
-  for (int i = 0; i < n; ++i)
-    dst[i] = f(src[i]);
+  sameOrApart(dst, src, [&](const T *x) {
+    for (int i = 0; i < n; ++i)
+      dst[i] = f(x[i]);
+  });
 }
 
 template <typename T, typename F>
@@ -53,8 +74,10 @@ BANG_DEV void withScalar(int opClass, T *dst, const T *a, T b, int n, F f) {
   reads(a, n);
   writes(dst, n);
   charge<T>(opClass, n);
-  for (int i = 0; i < n; ++i)
-    dst[i] = f(a[i], b);
+  sameOrApart(dst, a, [&](const T *x) {
+    for (int i = 0; i < n; ++i)
+      dst[i] = f(x[i], b);
+  });
 }
 
 template <typename T>
@@ -64,6 +87,40 @@ BANG_DEV void checkFusion(mluFusionOp_t op, int n, int nc) {
     __bangsim_fault("__bang_fusion: unknown fusion operation");
   if (nc != n)
     __bangsim_fault("__bang_fusion: the two counts must be equal");
+}
+
+/// The loop of fusion operation `op`; b(i) is element i of b (a vector or
+/// a scalar).
+template <typename T, typename B>
+BANG_DEV void fusionLoop(mluFusionOp_t op, T *dst, const T *a, B b, const T *c,
+                         int n) {
+  switch (op) { // one loop per operation so each vectorises
+  case FUSION_FMA:
+    for (int i = 0; i < n; ++i)
+      dst[i] = a[i] * b(i) + c[i];
+    break;
+  case FUSION_FMS:
+    for (int i = 0; i < n; ++i)
+      dst[i] = a[i] * b(i) - c[i];
+    break;
+  case FUSION_FAM:
+    for (int i = 0; i < n; ++i)
+      dst[i] = (a[i] + c[i]) * b(i);
+    break;
+  default:
+    for (int i = 0; i < n; ++i)
+      dst[i] = (a[i] - c[i]) * b(i);
+    break;
+  }
+}
+
+/// fusionLoop with a or c passed as dst when they are dst (sameOrApart).
+template <typename T, typename B>
+BANG_DEV void fusionInPlace(mluFusionOp_t op, T *dst, const T *a, B b,
+                            const T *c, int n) {
+  sameOrApart(dst, a, [&](const T *x) {
+    sameOrApart(dst, c, [&](const T *z) { fusionLoop(op, dst, x, b, z, n); });
+  });
 }
 
 /// __bang_fusion with a vector b.
@@ -76,24 +133,8 @@ BANG_DEV void fusionOp(mluFusionOp_t op, T *dst, const T *a, const T *b,
   reads(c, n);
   writes(dst, n);
   charge<T>(BANG_OP_MUL, n);
-  switch (op) { // one loop per operation so each vectorises
-  case FUSION_FMA:
-    for (int i = 0; i < n; ++i)
-      dst[i] = a[i] * b[i] + c[i];
-    break;
-  case FUSION_FMS:
-    for (int i = 0; i < n; ++i)
-      dst[i] = a[i] * b[i] - c[i];
-    break;
-  case FUSION_FAM:
-    for (int i = 0; i < n; ++i)
-      dst[i] = (a[i] + c[i]) * b[i];
-    break;
-  default:
-    for (int i = 0; i < n; ++i)
-      dst[i] = (a[i] - c[i]) * b[i];
-    break;
-  }
+  auto bAt = [b](int i) { return b[i]; };
+  fusionInPlace(op, dst, a, bAt, c, n);
 }
 
 /// __bang_fusion with a scalar b.
@@ -105,24 +146,8 @@ BANG_DEV void fusionOp(mluFusionOp_t op, T *dst, const T *a, T b, const T *c,
   reads(c, n);
   writes(dst, n);
   charge<T>(BANG_OP_MUL, n);
-  switch (op) {
-  case FUSION_FMA:
-    for (int i = 0; i < n; ++i)
-      dst[i] = a[i] * b + c[i];
-    break;
-  case FUSION_FMS:
-    for (int i = 0; i < n; ++i)
-      dst[i] = a[i] * b - c[i];
-    break;
-  case FUSION_FAM:
-    for (int i = 0; i < n; ++i)
-      dst[i] = (a[i] + c[i]) * b;
-    break;
-  default:
-    for (int i = 0; i < n; ++i)
-      dst[i] = (a[i] - c[i]) * b;
-    break;
-  }
+  auto bAt = [b](int) { return b; };
+  fusionInPlace(op, dst, a, bAt, c, n);
 }
 
 template <typename F>
@@ -134,9 +159,12 @@ BANG_DEV void bytewise(void *dst, const void *a, const void *b, int bytes,
   writesBytes(dst, bytes);
   charge<int8_t>(BANG_OP_ALU, bytes);
   uint8_t *d = (uint8_t *)dst;
-  const uint8_t *x = (const uint8_t *)a, *y = (const uint8_t *)b;
-  for (int i = 0; i < bytes; ++i)
-    d[i] = f(x[i], y[i]);
+  sameOrApart(d, (const uint8_t *)a, [&](const uint8_t *x) {
+    sameOrApart(d, (const uint8_t *)b, [&](const uint8_t *y) {
+      for (int i = 0; i < bytes; ++i)
+        d[i] = f(x[i], y[i]);
+    });
+  });
 }
 
 } // namespace bangdev

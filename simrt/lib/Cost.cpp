@@ -20,6 +20,7 @@
 #include "Sim.h"
 
 #include <algorithm>
+#include <cmath>
 
 using namespace bangsim;
 
@@ -52,6 +53,11 @@ void record(Task &task, bool dma, double start, double cycles,
 
 } // namespace
 
+Rate::Rate(double rate) : rate(rate), reciprocal(1 / rate) {
+  int exponent;
+  exact = rate > 0 && std::frexp(rate, &exponent) == 0.5;
+}
+
 void bangsim::chargeDma(Task &task, int dir, int64_t bytes, int64_t segments,
                         bool async, const char *name) {
   const DeviceSpec &spec = *task.launch->spec;
@@ -82,7 +88,8 @@ void bangsim::chargeCompute(Task &task, int opClass, int dtype, int64_t count,
     cycles = double(count) / rate;
   } else {
     int size = dtype >= 0 && dtype < BANG_DT_NUM ? dtypeBytes[dtype] : 4;
-    cycles = double(count) * size / spec.vectorBytesPerCycle[opClass];
+    cycles =
+        task.launch->vectorBytesPerCycle[opClass].divide(double(count) * size);
   }
   cycles = std::max(1.0, cycles);
   double start = task.compute;
@@ -95,7 +102,7 @@ void bangsim::chargeCompute(Task &task, int opClass, int dtype, int64_t count,
 void bangsim::chargeScalar(Task &task, int64_t instructions) {
   if (instructions <= 0)
     return;
-  double cycles = double(instructions) / task.launch->spec->scalarIPC;
+  double cycles = task.launch->scalarIPC.divide(double(instructions));
   task.compute += cycles;
   task.stats.computeBusy += cycles;
   task.scalar += instructions;

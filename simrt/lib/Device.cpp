@@ -213,6 +213,9 @@ Expected<LaunchStats> Device::launch(const Kernel &kernel,
     l.argPointers.push_back(&v);
   int count = int(dim.count());
   int activeCores = std::min(count, spec.numCores());
+  l.scalarIPC = Rate(spec.scalarIPC);
+  for (int c = 0; c < BANG_OP_NUM_CLASSES; ++c)
+    l.vectorBytesPerCycle[c] = Rate(spec.vectorBytesPerCycle[c]);
   l.gdramBytesPerCycle =
       std::min(spec.gdramCoreGBps, spec.gdramGBps / activeCores) /
       spec.clockGHz;
@@ -254,6 +257,7 @@ Expected<LaunchStats> Device::launch(const Kernel &kernel,
       c.coreDim = n ? cpc : 1;
       c.clusterDim = n ? n : 1;
       c.nram = impl->memory.nram(i);
+      c.nramBytes = spec.nramBytes;
       c.wram = impl->memory.wram(i);
       c.sram = impl->memory.sram(c.clusterId);
       c.core = &t;

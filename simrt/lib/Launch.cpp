@@ -37,7 +37,7 @@ thread_local ucontext_t *tlsWorker = nullptr;
 thread_local StackBounds tlsWorkerStack; ///< for the sanitizer's switches
 
 constexpr size_t StackBytes = size_t(4) << 20; // per task; pages on demand
-constexpr size_t GuardBytes = 64 * 1024;
+constexpr size_t GuardBytes = 64 * 1024;       // at the bottom of StackBytes
 constexpr size_t AltStackBytes = 64 * 1024;
 
 StackBounds fiberStack(const Task &t) {
@@ -273,6 +273,33 @@ void makeFiber(Task &task, ucontext_t *link) {
 
 } // namespace
 
+StackPool::~StackPool() {
+  for (void *stack : free)
+    munmap(stack, StackBytes);
+}
+
+void *StackPool::acquire() {
+  {
+    std::lock_guard lock(mutex);
+    if (!free.empty()) {
+      void *stack = free.back();
+      free.pop_back();
+      return stack;
+    }
+  }
+  void *stack = mmap(nullptr, StackBytes, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  assert(stack != MAP_FAILED && "cannot map a task stack");
+  mprotect(stack, GuardBytes, PROT_NONE); // overflow faults, not corrupts
+  return stack;
+}
+
+void StackPool::release(void *stack) {
+  forgetStack(stack, StackBytes);
+  std::lock_guard lock(mutex);
+  free.push_back(stack);
+}
+
 Task *bangsim::currentTask() { return tlsTask; }
 
 void bangsim::timeoutCurrentTask() {
@@ -352,15 +379,10 @@ void bangsim::runTasks(Launch &l) {
   threads = std::min<unsigned>(threads, l.tasks.size());
   for (size_t i = 0; i < l.tasks.size(); ++i)
     l.tasks[i].worker = int(i % threads);
-  std::vector<void *> stacks;
+  StackPool &stacks = l.device->stacks;
   for (Task &t : l.tasks) {
     t.stackBytes = StackBytes;
-    void *stack = mmap(nullptr, StackBytes, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    assert(stack != MAP_FAILED && "cannot map a task stack");
-    mprotect(stack, GuardBytes, PROT_NONE); // overflow faults, not corrupts
-    t.stack = stack;
-    stacks.push_back(stack);
+    t.stack = stacks.acquire();
   }
   std::vector<std::thread> pool;
   for (unsigned w = 1; w < threads; ++w)
@@ -368,8 +390,6 @@ void bangsim::runTasks(Launch &l) {
   workerMain(l, 0); // this thread is worker 0
   for (std::thread &t : pool)
     t.join();
-  for (void *s : stacks) {
-    forgetStack(s, StackBytes);
-    munmap(s, StackBytes);
-  }
+  for (Task &t : l.tasks)
+    stacks.release(t.stack);
 }

@@ -109,6 +109,19 @@ struct Barrier {
   std::vector<Task *> waiting;
 };
 
+/// Divides by a rate: by multiplying with its reciprocal when that is exact
+/// (a power of two, as in the built-in specs), which gives the same result
+/// as the division at a fraction of its latency.
+class Rate {
+public:
+  explicit Rate(double rate = 1);
+  double divide(double x) const { return exact ? x * reciprocal : x / rate; }
+
+private:
+  double rate, reciprocal;
+  bool exact;
+};
+
 struct Launch {
   DeviceImpl *device = nullptr;
   const Kernel *kernel = nullptr;
@@ -125,14 +138,36 @@ struct Launch {
   LaunchStats stats;
   std::mutex statsMutex;
   double gdramBytesPerCycle = 1; ///< per core, with the card's bandwidth shared
+  Rate scalarIPC;                ///< the spec's scalar_ipc
+  std::array<Rate, BANG_OP_NUM_CLASSES> vectorBytesPerCycle;
   std::chrono::steady_clock::time_point deadline;
   bool hasDeadline = false;
+};
+
+/// Task stacks, each with a guard region below it, mapped once and reused by
+/// the device's launches: mapping, guarding, faulting in and unmapping a
+/// stack per task cost a small launch more than its work.
+class StackPool {
+public:
+  StackPool() = default;
+  StackPool(const StackPool &) = delete;
+  StackPool &operator=(const StackPool &) = delete;
+  ~StackPool();
+  /// A stack, guard region included (sizes in Launch.cpp).
+  void *acquire();
+  /// Gives a stack back once its fiber will never run again.
+  void release(void *stack);
+
+private:
+  std::mutex mutex;
+  std::vector<void *> free;
 };
 
 struct DeviceImpl {
   explicit DeviceImpl(const DeviceSpec &spec) : spec(spec), memory(this->spec) {}
   DeviceSpec spec;
   MemoryMap memory;
+  StackPool stacks;
   std::mutex atomicMutex; ///< serialises __bang_atomic_* across cores
   std::mutex launchMutex; ///< one launch at a time per device
 };

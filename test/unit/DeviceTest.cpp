@@ -121,6 +121,34 @@ TEST(Device, FaultLeavesOtherBuffersAndTheDeviceIntact) {
   EXPECT_EQ(f.read(bystander, 256), other);
 }
 
+const char *const recursionSource = R"(
+__mlu_func__ int deep(int n) {
+  volatile char pad[4096];
+  pad[n & 4095] = (char)n;
+  return n > 0 ? deep(n - 1) + pad[n & 4095] : 0;
+}
+__mlu_global__ void recurse(int *out, int n) { out[taskId] = deep(n); }
+)";
+
+TEST(Device, LaunchesReuseTaskStacksWithTheirGuards) {
+  // Task stacks outlive a launch (a pool per device): a stack overflow
+  // still faults on the guard below each reused stack, and a task that
+  // died on its stack leaves it fit for the next launch.
+  Fixture f(defaultDeviceSpec(), recursionSource);
+  ASSERT_TRUE(f.module);
+  void *out = f.buffer(std::vector<uint8_t>(64, 0));
+  for (int round = 0; round < 3; ++round) {
+    auto ok = f.launch("recurse", {KernelArg::pointer(out), KernelArg::i32(64)},
+                       {16, 1, 1});
+    ASSERT_TRUE(bool(ok)) << llvm::toString(ok.takeError());
+    auto deep = f.launch(
+        "recurse", {KernelArg::pointer(out), KernelArg::i32(5000)}, {16, 1, 1});
+    ASSERT_FALSE(bool(deep)) << "round " << round;
+    std::string message = faultMessage(deep.takeError());
+    EXPECT_NE(message.find("segmentation fault"), std::string::npos) << message;
+  }
+}
+
 TEST(Device, UseOfAFreedBufferIsAFault) {
   Fixture f(defaultDeviceSpec(), faultySource);
   ASSERT_TRUE(f.module);
@@ -183,6 +211,12 @@ __mlu_global__ void async_and_add(float *x) {
   __bang_add(b, b, b, 64);
   __sync();
 }
+__mlu_global__ void scalar_then_copy(float *x, int n) {
+  for (int i = 0; i < n; ++i)
+    b[i & 63] += 1.0f;
+  __memcpy_async(a, x, 800, GDRAM2NRAM);
+  __sync();
+}
 )";
 
 TEST(CostModel, SynchronousCopyBlocksAsyncOverlaps) {
@@ -202,6 +236,26 @@ TEST(CostModel, SynchronousCopyBlocksAsyncOverlaps) {
   EXPECT_LT(async->cycles, sync->cycles);
   EXPECT_EQ(sync->gdramReadBytes, 800);
   EXPECT_EQ(sync->opsByClass[BANG_OP_ALU], 64);
+}
+
+TEST(CostModel, ScalarCodeDelaysTheNextCopy) {
+  // Scalar work is on the compute clock before the copy it precedes is
+  // issued: the copy starts after the loop's cycles, not at 0.
+  Fixture f(roundSpec(), costSource);
+  ASSERT_TRUE(f.module);
+  void *x = f.buffer(std::vector<uint8_t>(800, 0));
+  auto stats = f.launch("scalar_then_copy",
+                        {KernelArg::pointer(x), KernelArg::i32(20000)},
+                        {1, 1, 1}, FuncType::Block, /*trace=*/true);
+  ASSERT_TRUE(bool(stats)) << llvm::toString(stats.takeError());
+  double scalar = double(stats->scalarInstructions) / 64;
+  ASSERT_GT(scalar, 1000); // the loop dominates; the rest is a few cycles
+  ASSERT_EQ(stats->events.size(), 1u);
+  const TraceEvent &copy = stats->events[0];
+  EXPECT_TRUE(copy.dma);
+  EXPECT_NEAR(copy.start, scalar, 1.0);
+  EXPECT_NEAR(copy.cycles, 200, 1e-9);
+  EXPECT_NEAR(stats->cycles, scalar + 200, 1.0);
 }
 
 TEST(CostModel, CoresShareTheCardsBandwidth) {

@@ -102,6 +102,15 @@ __mlu_global__ void never_ends(float *in) {
 __mlu_global__ void scalar_store_past(float *out, int n) {
   out[n + taskId] = 1.0f;
 }
+__mlu_global__ void vector_other_core_nram(float *in) {
+  __bang_add((float *)((char *)tile + (taskId ? MAX_NRAM_SIZE + MAX_WRAM_SIZE : 0)),
+             tile, tile, 16);
+}
+__mlu_global__ void vector_straddles_nram_end(float *in) {
+  float *last = (float *)((char *)tile + MAX_NRAM_SIZE) - 16;
+  __bang_write_zero(last, 16); // ends exactly at the end of NRAM: fine
+  __bang_write_zero(last + 1, 16);
+}
 )";
 
 constexpr size_t BufferBytes = 256 * sizeof(float);
@@ -293,6 +302,16 @@ const FaultCase cases[] = {
     {"never_ends", false, one, block, 0.3,
      [](Bench &b) { return std::vector{ptr(b.target)}; },
      {"kernel 'never_ends': stopped after the --timeout of 0.3 s"}, true},
+    {"vector_other_core_nram", false, {2, 1, 1}, block, 0,
+     [](Bench &b) { return std::vector{ptr(b.target)}; },
+     {"task 1 (core 1 of cluster 0): __bang_add: destination",
+      "not this task's own NRAM", "faults.mlu:77:3"},
+     true},
+    {"vector_straddles_nram_end", false, one, block, 0,
+     [](Bench &b) { return std::vector{ptr(b.target)}; },
+     {"__bang_write_zero: destination [0x", "(64 bytes) is out of bounds of "
+      "NRAM of core 0", "faults.mlu:83:3"},
+     true},
     {"scalar_store_past", true, one, block, 0,
      [](Bench &b) { return std::vector{ptr(b.target), KernelArg::i32(256)}; },
      {"kernel 'scalar_store_past' task 0", "scalar store of 4 bytes at 0x",

@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-#define BANGSIM_ABI_VERSION 2
+#define BANGSIM_ABI_VERSION 3
 
 #ifdef __cplusplus
 extern "C" {
@@ -37,6 +37,9 @@ typedef struct BangTaskContext {
   /// runtime or intrinsic call and each return; simrt charges and clears it
   /// on entry to every runtime function and when the task ends.
   int64_t scalarPending;
+  /// Bytes of NRAM at `nram`: the device library checks vector operands in
+  /// this task's own NRAM without a call into simrt.
+  int64_t nramBytes;
 } BangTaskContext;
 
 /// Field indices of BangTaskContext, used by codegen to build GEPs.
@@ -59,6 +62,7 @@ enum BangTaskContextField {
   BANG_CTX_LOC,
   BANG_CTX_CORE,
   BANG_CTX_SCALAR_PENDING,
+  BANG_CTX_NRAM_BYTES,
 };
 
 /// A source location, emitted by codegen as a constant for each intrinsic call.

@@ -35,6 +35,14 @@ void binary(Batch &b, Gen &g, const char *name, F ref) {
   b.call(std::string(name) + "(" + Batch::p<T>(oy2) + ", " + Batch::p<T>(ox2) +
          ", " + Batch::p<T>(oy2) + ", " + std::to_string(n) + ");");
   b.expect(oy2, want, std::string(name) + "<" + Ty<T>::name + "> dst == b");
+  auto x3 = g.vec<T>(n);
+  int64_t ox3 = b.nram(x3);
+  for (int i = 0; i < n; ++i)
+    want[i] = ref(x3[i], x3[i]);
+  b.call(std::string(name) + "(" + Batch::p<T>(ox3) + ", " + Batch::p<T>(ox3) +
+         ", " + Batch::p<T>(ox3) + ", " + std::to_string(n) + ");");
+  b.expect(ox3, want,
+           std::string(name) + "<" + Ty<T>::name + "> dst == a == b");
 }
 
 template <typename F> void allTypes(Batch &b, Gen &g, const char *name, F ref) {
@@ -160,6 +168,33 @@ template <typename T> void fusionOne(Batch &b, Gen &g) {
              Batch::p<T>(ox) + ", " + Batch::p<T>(oy) + ", " + Batch::p<T>(oz) +
              ", " + N + ", " + N + ");");
       b.expect(oz, want, std::string(ops[op]) + "<" + Ty<T>::name + "> dst == c");
+      // In place on a, with b a vector and a scalar, and on c with b a scalar.
+      auto x2 = g.vec<T>(n), x3 = g.vec<T>(n), z3 = g.vec<T>(n);
+      int64_t ox2 = b.nram(x2), ox3 = b.nram(x3), oz3 = b.nram(z3);
+      oz = b.nram(z); // z again: the call above wrote over it
+      std::vector<T> wantA(n), wantA2(n), wantC2(n);
+      for (int i = 0; i < n; ++i) {
+        wantA[i] = fusionRef(op, x2[i], y[i], z[i]);
+        wantA2[i] = fusionRef(op, x3[i], s, z[i]);
+        wantC2[i] = fusionRef(op, x[i], s, z3[i]);
+      }
+      b.call(std::string("__bang_fusion(") + ops[op] + ", " + Batch::p<T>(ox2) +
+             ", " + Batch::p<T>(ox2) + ", " + Batch::p<T>(oy) + ", " +
+             Batch::p<T>(oz) + ", " + N + ", " + N + ");");
+      b.expect(ox2, wantA,
+               std::string(ops[op]) + "<" + Ty<T>::name + "> dst == a");
+      b.call(std::string("__bang_fusion(") + ops[op] + ", " + Batch::p<T>(ox3) +
+             ", " + Batch::p<T>(ox3) + ", " + lit(s) + ", " + Batch::p<T>(oz) +
+             ", " + N + ", " + N + ");");
+      b.expect(ox3, wantA2,
+               std::string(ops[op]) + "<" + Ty<T>::name +
+                   "> scalar b, dst == a");
+      b.call(std::string("__bang_fusion(") + ops[op] + ", " + Batch::p<T>(oz3) +
+             ", " + Batch::p<T>(ox) + ", " + lit(s) + ", " + Batch::p<T>(oz3) +
+             ", " + N + ", " + N + ");");
+      b.expect(oz3, wantC2,
+               std::string(ops[op]) + "<" + Ty<T>::name +
+                   "> scalar b, dst == c");
     }
 }
 } // namespace
@@ -264,6 +299,14 @@ TEST(Elementwise, Bitwise) {
              Batch::p("void", ox) + ", " + Batch::p("void", oy) + ", " +
              std::to_string(bytes) + ");");
       b.expect(ox, want, std::string(op.name) + " in place");
+      auto x2 = g.vec<uint8_t>(bytes);
+      int64_t ox2 = b.nram(x2);
+      for (int i = 0; i < bytes; ++i)
+        want[i] = op.f(x2[i], y[i]);
+      b.call(std::string(op.name) + "(" + Batch::p("void", oy) + ", " +
+             Batch::p("void", ox2) + ", " + Batch::p("void", oy) + ", " +
+             std::to_string(bytes) + ");");
+      b.expect(oy, want, std::string(op.name) + " dst == b");
     }
   for (int bytes : {1, 7, 130, 1027}) {
     auto x = g.vec<uint8_t>(bytes);
@@ -272,6 +315,9 @@ TEST(Elementwise, Bitwise) {
            ", " + std::to_string(bytes) + ");");
     auto want = mapRef<uint8_t>(x, [](uint8_t v) { return uint8_t(~v); });
     b.expect(od, want, "__bang_bnot bytes=" + std::to_string(bytes));
+    b.call("__bang_bnot(" + Batch::p("void", ox) + ", " + Batch::p("void", ox) +
+           ", " + std::to_string(bytes) + ");");
+    b.expect(ox, want, "__bang_bnot in place");
   }
   b.run();
 }
