@@ -120,6 +120,16 @@ void checkPlanOn(const Net &N, int64_t Batch, const HostTensors &In,
     *Result = std::move(*R);
 }
 
+/// A plan of the one group `G`, with its byte counts.
+NetPlan onePlan(const GroupPlan &G) {
+  NetPlan Plan;
+  Plan.Groups.push_back(G);
+  Plan.ReadBytes = G.ReadBytes;
+  Plan.WriteBytes = G.WriteBytes;
+  Plan.WeightReadBytes = G.WeightReadBytes;
+  return Plan;
+}
+
 HostTensors randomInputs(const Net &N, int64_t Batch) {
   HostTensors In;
   uint64_t X = 7;
@@ -208,10 +218,7 @@ TEST(Run, GlobalGroupKeepsWeightTilePerCore) {
   auto P = planGroupWith(N, spec(), 1, G, 1, 8, 1, 4, PlanOptions{});
   ASSERT_TRUE(P);
   ASSERT_TRUE(P->Pipelined);
-  NetPlan Plan;
-  Plan.Groups.push_back(*P);
-  Plan.ReadBytes = P->ReadBytes, Plan.WriteBytes = P->WriteBytes;
-  Plan.WeightReadBytes = P->WeightReadBytes;
+  NetPlan Plan = onePlan(*P);
   RunResult R;
   checkPlan(N, 1, randomInputs(N, 1), Plan, "mlu370", nullptr, &R);
   int64_t Tile = 8 * 16 * 9 * 4, Bias = 32 * 4;
@@ -236,10 +243,7 @@ TEST(Run, InPlaceReluPipelined) {
   ASSERT_TRUE(P);
   ASSERT_TRUE(P->Pipelined);
   EXPECT_EQ(P->Alias.size(), 1u); // r2, not r1
-  NetPlan Plan;
-  Plan.Groups.push_back(*P);
-  Plan.ReadBytes = P->ReadBytes, Plan.WriteBytes = P->WriteBytes;
-  Plan.WeightReadBytes = P->WeightReadBytes;
+  NetPlan Plan = onePlan(*P);
   checkPlan(N, 2, randomInputs(N, 2), Plan, "tiny");
 }
 
@@ -258,10 +262,7 @@ TEST(Run, GlobalGroupResidentInputs) {
   EXPECT_TRUE(P->InputsResident);
   EXPECT_FALSE(P->InputsInSram);
   EXPECT_TRUE(P->Pipelined);
-  NetPlan Plan;
-  Plan.Groups.push_back(*P);
-  Plan.ReadBytes = P->ReadBytes, Plan.WriteBytes = P->WriteBytes;
-  Plan.WeightReadBytes = P->WeightReadBytes;
+  NetPlan Plan = onePlan(*P);
   RunResult R;
   checkPlan(N, 1, randomInputs(N, 1), Plan, "tiny", nullptr, &R);
   EXPECT_EQ(R.ReadBytes - R.WeightReadBytes, 4 * 8 * 6 * 6 * 4);
@@ -296,10 +297,7 @@ TEST(Run, GlobalGroupInputsStagedInSram) {
     EXPECT_EQ(P->NOuter, NOuter) << Batch;
     EXPECT_EQ(P->SramImages, Images);
     EXPECT_TRUE(P->Pipelined);
-    NetPlan Plan;
-    Plan.Groups.push_back(*P);
-    Plan.ReadBytes = P->ReadBytes, Plan.WriteBytes = P->WriteBytes;
-    Plan.WeightReadBytes = P->WeightReadBytes;
+    NetPlan Plan = onePlan(*P);
     RunResult R;
     checkPlanOn(N, Batch, randomInputs(N, Batch), Plan, Tiny, nullptr, &R);
     EXPECT_EQ(R.ReadBytes - R.WeightReadBytes, Staged * 8 * 6 * 10 * 4);
@@ -324,10 +322,7 @@ TEST(Run, ResidentWeightsStagedInSram) {
     ASSERT_TRUE(P);
     ASSERT_TRUE(P->Resident);
     EXPECT_EQ(P->WeightsInSram, Sram);
-    NetPlan Plan;
-    Plan.Groups.push_back(*P);
-    Plan.ReadBytes = P->ReadBytes, Plan.WriteBytes = P->WriteBytes;
-    Plan.WeightReadBytes = P->WeightReadBytes;
+    NetPlan Plan = onePlan(*P);
     RunResult R;
     checkPlan(N, 1, randomInputs(N, 1), Plan, "tiny", nullptr, &R);
     EXPECT_EQ(R.WeightReadBytes, (Sram ? 2 : 4) * Weights + 4 * Bias);
@@ -351,18 +346,12 @@ TEST(Run, ForcedWSlicesWithAColumnHull) {
   ASSERT_TRUE(P);
   ASSERT_TRUE(P->Pipelined);
   EXPECT_TRUE(lmemDisjoint(P->Buffers));
-  NetPlan Plan;
-  Plan.Groups.push_back(*P);
-  Plan.ReadBytes = P->ReadBytes, Plan.WriteBytes = P->WriteBytes;
-  Plan.WeightReadBytes = P->WeightReadBytes;
+  NetPlan Plan = onePlan(*P);
   checkPlan(N, 1, randomInputs(N, 1), Plan, "tiny");
   // The same tiles over a batch of 2 (N sliced to one image per item).
   auto Q = planGroupWith(N, spec("tiny"), 2, G, 2, 3, 3, 1, PlanOptions{});
   ASSERT_TRUE(Q);
-  NetPlan Plan2;
-  Plan2.Groups.push_back(*Q);
-  Plan2.ReadBytes = Q->ReadBytes, Plan2.WriteBytes = Q->WriteBytes;
-  Plan2.WeightReadBytes = Q->WeightReadBytes;
+  NetPlan Plan2 = onePlan(*Q);
   checkPlan(N, 2, randomInputs(N, 2), Plan2, "tiny");
 }
 
@@ -387,10 +376,7 @@ TEST(Run, ForcedWSlicesStridedAndPadded) {
   EXPECT_EQ(P->W.Rows[0][0], (RowRange{0, 18}));
   EXPECT_EQ(P->W.Rows[1][0], (RowRange{11, 34}));
   EXPECT_EQ(P->W.Rows[2][0], (RowRange{27, 38}));
-  NetPlan Plan;
-  Plan.Groups.push_back(*P);
-  Plan.ReadBytes = P->ReadBytes, Plan.WriteBytes = P->WriteBytes;
-  Plan.WeightReadBytes = P->WeightReadBytes;
+  NetPlan Plan = onePlan(*P);
   checkPlan(N, 1, randomInputs(N, 1), Plan);
 }
 
