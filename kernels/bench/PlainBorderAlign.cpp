@@ -4,17 +4,44 @@
 #include <cstdint>
 #include <cstddef>
 
-static float bilinear(const float *in, int H, int W, int C4, float y, float x) {
+/// The four pixels around (y, x) and their bilinear weights, as mmcv
+/// computes them; false when the sample is off the map.
+struct Neighbours {
+  size_t pixel[4];
+  float weight[4];
+};
+static bool neighbours(int H, int W, float y, float x, Neighbours &out) {
   if (y < -1.0f || y > H || x < -1.0f || x > W)
-    return 0;
+    return false;
   if (y <= 0) y = 0;
   if (x <= 0) x = 0;
   int yl = int(y), xl = int(x), yh, xh;
   if (yl >= H - 1) { yh = yl = H - 1; y = float(yl); } else yh = yl + 1;
   if (xl >= W - 1) { xh = xl = W - 1; x = float(xl); } else xh = xl + 1;
   float ly = y - yl, lx = x - xl, hy = 1.f - ly, hx = 1.f - lx;
-  return hy * hx * in[(size_t(yl) * W + xl) * C4] + hy * lx * in[(size_t(yl) * W + xh) * C4] +
-         ly * hx * in[(size_t(yh) * W + xl) * C4] + ly * lx * in[(size_t(yh) * W + xh) * C4];
+  out = {{size_t(yl) * W + xl, size_t(yl) * W + xh, size_t(yh) * W + xl,
+          size_t(yh) * W + xh},
+         {hy * hx, hy * lx, ly * hx, ly * lx}};
+  return true;
+}
+
+static float bilinear(const float *in, int H, int W, int C4, float y, float x) {
+  Neighbours nb;
+  if (!neighbours(H, W, y, x, nb))
+    return 0;
+  return nb.weight[0] * in[nb.pixel[0] * C4] + nb.weight[1] * in[nb.pixel[1] * C4] +
+         nb.weight[2] * in[nb.pixel[2] * C4] + nb.weight[3] * in[nb.pixel[3] * C4];
+}
+
+/// Border e of box b: its first sample (x, y) and the step between samples.
+static void borderStart(const float *b, int e, int P, float &x, float &y,
+                        float &xs, float &ys) {
+  float w = b[2] - b[0], h = b[3] - b[1];
+  xs = ys = 0;
+  if (e == 0) xs = w / P; else if (e == 1) ys = h / P;
+  else if (e == 2) xs = -w / P; else ys = -h / P;
+  x = b[e / 2 * 2];
+  y = b[e / 2 * 2 + 1];
 }
 
 void plainBorderAlignForward(const float *input, const float *boxes, float *out,
@@ -25,10 +52,8 @@ void plainBorderAlignForward(const float *input, const float *boxes, float *out,
       for (int e = 0; e < 4; ++e)
         for (int c = 0; c < C; ++c) {
           const float *img = input + size_t(n) * H * W * 4 * C + e * C + c;
-          float w = b[2] - b[0], h = b[3] - b[1], xs = 0, ys = 0;
-          if (e == 0) xs = w / P; else if (e == 1) ys = h / P;
-          else if (e == 2) xs = -w / P; else ys = -h / P;
-          float x = b[e / 2 * 2], y = b[e / 2 * 2 + 1];
+          float x, y, xs, ys;
+          borderStart(b, e, P, x, y, xs, ys);
           float best = bilinear(img, H, W, 4 * C, y, x);
           int bi = 0;
           for (int i = 1; i <= P; ++i) {
@@ -59,26 +84,17 @@ void plainBorderAlignBackward(const float *gradOut, const float *boxes,
       for (int e = 0; e < 4; ++e)
         for (int c = 0; c < C; ++c) {
           size_t o = ((size_t(n) * K + k) * 4 + e) * C + c;
-          float w = b[2] - b[0], h = b[3] - b[1], xs = 0, ys = 0;
-          if (e == 0) xs = w / P; else if (e == 1) ys = h / P;
-          else if (e == 2) xs = -w / P; else ys = -h / P;
-          float x = b[e / 2 * 2], y = b[e / 2 * 2 + 1];
+          float x, y, xs, ys;
+          borderStart(b, e, P, x, y, xs, ys);
           for (int i = 0; i < arg[o]; ++i) { x += xs; y += ys; }
-          if (y < -1.0f || y > H || x < -1.0f || x > W)
+          Neighbours nb;
+          if (!neighbours(H, W, y, x, nb))
             continue;
-          if (y <= 0) y = 0;
-          if (x <= 0) x = 0;
-          int yl = int(y), xl = int(x), yh, xh;
-          if (yl >= H - 1) { yh = yl = H - 1; y = float(yl); } else yh = yl + 1;
-          if (xl >= W - 1) { xh = xl = W - 1; x = float(xl); } else xh = xl + 1;
-          float ly = y - yl, lx = x - xl, hy = 1.f - ly, hx = 1.f - lx;
           float g = gradOut[o];
           float *img = gradIn + size_t(n) * H * W * 4 * C + e * C + c;
           size_t C4 = 4 * size_t(C);
-          img[(size_t(yl) * W + xl) * C4] += g * (hy * hx);
-          img[(size_t(yl) * W + xh) * C4] += g * (hy * lx);
-          img[(size_t(yh) * W + xl) * C4] += g * (ly * hx);
-          img[(size_t(yh) * W + xh) * C4] += g * (ly * lx);
+          for (int j = 0; j < 4; ++j)
+            img[nb.pixel[j] * C4] += g * nb.weight[j];
         }
     }
 }
