@@ -157,8 +157,10 @@ std::vector<std::unique_ptr<Module>> bangc::splitByKernel(Module &m,
     auto defines = [&](const GlobalValue *gv) {
       if (!reached[p].count(gv))
         return gv->hasAppendingLinkage() && p == 0;
-      return owner.lookup(gv) == p || isDuplicable(*gv) || isa<Function>(gv) ||
-             cast<GlobalVariable>(gv)->isConstant();
+      // Code and constants are copied to every part that reaches them;
+      // state is defined by its owner only.
+      auto *var = dyn_cast<GlobalVariable>(gv);
+      return owner.lookup(gv) == p || !var || var->isConstant();
     };
     ValueToValueMapTy map;
     std::unique_ptr<Module> part = CloneModule(m, map, defines);
