@@ -13,6 +13,14 @@ void __memcpy_async(void *dst, const void *src, int bytes,
                     mluMemcpyDirection_t dir) {
   __bangsim_memcpy(dst, src, bytes, dir, 0, 0, 0, 1);
 }
+void __memcpy(void *dst, const void *src, int bytes, mluMemcpyDirection_t dir,
+              int dst_cluster) {
+  __bangsim_memcpy_to_cluster(dst, src, bytes, dir, dst_cluster, 0);
+}
+void __memcpy_async(void *dst, const void *src, int bytes,
+                    mluMemcpyDirection_t dir, int dst_cluster) {
+  __bangsim_memcpy_to_cluster(dst, src, bytes, dir, dst_cluster, 1);
+}
 void __memcpy_async(void *dst, const void *src, int seg_bytes,
                     mluMemcpyDirection_t dir, int dst_stride, int src_stride,
                     int segnum) {

@@ -264,6 +264,7 @@ Expected<LaunchStats> Device::launch(const Kernel &kernel,
       c.scalarPending = 0;
       t.barrierGroup = n ? i / cpc : i;
       t.unionGroup = i / topo->groupCores;
+      t.firstCluster = n ? t.unionGroup * n : c.clusterId;
       l.clusterBarriers[t.barrierGroup].expected++;
       l.unionBarriers[t.unionGroup].expected++;
       t.compute = t.dma = t.start = coreClock[i];

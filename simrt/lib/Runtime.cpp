@@ -144,6 +144,63 @@ bool copy(Task &t, void *dst, const void *src, int64_t seg, int32_t dir,
   return true;
 }
 
+/// SRAM2SRAM in mluMemcpyDirection_t: the one direction a copy to another
+/// cluster may take.
+constexpr int32_t Sram2Sram = 11;
+
+/// Checks the direction and cluster of a copy to another cluster's SRAM;
+/// false after recording a fault. `context` names the intrinsic.
+bool checkClusterCopy(Task &t, uintptr_t dst, uintptr_t src, int64_t bytes,
+                      int32_t dir, int32_t cluster,
+                      const std::string &context) {
+  if (bytes < 0)
+    return recordTaskFault(
+        llvm::formatv("{0}: negative size: {1} bytes", context, bytes));
+  if (dir != Sram2Sram)
+    return recordTaskFault(llvm::formatv(
+        "{0}: destination {1}, source {2}: only SRAM2SRAM copies take a "
+        "destination cluster",
+        context, range(dst, dst + bytes), range(src, src + bytes)));
+  if (cluster < 0 || cluster >= t.ctx.clusterDim)
+    return recordTaskFault(llvm::formatv(
+        "{0}: destination {1}: cluster {2} is not in this task's union, "
+        "whose clusters are 0..{3} (clusterDim {4})",
+        context, range(dst, dst + bytes), cluster, t.ctx.clusterDim - 1,
+        t.ctx.clusterDim));
+  return true;
+}
+
+/// A checked copy of `bytes` from this cluster's SRAM at `src` to the SRAM
+/// of logical cluster `cluster` of the union, at the address `dst` names in
+/// this cluster's SRAM; false after recording a fault.
+bool copyToCluster(Task &t, void *dst, const void *src, int64_t bytes,
+                   int32_t dir, int32_t cluster, int32_t async) {
+  const char *name = async ? "__memcpy_async" : "__memcpy";
+  if (dir < 0 || dir >= NumDirections)
+    return recordTaskFault(
+        llvm::formatv("{0}: unknown direction {1}", name, dir));
+  std::string context = llvm::formatv("{0} {1} to cluster {2}", name,
+                                      directionNames[dir], cluster);
+  uintptr_t d = reinterpret_cast<uintptr_t>(dst);
+  uintptr_t s = reinterpret_cast<uintptr_t>(src);
+  if (!checkClusterCopy(t, d, s, bytes, dir, cluster, context))
+    return false;
+  if (bytes == 0)
+    return true;
+  // Both addresses are this cluster's view: the destination is the same
+  // offset in the other cluster's SRAM.
+  if (!checkRange(t, d, d + bytes, Place::Sram, "destination",
+                  context.c_str()) ||
+      !checkRange(t, s, s + bytes, Place::Sram, "source", context.c_str()))
+    return false;
+  const MemoryMap &memory = t.launch->device->memory;
+  char *to =
+      memory.sram(t.firstCluster + cluster) + (d - uintptr_t(t.ctx.sram));
+  std::memmove(to, src, size_t(bytes));
+  chargeDma(t, dir, bytes, 1, async, directionNames[dir]);
+  return true;
+}
+
 /// Checks a vector operand; false after recording a fault.
 bool checkVector(Task &t, const void *p, int64_t bytes, int32_t spaces,
                  int32_t access) {
@@ -274,6 +331,12 @@ void __bangsim_memcpy(void *dst, const void *src, int64_t seg, int32_t dir,
     stopCurrentTask();
 }
 
+void __bangsim_memcpy_to_cluster(void *dst, const void *src, int64_t bytes,
+                                 int32_t dir, int32_t cluster, int32_t async) {
+  if (!copyToCluster(task(), dst, src, bytes, dir, cluster, async))
+    stopCurrentTask();
+}
+
 void __bangsim_check_vec(const void *p, int64_t bytes, int32_t spaces,
                          int32_t access) {
   if (!checkVector(task(), p, bytes, spaces, access))
@@ -303,6 +366,8 @@ std::vector<std::pair<std::string, void *>> bangsim::runtimeSymbols() {
   return {
       {"__bangsim_ctx", reinterpret_cast<void *>(&__bangsim_ctx)},
       {"__bangsim_memcpy", reinterpret_cast<void *>(&__bangsim_memcpy)},
+      {"__bangsim_memcpy_to_cluster",
+       reinterpret_cast<void *>(&__bangsim_memcpy_to_cluster)},
       {"__bangsim_sync", reinterpret_cast<void *>(&__bangsim_sync)},
       {"__bangsim_check_vec", reinterpret_cast<void *>(&__bangsim_check_vec)},
       {"__bangsim_compute", reinterpret_cast<void *>(&__bangsim_compute)},

@@ -80,6 +80,9 @@ struct Task {
   int physicalCore = 0;
   int barrierGroup = 0;      ///< cluster group for __sync_cluster
   int unionGroup = 0;        ///< union group for __sync_all
+  /// The physical cluster of the union group's logical cluster 0: the group
+  /// runs on clusters [firstCluster, firstCluster + ctx.clusterDim).
+  int firstCluster = 0;
   ucontext_t context;
   void *stack = nullptr;
   size_t stackBytes = 0;

@@ -111,6 +111,20 @@ __mlu_global__ void vector_straddles_nram_end(float *in) {
   __bang_write_zero(last, 16); // ends exactly at the end of NRAM: fine
   __bang_write_zero(last + 1, 16);
 }
+__mlu_global__ void cluster_copy_bad_cluster(float *in, int cluster) {
+  if (taskId == 5)
+    __memcpy(stile, stile + 16, 64, SRAM2SRAM, cluster);
+}
+__mlu_global__ void cluster_copy_not_sram2sram(float *in, int dir) {
+  __memcpy(stile, tile, 64, (mluMemcpyDirection_t)dir, 0);
+}
+__mlu_global__ void cluster_copy_past_sram(float *in) {
+  if (taskId == 4)
+    __memcpy((char *)stile + MAX_SRAM_SIZE - 16, stile, 64, SRAM2SRAM, 0);
+}
+__mlu_global__ void cluster_copy_from_nram(float *in) {
+  __memcpy(stile, tile, 64, SRAM2SRAM, 0);
+}
 )";
 
 constexpr size_t BufferBytes = 256 * sizeof(float);
@@ -311,6 +325,29 @@ const FaultCase cases[] = {
      [](Bench &b) { return std::vector{ptr(b.target)}; },
      {"__bang_write_zero: destination [0x", "(64 bytes) is out of bounds of "
       "NRAM of core 0", "faults.mlu:83:3"},
+     true},
+    {"cluster_copy_bad_cluster", false, {16, 1, 1}, FuncType::Union4, 0,
+     [](Bench &b) { return std::vector{ptr(b.target), KernelArg::i32(4)}; },
+     {"task 5 (core 1 of cluster 1): __memcpy SRAM2SRAM to cluster 4: "
+      "destination [0x", "(64 bytes): cluster 4 is not in this task's union, "
+      "whose clusters are 0..3 (clusterDim 4)", "faults.mlu:87:5"},
+     true},
+    {"cluster_copy_not_sram2sram", false, one, block, 0,
+     [](Bench &b) { return std::vector{ptr(b.target), KernelArg::i32(10)}; },
+     {"__memcpy NRAM2SRAM to cluster 0: destination [0x", "(64 bytes), "
+      "source [0x", "(64 bytes): only SRAM2SRAM copies take a destination "
+      "cluster", "faults.mlu:90:3"},
+     true},
+    {"cluster_copy_past_sram", false, {8, 1, 1}, FuncType::Union2, 0,
+     [](Bench &b) { return std::vector{ptr(b.target)}; },
+     {"task 4 (core 0 of cluster 1): __memcpy SRAM2SRAM to cluster 0: "
+      "destination [0x", "(64 bytes) is out of bounds of SRAM of cluster 1",
+      "faults.mlu:94:5"},
+     true},
+    {"cluster_copy_from_nram", false, one, block, 0,
+     [](Bench &b) { return std::vector{ptr(b.target)}; },
+     {"__memcpy SRAM2SRAM to cluster 0: source [0x",
+      "(64 bytes) must be in SRAM but is in NRAM of core 0", "faults.mlu:97:3"},
      true},
     {"scalar_store_past", true, one, block, 0,
      [](Bench &b) { return std::vector{ptr(b.target), KernelArg::i32(256)}; },

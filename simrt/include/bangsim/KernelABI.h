@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-#define BANGSIM_ABI_VERSION 3
+#define BANGSIM_ABI_VERSION 4
 
 #ifdef __cplusplus
 extern "C" {
@@ -164,6 +164,13 @@ const BangTaskContext *__bangsim_ctx(void) __attribute__((const));
 void __bangsim_memcpy(void *dst, const void *src, int64_t seg_bytes,
                       int32_t dir, int64_t dst_stride, int64_t src_stride,
                       int64_t segnum, int32_t async);
+/// __memcpy / __memcpy_async with a destination cluster: copies `bytes` from
+/// this cluster's SRAM at src to the SRAM of cluster dst_cluster (logical,
+/// 0..clusterDim-1 within the union) at the address dst names in this
+/// cluster's SRAM. dir must be SRAM2SRAM.
+void __bangsim_memcpy_to_cluster(void *dst, const void *src, int64_t bytes,
+                                 int32_t dir, int32_t dst_cluster,
+                                 int32_t async);
 /// Barriers: 0 = __sync (this core's DMA), 1 = __sync_cluster, 2 = __sync_all.
 void __bangsim_sync(int32_t kind);
 /// Checks that [p, p+bytes) lies in one of `spaces` (a BangSpaceMask) for a
