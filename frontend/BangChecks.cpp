@@ -99,6 +99,55 @@ public:
   llvm::SetVector<VarDecl *> vars;
 };
 
+/// The enumerator of `dir`'s enum type with value `value`, if any.
+const EnumConstantDecl *enumeratorOf(const ParmVarDecl *dir,
+                                     const llvm::APSInt &value) {
+  const auto *type = dir->getType()->getAs<EnumType>();
+  if (!type)
+    return nullptr;
+  for (const EnumConstantDecl *e : type->getDecl()->enumerators())
+    if (llvm::APSInt::isSameValue(e->getInitVal(), value))
+      return e;
+  return nullptr;
+}
+
+/// Calls to the inter-cluster form of __memcpy and __memcpy_async (five
+/// arguments, the last a destination cluster) whose direction is a constant
+/// other than SRAM2SRAM.
+class ClusterCopyFinder : public RecursiveASTVisitor<ClusterCopyFinder> {
+public:
+  explicit ClusterCopyFinder(ASTContext &ctx) : ctx(ctx) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool VisitCallExpr(CallExpr *call) {
+    const FunctionDecl *fd = call->getDirectCallee();
+    if (!fd || !isClusterCopy(fd))
+      return true;
+    const Expr *dir = call->getArg(3);
+    Expr::EvalResult value;
+    if (dir->isValueDependent() || !dir->EvaluateAsInt(value, ctx))
+      return true;
+    const EnumConstantDecl *e =
+        enumeratorOf(fd->getParamDecl(3), value.Val.getInt());
+    if (!e || e->getName() != "SRAM2SRAM")
+      bad.push_back({call, e, value.Val.getInt()});
+    return true;
+  }
+
+  struct Bad {
+    const CallExpr *call;
+    const EnumConstantDecl *direction; ///< null if no enumerator has the value
+    llvm::APSInt value;
+  };
+  std::vector<Bad> bad;
+
+private:
+  static bool isClusterCopy(const FunctionDecl *fd) {
+    return fd->getIdentifier() && fd->getNumParams() == 5 &&
+           (fd->getName() == "__memcpy" || fd->getName() == "__memcpy_async");
+  }
+  ASTContext &ctx;
+};
+
 class BangChecks : public ASTConsumer {
 public:
   BangChecks(CompilerInstance &ci, const bangsim::DeviceSpec &spec)
@@ -113,6 +162,7 @@ public:
       checkInstantiated(ftd);
     for (FunctionDecl *kernel : finder.kernels)
       checkKernel(ctx, kernel);
+    checkClusterCopies(ctx);
   }
 
 private:
@@ -132,6 +182,26 @@ private:
            "emitted for it; instantiate it explicitly, e.g. 'template "
            "__mlu_global__ void %0<float>(...);'")
         << ftd->getDeclName();
+  }
+
+  /// The inter-cluster __memcpy copies SRAM to SRAM only: a constant other
+  /// direction is an error (a run-time one is a device fault).
+  void checkClusterCopies(ASTContext &ctx) {
+    ClusterCopyFinder finder(ctx);
+    finder.TraverseDecl(ctx.getTranslationUnitDecl());
+    llvm::DenseSet<SourceLocation> reported;
+    for (const ClusterCopyFinder::Bad &b : finder.bad) {
+      const Expr *dir = b.call->getArg(3);
+      if (!reported.insert(dir->getExprLoc()).second)
+        continue; // the same call in another template instantiation
+      std::string name =
+          b.direction ? b.direction->getName().str()
+                      : "direction " + std::to_string(b.value.getExtValue());
+      report(dir->getExprLoc(), DiagnosticsEngine::Error,
+             "%0 with a destination cluster copies SRAM to SRAM only: the "
+             "direction must be SRAM2SRAM, not %1")
+          << b.call->getDirectCallee() << name << dir->getSourceRange();
+    }
   }
 
   void checkKernel(ASTContext &ctx, FunctionDecl *kernel) {

@@ -17,6 +17,8 @@ namespace bangc {
 ///  - the static NRAM, WRAM and SRAM a kernel reaches must fit the device;
 ///  - device code may only call functions with a definition, intrinsics, and
 ///    functions of the C library (system headers);
+///  - the inter-cluster __memcpy/__memcpy_async (a destination cluster as
+///    the fifth argument) takes no constant direction but SRAM2SRAM;
 ///  - a kernel template that is never instantiated is warned about.
 std::unique_ptr<clang::ASTConsumer>
 createBangChecks(clang::CompilerInstance &ci, const bangsim::DeviceSpec &spec);
