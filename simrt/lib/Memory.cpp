@@ -38,7 +38,7 @@ static uint64_t roundUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
 MemoryMap::MemoryMap(const DeviceSpec &spec) : spec(spec) {
   coreStride = roundUp(spec.nramBytes + spec.wramBytes, 4096);
-  uint64_t sramStride = roundUp(spec.sramBytes, 4096);
+  sramStride = roundUp(spec.sramBytes, 4096);
   chipBytes = coreStride * spec.numCores() + sramStride * spec.clusters;
   void *p = mmap(nullptr, chipBytes, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -130,9 +130,9 @@ Place MemoryMap::locate(uintptr_t p, uint64_t bytes) const {
         place = {Place::Wram, core, false, nullptr, w, w + spec.wramBytes};
       }
     } else {
-      int cluster = int((p - sram) / roundUp(spec.sramBytes, 4096));
-      uintptr_t s = reinterpret_cast<uintptr_t>(sramBase) +
-                    cluster * roundUp(spec.sramBytes, 4096);
+      int cluster = int((p - sram) / sramStride);
+      uintptr_t s =
+          reinterpret_cast<uintptr_t>(sramBase) + cluster * sramStride;
       place = {Place::Sram, cluster, false, nullptr, s, s + spec.sramBytes};
     }
     place.whole = p >= place.regionBase && end <= place.regionEnd &&

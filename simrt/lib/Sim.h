@@ -53,13 +53,14 @@ public:
 
   char *nram(int core) const { return chip + core * coreStride; }
   char *wram(int core) const { return nram(core) + spec.nramBytes; }
-  char *sram(int cluster) const { return sramBase + cluster * spec.sramBytes; }
+  char *sram(int cluster) const { return sramBase + cluster * sramStride; }
 
 private:
   const DeviceSpec &spec;
   char *chip = nullptr;
   size_t chipBytes = 0;
   uint64_t coreStride = 0;
+  uint64_t sramStride = 0; ///< page-aligned, like coreStride
   char *sramBase = nullptr;
   mutable std::shared_mutex mutex;
   std::map<uintptr_t, Allocation> live;
