@@ -110,7 +110,7 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
   GroupKernel K;
   K.Name = fmt::format("lg_group{}", Index);
   K.Tasks = P.Cores;
-  K.Union = P.usesSram();
+  K.Union = P.Union;
   std::string S;
   auto line = [&](const std::string &L) { S += L + "\n"; };
   auto slot = [&](int T) {
@@ -150,7 +150,13 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
                    P.NSecs, P.NB, P.HSecs, P.H.Step, P.WSecs, P.W.Step, P.FSecs,
                    P.Items, P.Cores, P.Resident ? "; weights resident" : "",
                    P.InputsResident ? "; inputs resident" : "",
-                   P.InputsInSram ? "; inputs staged in SRAM (UNION1)" : "",
+                   !P.InputsInSram ? ""
+                   : P.SramBroadcast
+                       ? fmt::format("; inputs staged in SRAM once per "
+                                     "chip (UNION{}), {} phase(s) of {} "
+                                     "image(s)",
+                                     P.Union, P.SramPhases, P.SramImages)
+                       : "; inputs staged in SRAM (UNION1)",
                    P.Pipelined ? "; software pipelined" : ""));
   line("// time steps of one item:");
   std::string TS = formatTimeSteps(N, P);
@@ -193,8 +199,11 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
       }
   if (P.usesSram())
     line(fmt::format("__mlu_shared__ float lg_sram[{}]; // the group {}, once "
-                     "per cluster",
-                     SramFloats, P.InputsInSram ? "inputs" : "weights"));
+                     "per {}",
+                     SramFloats, P.InputsInSram ? "inputs" : "weights",
+                     P.SramBroadcast ? "chip (each cluster reads a share and "
+                                       "sends it to the others)"
+                                     : "cluster"));
   line("");
 
   // Slice function: rows and columns of every tensor for an item.
@@ -464,7 +473,17 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
     line(fmt::format("  lg_load_vec({0}{1}, (float *)lg_wram, g_{0}{1}, {2});",
                      Key.second == 1 ? "b" : "a", Key.first,
                      B->Bytes / 4));
-  if (P.WeightsInSram) {
+  if (P.WeightsInSram && P.SramBroadcast) {
+    line("  // resident weights, staged in SRAM once per chip (each core "
+         "copies a share and sends it to the other clusters), then "
+         "SRAM->WRAM by every core");
+    for (auto &[Key, B] : Wt)
+      if (Key.second == 0)
+        line(fmt::format("  lg_stage_sram_all(lg_sram + {}, g_w{}, {});",
+                         SramOff.at(Key.first), Key.first,
+                         N.Layers[Key.first].Weight.size()));
+    line("  __sync_all();");
+  } else if (P.WeightsInSram) {
     line("  // resident weights, staged in SRAM once per cluster (each core "
          "copies a share), then SRAM->WRAM by every core");
     for (auto &[Key, B] : Wt)
@@ -474,6 +493,8 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
                          SramOff.at(Key.first), Key.first,
                          N.Layers[Key.first].Weight.size()));
     line("  __sync_cluster();");
+  }
+  if (P.WeightsInSram) {
     for (auto &[Key, B] : Wt)
       if (Key.second == 0)
         line(fmt::format("  lg_load_wram_sram(w{}[0], lg_sram + {}, {});",
@@ -490,9 +511,13 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
   line(fmt::format("  int n0, nb, f0, ft, lo[{0}], hi[{0}], clo[{0}], "
                    "chi[{0}];",
                    NT));
-  line("  const int begin = taskId * ITEMS / taskDim, end = (taskId + 1) * "
-       "ITEMS / taskDim;");
-  if (P.InputsInSram) {
+  // Inputs staged once per chip run in phases: each phase stages its
+  // images in every cluster's SRAM and spreads its items over all cores.
+  bool Phased = P.InputsInSram && P.SramBroadcast;
+  if (!Phased)
+    line("  const int begin = taskId * ITEMS / taskDim, end = (taskId + 1) * "
+         "ITEMS / taskDim;");
+  if (P.InputsInSram && !Phased) {
     line("  // the images [s_n0, s_n1) of the group inputs that this cluster's "
          "items need, staged in SRAM: each core of the cluster copies a share");
     line(fmt::format("  {}_slice(clusterId * coreDim * ITEMS / taskDim, &n0, "
@@ -510,14 +535,17 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
                        N.Tensors[T].elements()));
     line("  __sync_cluster();");
   }
-  if (P.InputsResident) {
-    line("  // resident inputs (the same rows for every item), once per core");
-    line(fmt::format("  {}_slice(begin, &n0, &nb, &f0, &ft, lo, hi, clo, "
+  auto residentInputs = [&](const std::string &Ind) {
+    line(Ind + "// resident inputs (the same rows for every item), once per "
+               "core");
+    line(fmt::format("{}{}_slice(begin, &n0, &nb, &f0, &ft, lo, hi, clo, "
                      "chi);",
-                     K.Name));
+                     Ind, K.Name));
     for (int X : G.Inputs)
-      tensorLoad("  ", X, "0", "", false);
-  }
+      tensorLoad(Ind, X, "0", "", false);
+  };
+  if (P.InputsResident && !Phased)
+    residentInputs("  ");
   if (Global)
     line("  int wf = -1, wcur = 0; // the channel slice in w[wcur]");
   if (P.Pipelined)
@@ -526,6 +554,30 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
                      "x_n0, x_nb, x_f0, x_ft, x_lo[{0}], x_hi[{0}], "
                      "x_clo[{0}], x_chi[{0}];",
                      NT));
+  if (Phased) {
+    int64_t PI = P.Items / P.SramPhases;
+    line(fmt::format("  for (int ph = 0; ph < {}; ++ph) {{", P.SramPhases));
+    line(fmt::format("    // phase ph: images [s_n0, s_n0 + {}) of the group "
+                     "inputs in every cluster's SRAM (each core copies a share "
+                     "and sends it to the other clusters), then items "
+                     "[ph * {}, (ph + 1) * {}) over all cores",
+                     P.SramImages, PI, PI));
+    line("    if (ph > 0)");
+    line("      __sync_all(); // every core is done with the previous images");
+    line(fmt::format("    const int s_n0 = ph * {};", P.SramImages));
+    for (int T : G.Inputs)
+      line(fmt::format("    lg_stage_sram_all(lg_sram + {}, g_t{} + (long)s_n0 "
+                       "* {}, {}L);",
+                       SramOff.at(T), T, N.Tensors[T].elements(),
+                       P.SramImages * N.Tensors[T].elements()));
+    line("    __sync_all();");
+    line(fmt::format("    const int begin = ph * {0} + taskId * {0} / taskDim, "
+                     "end = ph * {0} + (taskId + 1) * {0} / taskDim;",
+                     PI));
+    if (P.InputsResident)
+      residentInputs("    ");
+  }
+  size_t BodyAt = S.size(); // indented once more inside the phase loop
   line("  int k = 0;");
   line("  for (int item = begin; item < end; ++item, ++k) {");
   line("    const int cur = k & 1;");
@@ -566,8 +618,10 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
       for (int X : G.Inputs)
         tensorLoad("      ", X, "cur", "", false);
     if (Global) {
-      weightLoad("      ", G.First, "0", "f0", "ft", false);
-      line("      wf = f0;");
+      line("      if (f0 != wf) { // kept from an earlier phase otherwise");
+      weightLoad("        ", G.First, "wcur", "f0", "ft", false);
+      line("        wf = f0;");
+      line("      }");
     }
     line("    }");
     if (Global)
@@ -611,8 +665,19 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
     for (int X : G.Outputs)
       tensorStore("    ", X, "cur ^ 1", "p_", false);
     line("  }");
-    line("  (void)x_n0; (void)x_nb; (void)x_f0; (void)x_ft;");
   }
+  if (Phased) {
+    std::string Body = S.substr(BodyAt), Indented;
+    for (size_t A = 0, E; A < Body.size(); A = E + 1) {
+      E = Body.find('\n', A);
+      Indented += "  " + Body.substr(A, E - A) + "\n";
+    }
+    S.resize(BodyAt);
+    S += Indented;
+    line("  }");
+  }
+  if (P.Pipelined)
+    line("  (void)x_n0; (void)x_nb; (void)x_f0; (void)x_ft;");
   if (Global)
     line("  (void)wf; (void)wcur;");
   line("}");

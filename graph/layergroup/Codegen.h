@@ -20,7 +20,9 @@ struct GroupKernel {
   std::string Source; ///< .mlu text; includes "lg_ops.mlu"
   std::vector<KernelParamRef> Params;
   int Tasks = 1;
-  bool Union = false; ///< a UNION1 launch (inputs staged in SRAM)
+  /// Clusters per union: 0 a BLOCK launch, 1 UNION1 (SRAM staged per
+  /// cluster), 2, 4 or 8 (staged once per chip, GroupPlan::SramBroadcast).
+  int Union = 0;
 };
 
 /// Writes the kernel of group \p Index of a plan.

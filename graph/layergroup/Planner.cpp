@@ -2,6 +2,7 @@
 #include "graph/layergroup/Planner.h"
 
 #include <fmt/format.h>
+#include <llvm/Support/MathExtras.h>
 
 #include <algorithm>
 #include <chrono>
@@ -717,33 +718,52 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
     int64_t PerF = WeightBytesF / F, Bytes = 0; // per output channel
     Loads = 0;
     for (int C = 0; C < P.Cores; ++C) {
-      int Prev = -1;
-      for (int It = P.itemBegin(C); It < P.itemEnd(C); ++It) {
-        int Fi = P.itemF(It);
-        if (Fi == Prev)
-          continue;
-        Prev = Fi;
-        ++Loads;
-        Bytes += PerF * std::min(FT, F - Fi * FT);
-      }
+      int Prev = -1; // a core keeps its tile from one phase to the next
+      for (int Ph = 0; Ph < P.SramPhases; ++Ph)
+        for (int It = P.itemBegin(C, Ph); It < P.itemEnd(C, Ph); ++It) {
+          int Fi = P.itemF(It);
+          if (Fi == Prev)
+            continue;
+          Prev = Fi;
+          ++Loads;
+          Bytes += PerF * std::min(FT, F - Fi * FT);
+        }
     }
     return Bytes;
   };
-  // SRAM staging of a global group's inputs: each cluster stages the images
-  // its items need, when they fit and inputs plus weight tiles read fewer
-  // GDRAM bytes than re-reading the inputs once per channel slice. Channel
-  // slices outermost, a cluster needs every image but a core keeps its
-  // tile; image slices outermost (batched), a cluster needs about Batch /
-  // clusters images but a core reloads its tiles per image.
+  // SRAM staging of a global group's inputs, when the images fit and
+  // inputs plus weight tiles read fewer GDRAM bytes than re-reading the
+  // inputs once per channel slice. Per cluster (UNION1): each cluster
+  // stages the images its items need; channel slices outermost, a cluster
+  // needs every image but a core keeps its tile; image slices outermost
+  // (batched), a cluster needs about Batch / clusters images but a core
+  // reloads its tiles per image. Broadcast (all cores launched, one union
+  // of all clusters): every image is read from GDRAM once, in phases of
+  // the images that fit; a core keeps its tile across phases when its
+  // share of each phase's items has one channel slice.
   int CPC = Spec.coresPerCluster;
+  int Clusters = Spec.clusters;
+  bool CanBroadcast =
+      O.UseSram && O.SramBroadcast && Clusters > 1 && Clusters <= 8 &&
+      llvm::isPowerOf2_32(unsigned(Clusters)) && P.Cores == Spec.numCores();
   if (O.UseSram && FSecs > 1 && P.Cores % CPC == 0) {
     int64_t Loads = 0, ImgBytes = InputBytes / Batch;
     int64_t Best = R + tileBytes(Loads); // direct
-    bool BestNOuter = false;
+    struct Mode {
+      bool NOuter, Broadcast;
+      int Images, Phases;
+    } BestMode{false, false, 0, 1};
+    auto consider = [&](Mode Md, int64_t Reads) {
+      P.NOuter = Md.NOuter, P.SramPhases = Md.Phases;
+      int64_t Total = Reads + tileBytes(Loads);
+      if (Md.Images * ImgBytes > Spec.sramBytes || Total >= Best)
+        return;
+      Best = Total, BestMode = Md, R = Reads;
+    };
     for (bool NOuter : {false, true}) {
       if (NOuter && NSecs == 1)
         continue;
-      P.NOuter = NOuter;
+      P.NOuter = NOuter, P.SramPhases = 1;
       int64_t Reads = 0;
       int MaxImgs = 0;
       for (int K = 0; K < P.Cores / CPC; ++K) {
@@ -751,14 +771,18 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
         MaxImgs = std::max(MaxImgs, N1 - N0 + 1);
         Reads += (N1 - N0 + 1) * ImgBytes;
       }
-      if (MaxImgs * ImgBytes > Spec.sramBytes ||
-          Reads + tileBytes(Loads) >= Best)
-        continue;
-      Best = Reads + tileBytes(Loads);
-      BestNOuter = NOuter;
-      P.InputsInSram = true, P.SramImages = MaxImgs, R = Reads;
+      consider({NOuter, false, MaxImgs, 1}, Reads);
     }
-    P.NOuter = BestNOuter;
+    if (CanBroadcast) {
+      consider({false, true, int(Batch), 1}, InputBytes);
+      for (int Imgs = 1; Imgs < NSecs; ++Imgs)
+        if (NSecs % Imgs == 0)
+          consider({true, true, Imgs, NSecs / Imgs}, InputBytes);
+    }
+    P.NOuter = BestMode.NOuter, P.SramPhases = BestMode.Phases;
+    P.InputsInSram = BestMode.Images > 0;
+    P.SramBroadcast = BestMode.Broadcast;
+    P.SramImages = BestMode.Images;
   }
   int64_t Wt = VecBytes * P.Cores;
   int64_t TileLoads = 0;
@@ -768,8 +792,18 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
     TileLoads = P.Cores;
     P.WeightsInSram = O.UseSram && P.Resident && P.Cores % CPC == 0 &&
                       WeightBytesF <= Spec.sramBytes;
-    Wt += WeightBytesF * (P.WeightsInSram ? P.Cores / CPC : P.Cores);
+    P.SramBroadcast = P.WeightsInSram && CanBroadcast;
+    Wt += WeightBytesF * (P.SramBroadcast   ? 1
+                          : P.WeightsInSram ? P.Cores / CPC
+                                            : P.Cores);
   }
+  P.Union = P.SramBroadcast ? Clusters : P.usesSram() ? 1 : 0;
+  // A core whose items all share one channel slice loads one tile and
+  // never prefetches another: no second weight buffer.
+  if (FSecs > 1 && TileLoads == P.Cores)
+    WB.erase(std::remove_if(WB.begin(), WB.end(),
+                            [](const LmemBuffer &Bu) { return Bu.Copy == 1; }),
+             WB.end());
   P.WeightTileLoads = TileLoads;
   P.WeightReadBytes = Wt;
   P.ReadBytes = R + Wt, P.WriteBytes = W;
@@ -846,27 +880,38 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
     for (const TimeStep &S : P.Steps)
       Item += std::max(S.ComputeCycles, S.DmaCycles);
   }
-  int Rounds = (P.Items + P.Cores - 1) / P.Cores;
+  int PhaseItems = P.Items / P.SramPhases;
+  int Rounds = (PhaseItems + P.Cores - 1) / P.Cores;
+  // Staging Bytes in SRAM: per cluster, a core copies a quarter (of a
+  // cluster's cores); broadcast, a core copies its share of the chip's
+  // cores and sends it to every other cluster.
+  auto stage = [&](double Bytes) {
+    if (!P.SramBroadcast)
+      return M.dma(Bytes / CPC, true);
+    double Share = Bytes / Spec.numCores();
+    return M.dma(Share, true) + (Clusters - 1) * M.dma(Share, false);
+  };
   double Prologue = 0;
   for (int L : G.Layers)
     if (vecElems(N.Layers[L]) > 0)
       Prologue += M.dma(double(vecElems(N.Layers[L]) * 4), true) +
                   M.dma(double(vecElems(N.Layers[L]) * 4), false);
   if (P.WeightsInSram)
-    Prologue += M.dma(double(WeightBytesF) / CPC, true) +
-                M.dma(double(WeightBytesF), false);
+    Prologue +=
+        stage(double(WeightBytesF)) + M.dma(double(WeightBytesF), false);
   else if (P.Resident)
     for (int L : G.Layers)
       if (weightElems(N, N.Layers[L], layerF(L)) > 0)
         Prologue += weightLoadCycles(L);
+  double Phase = 0; // per phase: staging, the items, pipeline fill and drain
   if (P.InputsInSram)
-    Prologue += M.dma(double(InputBytes / Batch * P.SramImages) / CPC, true);
+    Phase += stage(double(InputBytes / Batch * P.SramImages));
   if (P.InputsResident)
     for (int T : G.Inputs)
       Prologue += M.dma(double(actBytes(T)), !P.InputsInSram);
-  P.Cycles = Prologue + Rounds * Item +
-             (P.Pipelined ? P.Steps[0].DmaCycles + P.Steps.back().DmaCycles
-                          : 0);
+  Phase += Rounds * Item +
+           (P.Pipelined ? P.Steps[0].DmaCycles + P.Steps.back().DmaCycles : 0);
+  P.Cycles = Prologue + P.SramPhases * Phase;
   return P;
 }
 

@@ -126,10 +126,11 @@ struct TimeStep {
 /// H slice, then W slice: item = ((fi * NSecs + ni) * HSecs + hs) * WSecs +
 /// ws; a batched group that stages its inputs in SRAM numbers image slices
 /// outermost (NOuter: item = ((ni * FSecs + fi) * HSecs + hs) * WSecs + ws),
-/// so that a cluster's items need few images. Core c of Cores takes
-/// the contiguous range [c * Items / Cores, (c + 1) * Items / Cores), so a
-/// core of a global group keeps its weight tile while consecutive items
-/// share a channel slice.
+/// so that a cluster's items (or a phase's) need few images. Core c of
+/// Cores takes the contiguous range [c * Items / Cores, (c + 1) * Items /
+/// Cores) (of each phase's items when SramPhases > 1), so a core of a
+/// global group keeps its weight tile while consecutive items share a
+/// channel slice.
 struct GroupPlan {
   GroupInfo Info;
   int NSecs = 1, HSecs = 1, WSecs = 1, FSecs = 1;
@@ -156,7 +157,19 @@ struct GroupPlan {
   /// slices, this resident weights), so a group's GDRAM2SRAM bytes are all
   /// feature maps or all parameters.
   bool WeightsInSram = false;
+  /// InputsInSram or WeightsInSram, staged once per chip instead of once
+  /// per cluster: one union of all clusters (UNION<clusters>) whose cores
+  /// each copy a share GDRAM->SRAM and send it to the other clusters
+  /// (SRAM2SRAM), then meet at __sync_all().
+  bool SramBroadcast = false;
+  /// InputsInSram with SramBroadcast: the items run in SramPhases phases of
+  /// SramImages images each (image slices outermost); a phase stages its
+  /// images and spreads its items over all cores.
+  int SramPhases = 1;
   bool usesSram() const { return InputsInSram || WeightsInSram; }
+  /// Clusters per union of the launch: 0 a BLOCK launch, 1 UNION1 (each
+  /// cluster stages for itself), else all clusters (SramBroadcast).
+  int Union = 0;
   bool Pipelined = false; ///< more than one item per core: load i+1,
                           ///< compute i, store i-1; inputs/outputs x2
   std::vector<TimeStep> Steps;
@@ -180,11 +193,13 @@ struct GroupPlan {
     int E = itemBegin((K + 1) * CoresPerCluster);
     return {itemN(B) * int(NB), itemN(E - 1) * int(NB) + int(NB) - 1};
   }
-  /// Items [Begin, End) of core \p Core.
-  int itemBegin(int Core) const {
-    return int(int64_t(Core) * Items / Cores);
+  /// Items [Begin, End) of core \p Core in phase \p Ph (items
+  /// [Ph * Items / SramPhases, (Ph + 1) * Items / SramPhases)).
+  int itemBegin(int Core, int Ph = 0) const {
+    int PI = Items / SramPhases;
+    return Ph * PI + int(int64_t(Core) * PI / Cores);
   }
-  int itemEnd(int Core) const { return itemBegin(Core + 1); }
+  int itemEnd(int Core, int Ph = 0) const { return itemBegin(Core + 1, Ph); }
   int itemF(int Item) const {
     return NOuter ? (Item / (HSecs * WSecs)) % FSecs
                   : Item / (NSecs * HSecs * WSecs);
@@ -216,6 +231,9 @@ struct PlanOptions {
   /// Groups may stage inputs or weights in SRAM (InputsInSram,
   /// WeightsInSram).
   bool UseSram = true;
+  /// With UseSram, stage once per chip (SramBroadcast) when all cores are
+  /// launched; otherwise once per cluster.
+  bool SramBroadcast = true;
   int64_t ReserveBytes = 0; ///< NRAM kept free
   /// Objective: cycles + TrafficWeight * (GDRAM bytes x the cycles the whole
   /// chip's GDRAM bandwidth needs per byte). 0 = cycles only. Overridden by

@@ -22,6 +22,23 @@ using namespace llvm;
 
 namespace bangc::lg {
 
+/// The launch type of a kernel whose unions hold \p Clusters clusters.
+static bangsim::FuncType unionType(int Clusters) {
+  switch (Clusters) {
+  case 0:
+    return bangsim::FuncType::Block;
+  case 1:
+    return bangsim::FuncType::Union1;
+  case 2:
+    return bangsim::FuncType::Union2;
+  case 4:
+    return bangsim::FuncType::Union4;
+  default:
+    assert(Clusters == 8 && "a union is 1, 2, 4 or 8 clusters");
+    return bangsim::FuncType::Union8;
+  }
+}
+
 static Error writeText(const std::string &Path, const std::string &Text) {
   std::error_code EC;
   raw_fd_ostream OS(Path, EC);
@@ -147,9 +164,8 @@ Expected<RunResult> runPlan(const Net &N, const NetPlan &P,
     }
     bangsim::Dim3 Dim;
     Dim.x = uint32_t(K.Tasks);
-    auto St = Dev->launch(
-        **Kern, (*Mod)->staticLayout(), Dim,
-        K.Union ? bangsim::FuncType::Union1 : bangsim::FuncType::Block, Args);
+    auto St = Dev->launch(**Kern, (*Mod)->staticLayout(), Dim,
+                          unionType(K.Union), Args);
     if (!St)
       return createStringError(inconvertibleErrorCode(),
                                "layer group: " + K.Name + ": " +
@@ -255,6 +271,17 @@ std::string lmemSvg(const Net &N, const NetPlan &P, int64_t Capacity) {
 
 namespace {
 
+/// " (inputs in SRAM)" and the like, for the plan summary.
+std::string sramNote(const GroupPlan &GP) {
+  if (!GP.usesSram())
+    return "";
+  std::string What = GP.InputsInSram ? "inputs" : "weights";
+  if (!GP.SramBroadcast)
+    return " (" + What + " in SRAM)";
+  return fmt::format(" ({} in SRAM once per chip, {} phase(s))", What,
+                     GP.SramPhases);
+}
+
 int fail(const std::string &M) {
   errs() << "bangc-sim graph: " << M << "\n";
   return 1;
@@ -303,6 +330,8 @@ json::Object groupJson(const Net &N, const GroupPlan &G, const GroupRun *R) {
                  {"inputs_resident", G.InputsResident},
                  {"inputs_in_sram", G.InputsInSram},
                  {"weights_in_sram", G.WeightsInSram},
+                 {"sram_broadcast", G.SramBroadcast},
+                 {"sram_phases", G.SramPhases},
                  {"peak_nram_bytes", G.PeakBytes},
                  {"peak_wram_bytes", G.WramPeakBytes},
                  {"weight_tile_loads", G.WeightTileLoads},
@@ -424,10 +453,7 @@ int runLayerGroupCommand(const graph::Graph &G, const LayerGroupOptions &O) {
                           "bytes\n",
                           I, N.Layers[GP.Info.First].Name,
                           N.Layers[GP.Info.Last].Name, GP.Info.Layers.size(),
-                          GP.NSecs, GP.HSecs, GP.WSecs, GP.FSecs,
-                          GP.InputsInSram    ? " (inputs in SRAM)"
-                          : GP.WeightsInSram ? " (weights in SRAM)"
-                                             : "",
+                          GP.NSecs, GP.HSecs, GP.WSecs, GP.FSecs, sramNote(GP),
                           GP.PeakBytes, GP.ReadBytes + GP.WriteBytes);
   }
   if (!O.LmemSvg.empty())

@@ -521,18 +521,28 @@ TEST(Global, WeightsMustFitWram) {
 
 TEST(Global, SramStagingOnlyWhenItReadsLess) {
   // mlu370: 4 clusters. 16 channel slices re-read the input 16 times from
-  // GDRAM, staging reads it 4 times: staged. 2 channel slices read it about
-  // twice: not staged. An input larger than SRAM: not staged.
+  // GDRAM; staging per cluster reads it 4 times, once per chip once:
+  // staged. 2 channel slices read it about twice: staged once per chip,
+  // not per cluster. An input larger than SRAM: not staged.
   Net N;
   int X = N.addInput("x", 256, 28, 28);
   X = N.relu(N.conv(X, 256, 3, 1, 1, "c"), "r");
   N.markOutput(X, "y");
   GroupInfo G = groupInfo(N, 0, 1);
   int64_t In = 256 * 28 * 28 * 4;
-  auto P = planGroupWith(N, spec(), 1, G, 1, 7, 1, 16, PlanOptions{});
+  PlanOptions PerCluster;
+  PerCluster.SramBroadcast = false;
+  auto P = planGroupWith(N, spec(), 1, G, 1, 7, 1, 16, PerCluster);
   ASSERT_TRUE(P);
   EXPECT_TRUE(P->InputsInSram);
+  EXPECT_FALSE(P->SramBroadcast);
   EXPECT_EQ(P->ReadBytes - P->WeightReadBytes, 4 * In);
+  auto Once = planGroupWith(N, spec(), 1, G, 1, 7, 1, 16, PlanOptions{});
+  ASSERT_TRUE(Once);
+  EXPECT_TRUE(Once->InputsInSram);
+  EXPECT_TRUE(Once->SramBroadcast);
+  EXPECT_EQ(Once->Union, 4);
+  EXPECT_EQ(Once->ReadBytes - Once->WeightReadBytes, In);
   PlanOptions NoSram;
   NoSram.UseSram = false;
   auto Q = planGroupWith(N, spec(), 1, G, 1, 7, 1, 16, NoSram);
@@ -541,16 +551,22 @@ TEST(Global, SramStagingOnlyWhenItReadsLess) {
   EXPECT_GT(Q->ReadBytes - Q->WeightReadBytes, 16 * In);
   // 64 channels, 2 channel slices x 14 H slices of 2 rows (4 input rows,
   // 3 at the edges): 2 x (12 x 4 + 2 x 3) = 108 of 28 rows read directly,
-  // under the 4 x 28 that staging in 4 clusters reads.
+  // under the 4 x 28 that staging in 4 clusters reads, over the 28 that
+  // staging once per chip reads.
   Net M;
   X = M.addInput("x", 64, 28, 28);
   X = M.relu(M.conv(X, 64, 3, 1, 1, "c"), "r");
   M.markOutput(X, "y");
-  auto R = planGroupWith(M, spec(), 1, groupInfo(M, 0, 1), 1, 14, 1, 2,
-                         PlanOptions{});
+  auto R =
+      planGroupWith(M, spec(), 1, groupInfo(M, 0, 1), 1, 14, 1, 2, PerCluster);
   ASSERT_TRUE(R);
   EXPECT_FALSE(R->InputsInSram);
   EXPECT_EQ(R->ReadBytes - R->WeightReadBytes, 108 * 28 * 64 * 4);
+  auto R1 = planGroupWith(M, spec(), 1, groupInfo(M, 0, 1), 1, 14, 1, 2,
+                          PlanOptions{});
+  ASSERT_TRUE(R1);
+  EXPECT_TRUE(R1->SramBroadcast);
+  EXPECT_EQ(R1->ReadBytes - R1->WeightReadBytes, 28 * 28 * 64 * 4);
   Net Big;
   X = Big.addInput("x", 256, 66, 64); // 4.1 MiB, over the 4 MiB of SRAM
   X = Big.relu(Big.conv(X, 256, 3, 1, 1, "c"), "r");

@@ -276,7 +276,8 @@ TEST(Run, GlobalGroupInputsStagedInSram) {
   // keeps its weight tile (image slices outermost would read half the
   // images but twice the 18 KB of weights). Batch 3: three images do not
   // fit, so image slices outermost: 48 items, cluster 0 takes items 0..23
-  // (images 0 and 1), cluster 1 items 24..47 (1 and 2).
+  // (images 0 and 1), cluster 1 items 24..47 (1 and 2). (Per cluster: the
+  // broadcast is GlobalGroupInputsStagedOncePerChip.)
   bangsim::DeviceSpec Tiny = spec("tiny");
   Tiny.sramBytes = 4096;
   Net N;
@@ -290,10 +291,13 @@ TEST(Run, GlobalGroupInputsStagedInSram) {
     int Images, Staged; // most images per cluster, images read in all
   } Cases[] = {{1, false, 1, 2}, {2, false, 2, 4}, {3, true, 2, 4}};
   for (auto [Batch, NOuter, Images, Staged] : Cases) {
-    auto P =
-        planGroupWith(N, Tiny, Batch, G, int(Batch), 2, 1, 8, PlanOptions{});
+    PlanOptions O;
+    O.SramBroadcast = false;
+    auto P = planGroupWith(N, Tiny, Batch, G, int(Batch), 2, 1, 8, O);
     ASSERT_TRUE(P);
     EXPECT_TRUE(P->InputsInSram);
+    EXPECT_FALSE(P->SramBroadcast);
+    EXPECT_EQ(P->Union, 1);
     EXPECT_EQ(P->NOuter, NOuter) << Batch;
     EXPECT_EQ(P->SramImages, Images);
     EXPECT_TRUE(P->Pipelined);
@@ -304,10 +308,74 @@ TEST(Run, GlobalGroupInputsStagedInSram) {
   }
 }
 
+TEST(Run, GlobalGroupInputsStagedOncePerChip) {
+  // The group of GlobalGroupInputsStagedInSram, all 4 cores of the tiny
+  // device in one UNION2: each image is read from GDRAM once, a core
+  // copying a quarter into its cluster's SRAM and sending it to the other
+  // cluster. Batch 2: both images fit, one phase. Batch 3: three do not,
+  // so three phases of one image each; a core's share of a phase (8
+  // channel slices x 2 H slices over 4 cores) has 2 channel slices, so it
+  // reloads its tiles per phase, and the bytes say so.
+  bangsim::DeviceSpec Tiny = spec("tiny");
+  Tiny.sramBytes = 4096;
+  Net N;
+  int X = N.addInput("x", 8, 6, 10);
+  X = N.relu(N.conv(X, 64, 3, 1, 1, "c"), "r");
+  N.markOutput(X, "y");
+  GroupInfo G = groupInfo(N, 0, 1);
+  int64_t Image = 8 * 6 * 10 * 4, Tile = 64 * 8 * 9 * 4 / 8;
+  struct {
+    int64_t Batch;
+    int Phases, Images;
+  } Cases[] = {{1, 1, 1}, {2, 1, 2}, {3, 3, 1}};
+  for (auto [Batch, Phases, Images] : Cases) {
+    auto P =
+        planGroupWith(N, Tiny, Batch, G, int(Batch), 2, 1, 8, PlanOptions{});
+    ASSERT_TRUE(P);
+    EXPECT_TRUE(P->InputsInSram);
+    EXPECT_TRUE(P->SramBroadcast);
+    EXPECT_EQ(P->Union, 2);
+    EXPECT_EQ(P->SramPhases, Phases) << Batch;
+    EXPECT_EQ(P->SramImages, Images) << Batch;
+    NetPlan Plan = onePlan(*P);
+    RunResult R;
+    checkPlanOn(N, Batch, randomInputs(N, Batch), Plan, Tiny, nullptr, &R);
+    EXPECT_EQ(R.ReadBytes - R.WeightReadBytes, Batch * Image) << Batch;
+    EXPECT_EQ(R.WeightReadBytes - 4 * 64 * 4, P->WeightTileLoads * Tile);
+    EXPECT_EQ(P->ReadBytes, R.ReadBytes) << Batch;
+  }
+}
+
+TEST(Run, GlobalWeightTileKeptAcrossPhases) {
+  // 4 channel slices x 1 H slice of 3 images on 4 cores, one image per
+  // phase: each core has one channel slice in every phase, loads its tile
+  // once and needs no second weight buffer.
+  bangsim::DeviceSpec Tiny = spec("tiny");
+  Tiny.sramBytes = 2048;
+  Net N;
+  int X = N.addInput("x", 8, 6, 10);
+  X = N.relu(N.conv(X, 16, 3, 1, 1, "c"), "r");
+  N.markOutput(X, "y");
+  GroupInfo G = groupInfo(N, 0, 1);
+  auto P = planGroupWith(N, Tiny, 3, G, 3, 1, 1, 4, PlanOptions{});
+  ASSERT_TRUE(P);
+  ASSERT_TRUE(P->SramBroadcast);
+  EXPECT_EQ(P->SramPhases, 3);
+  EXPECT_EQ(P->WeightTileLoads, 4);
+  for (const LmemBuffer &B : P->WramBuffers)
+    EXPECT_EQ(B.Copy, 0) << B.Name;
+  NetPlan Plan = onePlan(*P);
+  RunResult R;
+  checkPlanOn(N, 3, randomInputs(N, 3), Plan, Tiny, nullptr, &R);
+  EXPECT_EQ(R.WeightReadBytes, 16 * 8 * 9 * 4 + 4 * 16 * 4);
+  EXPECT_EQ(R.ReadBytes - R.WeightReadBytes, 3 * 8 * 6 * 10 * 4);
+}
+
 TEST(Run, ResidentWeightsStagedInSram) {
   // 4 H slices with resident weights on the tiny device (2 clusters of 2
-  // cores): the weights are read from GDRAM once per cluster into SRAM,
-  // then copied SRAM->WRAM by each core; without SRAM once per core.
+  // cores): the weights are read from GDRAM once per chip into both
+  // clusters' SRAM (or once per cluster without the broadcast), then copied
+  // SRAM->WRAM by each core; without SRAM once per core.
   Net N;
   int X = N.addInput("x", 4, 16, 8);
   X = N.relu(N.conv(X, 8, 3, 1, 1, "c1"), "r1");
@@ -315,17 +383,23 @@ TEST(Run, ResidentWeightsStagedInSram) {
   N.markOutput(X, "y");
   GroupInfo G = groupInfo(N, 0, 2);
   int64_t Weights = (8 * 4 * 9 + 8 * 8 * 9) * 4, Bias = 2 * 8 * 4;
-  for (bool Sram : {true, false}) {
+  struct {
+    bool Sram, Broadcast;
+    int Copies;
+  } Cases[] = {{true, true, 1}, {true, false, 2}, {false, false, 4}};
+  for (auto [Sram, Broadcast, Copies] : Cases) {
     PlanOptions O;
-    O.UseSram = Sram;
+    O.UseSram = Sram, O.SramBroadcast = Broadcast;
     auto P = planGroupWith(N, spec("tiny"), 1, G, 1, 4, 1, 1, O);
     ASSERT_TRUE(P);
     ASSERT_TRUE(P->Resident);
     EXPECT_EQ(P->WeightsInSram, Sram);
+    EXPECT_EQ(P->SramBroadcast, Broadcast);
     NetPlan Plan = onePlan(*P);
     RunResult R;
     checkPlan(N, 1, randomInputs(N, 1), Plan, "tiny", nullptr, &R);
-    EXPECT_EQ(R.WeightReadBytes, (Sram ? 2 : 4) * Weights + 4 * Bias);
+    EXPECT_EQ(R.WeightReadBytes, Copies * Weights + 4 * Bias);
+    EXPECT_EQ(P->WeightReadBytes, R.WeightReadBytes);
   }
 }
 
