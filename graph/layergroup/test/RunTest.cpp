@@ -403,6 +403,23 @@ TEST(Run, ResidentWeightsStagedInSram) {
   }
 }
 
+TEST(Run, WidePaddedWindowTiles) {
+  // 256 channels: 3x3 window tiles with padding filled with -inf (the max
+  // pool) and 0 (the convolution), whole, in H slices (top and bottom
+  // edges) and in H x W tiles (left and right edges).
+  Net N;
+  int X = N.addInput("x", 256, 8, 24);
+  X = N.maxPool(X, 3, 1, 1, "p");
+  X = N.conv(X, 8, 3, 1, 1, "c");
+  N.markOutput(X, "y");
+  GroupInfo G = groupInfo(N, 0, 1);
+  for (auto [HS, WS] : {std::pair{1, 1}, {2, 1}, {2, 2}}) {
+    auto P = planGroupWith(N, spec(), 1, G, 1, HS, WS, 1, PlanOptions{});
+    ASSERT_TRUE(P) << HS << " x " << WS;
+    checkPlan(N, 1, randomInputs(N, 1), onePlan(*P));
+  }
+}
+
 TEST(Run, ForcedWSlicesWithAColumnHull) {
   // 3 H x 3 W tiles, pipelined on the tiny device: c1 is read by the conv
   // c2 (which needs a halo column on each side) and by the residual add
