@@ -268,6 +268,23 @@ TEST(Run, GlobalGroupResidentInputs) {
   EXPECT_EQ(R.ReadBytes - R.WeightReadBytes, 4 * 8 * 6 * 6 * 4);
 }
 
+/// The tiny device (2 clusters of 2 cores) with \p Bytes of SRAM.
+bangsim::DeviceSpec tinyWithSram(int64_t Bytes) {
+  bangsim::DeviceSpec Tiny = spec("tiny");
+  Tiny.sramBytes = Bytes;
+  return Tiny;
+}
+
+/// The global group of the SRAM staging tests: a 3x3 convolution to \p F
+/// channels and its ReLU over 8 x 6 x 10 images (1920 bytes each).
+Net stagingNet(int64_t F) {
+  Net N;
+  int X = N.addInput("x", 8, 6, 10);
+  X = N.relu(N.conv(X, F, 3, 1, 1, "c"), "r");
+  N.markOutput(X, "y");
+  return N;
+}
+
 TEST(Run, GlobalGroupInputsStagedInSram) {
   // 8 channel slices x 2 H slices on the tiny device (2 clusters of 2
   // cores) with 4 KiB of SRAM, two 1920-byte images: each cluster stages
@@ -278,12 +295,8 @@ TEST(Run, GlobalGroupInputsStagedInSram) {
   // fit, so image slices outermost: 48 items, cluster 0 takes items 0..23
   // (images 0 and 1), cluster 1 items 24..47 (1 and 2). (Per cluster: the
   // broadcast is GlobalGroupInputsStagedOncePerChip.)
-  bangsim::DeviceSpec Tiny = spec("tiny");
-  Tiny.sramBytes = 4096;
-  Net N;
-  int X = N.addInput("x", 8, 6, 10);
-  X = N.relu(N.conv(X, 64, 3, 1, 1, "c"), "r");
-  N.markOutput(X, "y");
+  bangsim::DeviceSpec Tiny = tinyWithSram(4096);
+  Net N = stagingNet(64);
   GroupInfo G = groupInfo(N, 0, 1);
   struct {
     int64_t Batch;
@@ -316,12 +329,8 @@ TEST(Run, GlobalGroupInputsStagedOncePerChip) {
   // so three phases of one image each; a core's share of a phase (8
   // channel slices x 2 H slices over 4 cores) has 2 channel slices, so it
   // reloads its tiles per phase, and the bytes say so.
-  bangsim::DeviceSpec Tiny = spec("tiny");
-  Tiny.sramBytes = 4096;
-  Net N;
-  int X = N.addInput("x", 8, 6, 10);
-  X = N.relu(N.conv(X, 64, 3, 1, 1, "c"), "r");
-  N.markOutput(X, "y");
+  bangsim::DeviceSpec Tiny = tinyWithSram(4096);
+  Net N = stagingNet(64);
   GroupInfo G = groupInfo(N, 0, 1);
   int64_t Image = 8 * 6 * 10 * 4, Tile = 64 * 8 * 9 * 4 / 8;
   struct {
@@ -350,12 +359,8 @@ TEST(Run, GlobalWeightTileKeptAcrossPhases) {
   // 4 channel slices x 1 H slice of 3 images on 4 cores, one image per
   // phase: each core has one channel slice in every phase, loads its tile
   // once and needs no second weight buffer.
-  bangsim::DeviceSpec Tiny = spec("tiny");
-  Tiny.sramBytes = 2048;
-  Net N;
-  int X = N.addInput("x", 8, 6, 10);
-  X = N.relu(N.conv(X, 16, 3, 1, 1, "c"), "r");
-  N.markOutput(X, "y");
+  bangsim::DeviceSpec Tiny = tinyWithSram(2048);
+  Net N = stagingNet(16);
   GroupInfo G = groupInfo(N, 0, 1);
   auto P = planGroupWith(N, Tiny, 3, G, 3, 1, 1, 4, PlanOptions{});
   ASSERT_TRUE(P);
