@@ -337,6 +337,25 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
     std::string Src = P.InputsInSram
                           ? fmt::format("lg_sram + {}", SramOff.at(T))
                           : fmt::format("g_t{}", T);
+    if (P.PaddedInputs.count(T)) {
+      // Into the reader's window tile: rows from lo * SY - PU, as many as
+      // its output rows need, and all W columns after PL padding ones.
+      const Layer &Ly = N.Layers[P.PaddedInputs.at(T)];
+      int So = slot(Ly.Output);
+      int64_t Cols =
+          (N.Tensors[Ly.Output].W - 1) * Ly.SX + (Ly.KX - 1) * Ly.DX + 1;
+      line(fmt::format(
+          "{0}lg_load_padded(t{1}[{2}], {3}, {4}n0{5}, {6}, {7}, {8}, "
+          "{4}lo[{9}], {4}hi[{9}], {4}lo[{10}] * {11} - {12}, ({4}hi[{10}] - "
+          "{4}lo[{10}] - 1) * {11} + {13}, {14}, {15}, {16}, {17}); // load "
+          "{18} "
+          "into {19}'s padded tile",
+          Ind, T, Buf, Src, Pfx, P.InputsInSram ? " - s_n0" : "", Tn.C, Tn.H,
+          Tn.W, Sl, So, Ly.SY, Ly.PU, (Ly.KY - 1) * Ly.DY + 1, Cols, Ly.PL,
+          Async ? "true" : "false", P.InputsInSram ? "true" : "false", Tn.Name,
+          Ly.Name));
+      return;
+    }
     line(fmt::format("{0}lg_load(t{1}[{2}], {12}, {3}n0{14}, {3}nb, {4}, {5}, "
                      "{6}, {3}lo[{7}], {3}hi[{7}], {3}clo[{7}], {3}chi[{7}], "
                      "{8}, {9}, {10}, {13}); // load {11}",
@@ -405,6 +424,15 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
     std::string I2 = Ind + "  ";
     switch (Ly.Kind) {
     case OpKind::Conv:
+      if (P.PaddedInputs.count(I0)) {
+        line(fmt::format(
+            "{}lg_conv_tile({}, t{}[cur], {}, {}, hi[{}] - lo[{}], "
+            "chi[{}] - clo[{}], w{}[{}], {}, {}, {}, {}, {}, {}, "
+            "{}, {}, {}, 0);",
+            I2, OutImg, I0, Ti.C, Co, So, So, So, So, L, Global ? "wcur" : "0",
+            BiasP, Ly.KY, Ly.KX, Ly.SY, Ly.SX, Ly.DY, Ly.DX, VTile, P.TilePx));
+        break;
+      }
       line(fmt::format("{}lg_conv({}, {}, {}, {}, {}, {}, {}, w{}[{}], {}, "
                        "{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, 0);",
                        I2, OutImg, inSlice(I0), Ti.C, Ti.H, Ti.W, Co, Region, L,
@@ -468,6 +496,14 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
   };
 
   // Prologue.
+  for (auto [T, L] : P.PaddedInputs) {
+    line(fmt::format("  // {}'s padded tile: the padding columns stay zero",
+                     N.Layers[L].Name));
+    const LmemBuffer *A = Act.at({T, 0});
+    line(fmt::format("  __bang_write_zero(t{}[0], {});", T, A->Bytes / 4));
+    if (Act.count({T, 1}))
+      line(fmt::format("  __bang_write_zero(t{}[1], {});", T, A->Bytes / 4));
+  }
   line("  // prologue: per-channel vectors, staged through WRAM; once per core");
   for (auto &[Key, B] : Vec)
     line(fmt::format("  lg_load_vec({0}{1}, (float *)lg_wram, g_{0}{1}, {2});",

@@ -544,9 +544,37 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
     int Readers = 0;
     for (int C : N.Tensors[In0].Consumers)
       Readers += C >= G.First && C <= G.Last;
-    S.Tile = Ly.windowed() && (Ly.Kind == OpKind::Conv || vectorPool(Ly)) &&
-             (needsTile(Ly, S.InCols, S.OutCols) || (WSecs > 1 && Readers > 1));
+    S.Tile =
+        Ly.windowed() && (Ly.Kind == OpKind::Conv || vectorPool(Ly)) &&
+        (needsTile(Ly, S.InCols, S.OutCols) || (WSecs > 1 && Readers > 1)) &&
+        !P.PaddedInputs.count(In0);
     return S;
+  };
+  // A group input read by one convolution alone, which pads it, is loaded
+  // straight into that convolution's window tile (one image per item,
+  // whole rows): its buffer is the tile, the padding columns are zeroed
+  // once, and the convolution copies nothing.
+  for (int T : G.Inputs) {
+    int Reader = -1, Readers = 0;
+    for (int C : N.Tensors[T].Consumers)
+      if (C >= G.First && C <= G.Last)
+        Reader = C, ++Readers;
+    if (Readers != 1 || WSecs != 1 || P.NB != 1 ||
+        N.Layers[Reader].Kind != OpKind::Conv || !layerSlice(Reader).Tile)
+      continue;
+    const Layer &Ly = N.Layers[Reader];
+    if (Ly.PL + N.Tensors[T].W > tileCols(Ly, colsCap(Ly.Output)))
+      continue;
+    P.PaddedInputs[T] = Reader;
+  }
+  // Bytes of a group input's buffer: its slice, or the reader's tile.
+  auto inputBufBytes = [&](int T) {
+    auto It = P.PaddedInputs.find(T);
+    if (It == P.PaddedInputs.end())
+      return actBytes(T);
+    const Layer &Ly = N.Layers[It->second];
+    return N.Tensors[T].C * tileRows(Ly, rowsCap(Ly.Output)) *
+           tileCols(Ly, colsCap(Ly.Output)) * 4;
   };
 
   std::vector<LmemBuffer> &B = P.Buffers;
@@ -565,7 +593,7 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
       LmemBuffer Bu;
       Bu.K = LmemBuffer::Activation;
       Bu.Name = N.Tensors[T].Name + (Copy ? "'" : "");
-      Bu.Tensor = T, Bu.Copy = Copy, Bu.Bytes = actBytes(T);
+      Bu.Tensor = T, Bu.Copy = Copy, Bu.Bytes = inputBufBytes(T);
       Bu.Start = LoadTs;
       Bu.End = (P.Pipelined || P.InputsResident) ? TsInf : lastUse(T);
       Bu.Order = OrderId;
@@ -909,6 +937,9 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
   if (P.InputsResident)
     for (int T : G.Inputs)
       Prologue += M.dma(double(actBytes(T)), !P.InputsInSram);
+  for (auto [T, L] : P.PaddedInputs) // zero the padding columns once
+    Prologue += (P.Pipelined && !P.InputsResident ? 2 : 1) *
+                M.vec(BANG_OP_MOVE, double(inputBufBytes(T) / 4));
   Phase += Rounds * Item +
            (P.Pipelined ? P.Steps[0].DmaCycles + P.Steps.back().DmaCycles : 0);
   P.Cycles = Prologue + P.SramPhases * Phase;

@@ -176,6 +176,9 @@ struct GroupPlan {
   /// Tensors computed in place: tensor -> the tensor whose buffers it
   /// shares (an element-wise layer over an input read by it alone).
   std::map<int, int> Alias;
+  /// Group inputs loaded straight into a padded window tile: tensor -> the
+  /// convolution, its only reader, which reads the tile in place.
+  std::map<int, int> PaddedInputs;
   std::vector<LmemBuffer> Buffers;     ///< NRAM
   std::vector<LmemBuffer> WramBuffers; ///< WRAM: convolution weights
   int64_t PeakBytes = 0;               ///< NRAM

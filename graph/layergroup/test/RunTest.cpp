@@ -408,6 +408,30 @@ TEST(Run, ResidentWeightsStagedInSram) {
   }
 }
 
+TEST(Run, InputsLoadedIntoPaddedTiles) {
+  // A group input read by one padding convolution alone is loaded straight
+  // into its window tile (no scratch tile): 6 H slices on the 4 cores of
+  // the tiny device, pipelined, so a buffer that held an interior slice
+  // holds an edge slice next, whose padding rows must be zero again; and
+  // the same with 8 channel slices (a core's items run fi 0 hs 0..5 then
+  // fi 1 hs 0..5: a top edge after interior slices), and with a 5x5 kernel
+  // (2 padding rows).
+  for (auto [K, FS] : {std::pair{3, 1}, {3, 8}, {5, 1}}) {
+    Net N;
+    int X = N.addInput("x", 8, 12, 10);
+    X = N.relu(N.conv(X, 8, K, 1, (K - 1) / 2, "c"), "r");
+    N.markOutput(X, "y");
+    auto P = planGroupWith(N, spec("tiny"), 1, groupInfo(N, 0, 1), 1, 6, 1, FS,
+                           PlanOptions{});
+    ASSERT_TRUE(P) << K;
+    ASSERT_TRUE(P->Pipelined);
+    EXPECT_EQ(P->PaddedInputs.size(), 1u);
+    for (const LmemBuffer &B : P->Buffers) // no window tile (part 0)
+      EXPECT_FALSE(B.K == LmemBuffer::Scratch && B.Part == 0) << B.Name;
+    checkPlan(N, 1, randomInputs(N, 1), onePlan(*P), "tiny");
+  }
+}
+
 TEST(Run, WidePaddedWindowTiles) {
   // 256 channels: 3x3 window tiles with padding filled with -inf (the max
   // pool) and 0 (the convolution), whole, in H slices (top and bottom
