@@ -184,7 +184,8 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
   line("__wram__ char lg_wram[LG_WRAM_BYTES];");
   // Inputs staged in SRAM: the whole tensors, [N][H][W][C] each.
   // Or resident weights staged in SRAM: each layer's [KY][KX][C][F].
-  std::map<int, int64_t> SramOff; // tensor or layer -> float offset
+  std::map<int, int64_t> SramOff;  // tensor -> float offset
+  std::map<int, int64_t> SramWOff; // layer -> float offset
   int64_t SramFloats = 0;
   if (P.InputsInSram)
     for (int T : G.Inputs) {
@@ -194,13 +195,16 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
   if (P.WeightsInSram)
     for (int L : G.Layers)
       if (N.Layers[L].Kind == OpKind::Conv) {
-        SramOff[L] = SramFloats;
+        SramWOff[L] = SramFloats;
         SramFloats += int64_t(N.Layers[L].Weight.size());
       }
   if (P.usesSram())
     line(fmt::format("__mlu_shared__ float lg_sram[{}]; // the group {}, once "
                      "per {}",
-                     SramFloats, P.InputsInSram ? "inputs" : "weights",
+                     SramFloats,
+                     P.InputsInSram && P.WeightsInSram ? "inputs and weights"
+                     : P.InputsInSram                  ? "inputs"
+                                                       : "weights",
                      P.SramBroadcast ? "chip (each cluster reads a share and "
                                        "sends it to the others)"
                                      : "cluster"));
@@ -388,6 +392,12 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
                      P.H.RowsCap[Sl], P.W.RowsCap[Sl], Async ? "true" : "false",
                      Tn.Name));
   };
+  // The first convolution of a pipelined item of one image makes its
+  // window tile before ts1 queues the stores and loads, which its
+  // synchronous copy would otherwise wait for.
+  int TileFirst = P.Pipelined && P.Steps[1].TileFirstCycles > 0
+                      ? P.Steps[1].Compute.front()
+                      : -1;
   auto emitCompute = [&](const std::string &Ind, int L) {
     const Layer &Ly = N.Layers[L];
     int O = Ly.Output;
@@ -424,13 +434,16 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
     std::string I2 = Ind + "  ";
     switch (Ly.Kind) {
     case OpKind::Conv:
-      if (P.PaddedInputs.count(I0)) {
-        line(fmt::format(
-            "{}lg_conv_tile({}, t{}[cur], {}, {}, hi[{}] - lo[{}], "
-            "chi[{}] - clo[{}], w{}[{}], {}, {}, {}, {}, {}, {}, "
-            "{}, {}, {}, 0);",
-            I2, OutImg, I0, Ti.C, Co, So, So, So, So, L, Global ? "wcur" : "0",
-            BiasP, Ly.KY, Ly.KX, Ly.SY, Ly.SX, Ly.DY, Ly.DX, VTile, P.TilePx));
+      if (P.PaddedInputs.count(I0) || TileFirst == L) {
+        line(fmt::format("{}lg_conv_tile({}, {}, {}, {}, hi[{}] - lo[{}], "
+                         "chi[{}] - clo[{}], w{}[{}], {}, {}, {}, {}, {}, {}, "
+                         "{}, {}, {}, 0);",
+                         I2, OutImg,
+                         TileFirst == L ? fmt::format("win{}", L)
+                                        : fmt::format("t{}[cur]", I0),
+                         Ti.C, Co, So, So, So, So, L, Global ? "wcur" : "0",
+                         BiasP, Ly.KY, Ly.KX, Ly.SY, Ly.SX, Ly.DY, Ly.DX, VTile,
+                         P.TilePx));
         break;
       }
       line(fmt::format("{}lg_conv({}, {}, {}, {}, {}, {}, {}, w{}[{}], {}, "
@@ -516,7 +529,7 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
     for (auto &[Key, B] : Wt)
       if (Key.second == 0)
         line(fmt::format("  lg_stage_sram_all(lg_sram + {}, g_w{}, {});",
-                         SramOff.at(Key.first), Key.first,
+                         SramWOff.at(Key.first), Key.first,
                          N.Layers[Key.first].Weight.size()));
     line("  __sync_all();");
   } else if (P.WeightsInSram) {
@@ -526,7 +539,7 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
       if (Key.second == 0)
         line(fmt::format("  lg_stage_sram(lg_sram + {}, g_w{}, {}, coreId, "
                          "coreDim);",
-                         SramOff.at(Key.first), Key.first,
+                         SramWOff.at(Key.first), Key.first,
                          N.Layers[Key.first].Weight.size()));
     line("  __sync_cluster();");
   }
@@ -534,7 +547,7 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
     for (auto &[Key, B] : Wt)
       if (Key.second == 0)
         line(fmt::format("  lg_load_wram_sram(w{}[0], lg_sram + {}, {});",
-                         Key.first, SramOff.at(Key.first),
+                         Key.first, SramWOff.at(Key.first),
                          N.Layers[Key.first].Weight.size()));
   } else if (P.Resident) {
     line("  // resident weights, loaded once per core");
@@ -665,6 +678,18 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
            "previous item");
     for (int Ts = 1; Ts <= KL; ++Ts) {
       line(fmt::format("    // ts{}", Ts));
+      if (Ts == 1 && TileFirst >= 0) {
+        const Layer &Ly = N.Layers[TileFirst];
+        int I0 = Ly.Inputs[0], Si = slot(I0), So = slot(Ly.Output);
+        const Tensor &Ti = N.Tensors[I0];
+        line(fmt::format(
+            "    const float *win{0} = lg_conv_window(t{1}[cur], lo[{2}], "
+            "clo[{2}], chi[{2}], {3}, {4}, {5}, lo[{6}], hi[{6}], clo[{6}], "
+            "chi[{6}], {7}, {8}, {9}, {10}, {11}, {12}, {13}, {14}, tile{0}); "
+            "// {15}'s window tile first",
+            TileFirst, I0, Si, Ti.C, Ti.H, Ti.W, So, Ly.KY, Ly.KX, Ly.SY, Ly.SX,
+            Ly.PU, Ly.PL, Ly.DY, Ly.DX, Ly.Name));
+      }
       if (Ts == 1) {
         line("    if (k > 0) { // store i-1");
         for (int X : G.Outputs)

@@ -364,6 +364,17 @@ struct LayerSlice {
   bool Tile = false;
 };
 
+/// Cycles of filling and copying the window tile of convolution \p L for
+/// one item of NB images (0 without a tile).
+static double windowTileCycles(const Net &N, const CostModel &M, const Layer &L,
+                               int64_t NB, const LayerSlice &S) {
+  if (L.Kind != OpKind::Conv || !S.Tile)
+    return 0;
+  int64_t R = tileRows(L, S.OutRows), P = tileCols(L, S.OutCols);
+  const Tensor &In = N.Tensors[L.Inputs[0]];
+  return double(NB) * tileCycles(M, R, P, In.C, std::min(R, In.H), S.InCols);
+}
+
 /// Compute cycles of layer \p L for one item of NB images.
 static double layerCompute(const Net &N, const CostModel &M, const Layer &L,
                            int64_t NB, const LayerSlice &S, int64_t TilePx) {
@@ -373,9 +384,7 @@ static double layerCompute(const Net &N, const CostModel &M, const Layer &L,
   double C = 0;
   switch (L.Kind) {
   case OpKind::Conv: {
-    int64_t R = tileRows(L, OutRows), P = tileCols(L, S.OutCols);
-    if (S.Tile)
-      C += tileCycles(M, R, P, In.C, std::min(R, In.H), S.InCols);
+    C += windowTileCycles(N, M, L, 1, S);
     C += M.mac(double(Px * FT * L.KY * L.KX * In.C)) + M.scalar(ScalarPerCall);
     if (!L.Bias.empty())
       C += chanOpCycles(M, Px, FT, TilePx);
@@ -825,6 +834,24 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
                           : P.WeightsInSram ? P.Cores / CPC
                                             : P.Cores);
   }
+  // A resident group's tiles re-read the halo rows and columns of their
+  // inputs: staged in SRAM once per chip too (next to its weights), in
+  // phases of the image slices that fit, each image is read from GDRAM once
+  // and the halos come from SRAM.
+  if (FSecs == 1 && P.Resident && CanBroadcast && O.StageResidentInputs &&
+      (P.SramBroadcast || WeightBytesF == 0) && R > InputBytes &&
+      NSecs * P.NB == Batch) {
+    int64_t Room = Spec.sramBytes - (P.WeightsInSram ? WeightBytesF : 0);
+    int64_t SliceBytes = P.NB * (InputBytes / Batch);
+    for (int Slices = NSecs; Slices >= 1 && !P.InputsInSram; --Slices) {
+      if (NSecs % Slices != 0 || Slices * SliceBytes > Room)
+        continue;
+      P.InputsInSram = P.SramBroadcast = P.NOuter = true;
+      P.SramImages = int(Slices * P.NB);
+      P.SramPhases = NSecs / Slices;
+      R = InputBytes;
+    }
+  }
   P.Union = P.SramBroadcast ? Clusters : P.usesSram() ? 1 : 0;
   // A core whose items all share one channel slice loads one tile and
   // never prefetches another: no second weight buffer.
@@ -837,9 +864,19 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
   P.ReadBytes = R + Wt, P.WriteBytes = W;
 
   // Step costs for the largest slice.
-  for (int L : G.Layers)
-    P.Steps[computeTs(L)].ComputeCycles =
+  for (int L : G.Layers) {
+    TimeStep &S = P.Steps[computeTs(L)];
+    S.ComputeCycles =
         layerCompute(N, M, N.Layers[L], P.NB, layerSlice(L), P.TilePx);
+    S.SyncCopy |= layerSlice(L).Tile;
+  }
+  // A pipelined item of one image makes the window tile of a convolution
+  // computed first before it queues its stores and loads (see Codegen).
+  if (P.Pipelined && P.NB == 1) {
+    TimeStep &S1 = P.Steps[1];
+    int L = S1.Compute.front();
+    S1.TileFirstCycles = windowTileCycles(N, M, N.Layers[L], 1, layerSlice(L));
+  }
   auto weightLoadCycles = [&](int L) {
     return M.dma(double(weightElems(N, N.Layers[L], layerF(L)) * 4), true);
   };
@@ -864,7 +901,7 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
       for (int L : P.Steps[Ts].LoadWeights) {
         int To = Ts;
         double C = weightLoadCycles(L);
-        while (To > 1 &&
+        while (To > 1 && !P.Steps[To - 1].SyncCopy &&
                P.Steps[To - 1].ComputeCycles >= P.Steps[To - 1].DmaCycles + C)
           --To;
         if (To == Ts) {
@@ -898,15 +935,24 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
 
   // Cycles: per item the sum over steps of max(compute, DMA); a pipelined
   // item hides its input loads and output stores behind its first compute.
+  // A step that copies a window tile (a synchronous on-chip DMA) waits for
+  // the loads and stores queued before it: its DMA and compute add up.
+  // (One made before the step queues its DMA waits for nothing.)
+  auto stepCycles = [&](const TimeStep &S, double Dma) {
+    if (S.TileFirstCycles > 0)
+      return S.TileFirstCycles +
+             std::max(S.ComputeCycles - S.TileFirstCycles, Dma);
+    return S.SyncCopy ? S.ComputeCycles + Dma : std::max(S.ComputeCycles, Dma);
+  };
   double Item = 0;
   if (P.Pipelined) {
     double Moved = P.Steps[0].DmaCycles + P.Steps.back().DmaCycles;
     for (int Ts = 1; Ts <= K; ++Ts)
-      Item += std::max(P.Steps[Ts].ComputeCycles,
-                       P.Steps[Ts].DmaCycles + (Ts == 1 ? Moved : 0));
+      Item += stepCycles(P.Steps[Ts],
+                         P.Steps[Ts].DmaCycles + (Ts == 1 ? Moved : 0));
   } else {
     for (const TimeStep &S : P.Steps)
-      Item += std::max(S.ComputeCycles, S.DmaCycles);
+      Item += stepCycles(S, S.DmaCycles);
   }
   int PhaseItems = P.Items / P.SramPhases;
   int Rounds = (PhaseItems + P.Cores - 1) / P.Cores;
@@ -943,6 +989,16 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
   Phase += Rounds * Item +
            (P.Pipelined ? P.Steps[0].DmaCycles + P.Steps.back().DmaCycles : 0);
   P.Cycles = Prologue + P.SramPhases * Phase;
+  // Staging a resident group's inputs reads fewer bytes but adds the
+  // staging, unhidden: kept only if the objective says so.
+  if (P.InputsInSram && !P.global()) {
+    PlanOptions Without = O;
+    Without.StageResidentInputs = false;
+    auto Alt =
+        planGroupWith(N, Spec, Batch, G, NSecs, HSecs, WSecs, FSecs, Without);
+    if (Alt && planObjective(*Alt, Spec, O) < planObjective(P, Spec, O))
+      return Alt;
+  }
   return P;
 }
 

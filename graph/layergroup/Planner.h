@@ -118,6 +118,13 @@ struct TimeStep {
   std::vector<int> LoadWeights;    ///< layers whose weights are loaded
   std::vector<int> StoreTensors;   ///< group outputs stored to GDRAM
   double ComputeCycles = 0, DmaCycles = 0;
+  /// A layer of the step copies its window tile: a synchronous on-chip
+  /// DMA, which waits for the loads and stores queued before it.
+  bool SyncCopy = false;
+  /// Of ComputeCycles: a window tile made before the step queues its DMA
+  /// (the first convolution of a pipelined item of one image), so its copy
+  /// waits for nothing.
+  double TileFirstCycles = 0;
 };
 
 /// The plan of one group.
@@ -147,15 +154,18 @@ struct GroupPlan {
   /// need in SRAM (a UNION1 launch; the cores of a cluster copy a share
   /// each), and the items copy their slices SRAM->NRAM instead of
   /// re-reading GDRAM once per channel slice. Chosen, with the item order,
-  /// when it reads fewer GDRAM bytes.
+  /// when it reads fewer GDRAM bytes. A resident group with all cores
+  /// launched stages its inputs once per chip (SramBroadcast) when its
+  /// tiles would re-read halo rows or columns from GDRAM.
   bool InputsInSram = false;
   bool NOuter = false; ///< image slices outermost (see above)
   int SramImages = 0;  ///< InputsInSram: most images a cluster stages
   /// Resident group: the weights are staged in SRAM once per cluster and
   /// copied SRAM->WRAM by each core, instead of GDRAM->WRAM by each core (a
-  /// UNION1 launch). Never together with InputsInSram (that needs channel
-  /// slices, this resident weights), so a group's GDRAM2SRAM bytes are all
-  /// feature maps or all parameters.
+  /// UNION1 launch). Together with InputsInSram only when both are staged
+  /// once per chip (a resident group whose tiles re-read halos): the inputs
+  /// then take the first SramImages images' worth of SRAM, the weights the
+  /// rest.
   bool WeightsInSram = false;
   /// InputsInSram or WeightsInSram, staged once per chip instead of once
   /// per cluster: one union of all clusters (UNION<clusters>) whose cores
@@ -237,6 +247,9 @@ struct PlanOptions {
   /// With UseSram, stage once per chip (SramBroadcast) when all cores are
   /// launched; otherwise once per cluster.
   bool SramBroadcast = true;
+  /// With SramBroadcast, a resident group may stage its inputs too (kept
+  /// when the objective is lower than without).
+  bool StageResidentInputs = true;
   int64_t ReserveBytes = 0; ///< NRAM kept free
   /// Objective: cycles + TrafficWeight * (GDRAM bytes x the cycles the whole
   /// chip's GDRAM bandwidth needs per byte). 0 = cycles only. Overridden by

@@ -174,9 +174,15 @@ Expected<RunResult> runPlan(const Net &N, const NetPlan &P,
     GR.ReadBytes = St->gdramReadBytes;
     GR.WriteBytes = St->gdramWriteBytes;
     // Parameters: GDRAM2WRAM, and GDRAM2SRAM when the group stages its
-    // weights there (a group stages either weights or inputs, never both).
-    GR.WeightReadBytes = St->bytesByDirection[4] +
-                         (GP.WeightsInSram ? St->bytesByDirection[7] : 0);
+    // weights there; a group that stages both stages every input image
+    // exactly once (per chip), so the rest of GDRAM2SRAM is the weights.
+    int64_t StagedInputs = 0;
+    if (GP.WeightsInSram && GP.InputsInSram)
+      for (int T : GP.Info.Inputs)
+        StagedInputs += Batch * N.Tensors[T].elements() * 4;
+    GR.WeightReadBytes =
+        St->bytesByDirection[4] +
+        (GP.WeightsInSram ? St->bytesByDirection[7] - StagedInputs : 0);
     GR.HostSeconds = St->hostSeconds;
     R.Cycles += GR.Cycles;
     R.ReadBytes += GR.ReadBytes;
@@ -275,7 +281,9 @@ namespace {
 std::string sramNote(const GroupPlan &GP) {
   if (!GP.usesSram())
     return "";
-  std::string What = GP.InputsInSram ? "inputs" : "weights";
+  std::string What = GP.InputsInSram && GP.WeightsInSram ? "inputs, weights"
+                     : GP.InputsInSram                   ? "inputs"
+                                                         : "weights";
   if (!GP.SramBroadcast)
     return " (" + What + " in SRAM)";
   return fmt::format(" ({} in SRAM once per chip, {} phase(s))", What,

@@ -1,4 +1,5 @@
 //===- RunTest.cpp - LayerGroup end to end on the simulated device --------===//
+#include "graph/layergroup/Codegen.h"
 #include "graph/layergroup/Runner.h"
 
 #include <gtest/gtest.h>
@@ -408,6 +409,63 @@ TEST(Run, ResidentWeightsStagedInSram) {
   }
 }
 
+TEST(Run, ResidentGroupInputsStagedOncePerChip) {
+  // H x W tiles with resident weights re-read halo rows and columns of
+  // their input: with all cores launched, the input is staged in SRAM once
+  // per chip next to the weights, in phases of the image slices that fit,
+  // so GDRAM reads each image once. Images of 2048 bytes, 3456 bytes of
+  // weights; too little SRAM for one slice reads the halos from GDRAM. The
+  // staging is kept when the objective is lower: bytes weigh heavily here
+  // (TrafficWeight 1000), and with cycles alone the plan kept is never
+  // slower than the one without.
+  Net N;
+  int X = N.addInput("x", 4, 16, 8);
+  X = N.relu(N.conv(X, 8, 3, 1, 1, "c1"), "r1");
+  X = N.conv(X, 8, 3, 1, 1, "c2");
+  N.markOutput(X, "y");
+  GroupInfo G = groupInfo(N, 0, 2);
+  int64_t Image = 4 * 16 * 8 * 4, Weights = (8 * 4 * 9 + 8 * 8 * 9) * 4,
+          Bias = 2 * 8 * 4;
+  struct {
+    int64_t Batch;
+    int NSecs;
+    int64_t Room;       // SRAM bytes beside the weights
+    int Images, Phases; // 0 images: not staged
+  } Cases[] = {{3, 3, 3 * Image, 3, 1},
+               {3, 3, Image + 1000, 1, 3},
+               {4, 4, 2 * Image + 1000, 2, 2},
+               {4, 2, 2 * Image, 2, 2},
+               {2, 2, 1000, 0, 1}};
+  for (auto [Batch, NSecs, Room, Images, Phases] : Cases) {
+    bangsim::DeviceSpec Tiny = tinyWithSram(Weights + Room);
+    PlanOptions O, CyclesOnly, Without;
+    O.TrafficWeight = 1000, CyclesOnly.TrafficWeight = 0;
+    Without.StageResidentInputs = false;
+    auto P = planGroupWith(N, Tiny, Batch, G, NSecs, 2, 2, 1, O);
+    ASSERT_TRUE(P);
+    auto Fast = planGroupWith(N, Tiny, Batch, G, NSecs, 2, 2, 1, CyclesOnly);
+    auto Plain = planGroupWith(N, Tiny, Batch, G, NSecs, 2, 2, 1, Without);
+    ASSERT_TRUE(Fast && Plain);
+    EXPECT_FALSE(Plain->InputsInSram);
+    EXPECT_LE(Fast->Cycles, Plain->Cycles);
+    ASSERT_TRUE(P->Resident);
+    EXPECT_TRUE(P->WeightsInSram);
+    EXPECT_TRUE(P->SramBroadcast);
+    EXPECT_EQ(P->InputsInSram, Images > 0) << Batch << " " << Room;
+    EXPECT_EQ(P->SramImages, Images);
+    EXPECT_EQ(P->SramPhases, Phases);
+    NetPlan Plan = onePlan(*P);
+    RunResult R;
+    checkPlanOn(N, Batch, randomInputs(N, Batch), Plan, Tiny, nullptr, &R);
+    EXPECT_EQ(R.WeightReadBytes, Weights + 4 * Bias);
+    EXPECT_EQ(P->ReadBytes, R.ReadBytes);
+    if (Images > 0)
+      EXPECT_EQ(R.ReadBytes - R.WeightReadBytes, Batch * Image);
+    else
+      EXPECT_GT(R.ReadBytes - R.WeightReadBytes, Batch * Image);
+  }
+}
+
 TEST(Run, InputsLoadedIntoPaddedTiles) {
   // A group input read by one padding convolution alone is loaded straight
   // into its window tile (no scratch tile): 6 H slices on the 4 cores of
@@ -498,6 +556,30 @@ TEST(Run, ForcedWSlicesStridedAndPadded) {
   EXPECT_EQ(P->W.Rows[2][0], (RowRange{27, 38}));
   NetPlan Plan = onePlan(*P);
   checkPlan(N, 1, randomInputs(N, 1), Plan);
+}
+
+TEST(Run, WindowTileMadeBeforeTheQueuedDma) {
+  // The stem as 4 H x 3 W tiles on the tiny device's 4 cores: pipelined,
+  // so ts1 queues the stores of item i-1 and the loads of item i+1; the
+  // convolution's window tile (a synchronous NRAM2NRAM copy) is made before
+  // them (lg_conv_window), and the results stay right.
+  Net N;
+  int X = N.addInput("x", 3, 30, 38);
+  X = N.relu(N.conv(X, 8, 7, 2, 3, "stem"), "stem.relu");
+  X = N.maxPool(X, 3, 2, 1, "stem.pool");
+  N.markOutput(X, "y");
+  std::string Why;
+  auto P = planGroupWith(N, spec("tiny"), 1, groupInfo(N, 0, 2), 1, 4, 3, 1,
+                         PlanOptions{}, &Why);
+  ASSERT_TRUE(P) << Why;
+  ASSERT_TRUE(P->Pipelined);
+  EXPECT_GT(P->Steps[1].TileFirstCycles, 0);
+  EXPECT_TRUE(P->Steps[1].SyncCopy);
+  GroupKernel K = emitGroupKernel(N, *P, 0);
+  EXPECT_NE(K.Source.find("const float *win0 = lg_conv_window("),
+            std::string::npos);
+  EXPECT_LT(K.Source.find("lg_conv_window("), K.Source.find("// load i+1"));
+  checkPlan(N, 1, randomInputs(N, 1), onePlan(*P), "tiny");
 }
 
 TEST(Run, SearchChoosesWSlicesForWideRows) {
