@@ -881,8 +881,11 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
     return M.dma(double(weightElems(N, N.Layers[L], layerF(L)) * 4), true);
   };
   // A global group reloads its tile only when the channel slice changes:
-  // the share of items that load one.
-  double TileShare = FSecs > 1 ? double(TileLoads) / P.Items : 1.0;
+  // the share of items that load one (pipelined, the tile loads are costed
+  // per core below instead).
+  double TileShare = FSecs == 1    ? 1.0
+                     : P.Pipelined ? 0.0
+                                   : double(TileLoads) / P.Items;
   for (TimeStep &S : P.Steps) {
     if (!P.InputsResident)
       for (int T : S.LoadTensors)
@@ -945,8 +948,8 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
     return S.SyncCopy ? S.ComputeCycles + Dma : std::max(S.ComputeCycles, Dma);
   };
   double Item = 0;
+  double Moved = P.Steps[0].DmaCycles + P.Steps.back().DmaCycles;
   if (P.Pipelined) {
-    double Moved = P.Steps[0].DmaCycles + P.Steps.back().DmaCycles;
     for (int Ts = 1; Ts <= K; ++Ts)
       Item += stepCycles(P.Steps[Ts],
                          P.Steps[Ts].DmaCycles + (Ts == 1 ? Moved : 0));
@@ -988,7 +991,19 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
                 M.vec(BANG_OP_MOVE, double(inputBufBytes(T) / 4));
   Phase += Rounds * Item +
            (P.Pipelined ? P.Steps[0].DmaCycles + P.Steps.back().DmaCycles : 0);
-  P.Cycles = Prologue + P.SramPhases * Phase;
+  // A pipelined global group's core loads its first weight tile before its
+  // first item (unhidden) and prefetches each later one in ts1 of the item
+  // before, beside that item's loads and stores.
+  double Tiles = 0;
+  if (P.Pipelined && FSecs > 1) {
+    double WL = weightLoadCycles(G.First);
+    const TimeStep &S1 = P.Steps[1];
+    double D1 = S1.DmaCycles + Moved;
+    double Change = stepCycles(S1, D1 + WL) - stepCycles(S1, D1);
+    int64_t PerCore = (TileLoads + P.Cores - 1) / P.Cores;
+    Tiles = WL + double(PerCore - 1) * Change;
+  }
+  P.Cycles = Prologue + Tiles + P.SramPhases * Phase;
   // Staging a resident group's inputs reads fewer bytes but adds the
   // staging, unhidden: kept only if the objective says so.
   if (P.InputsInSram && !P.global()) {
