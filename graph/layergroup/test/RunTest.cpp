@@ -377,18 +377,27 @@ TEST(Run, GlobalWeightTileKeptAcrossPhases) {
   EXPECT_EQ(R.ReadBytes - R.WeightReadBytes, 3 * 8 * 6 * 10 * 4);
 }
 
-TEST(Run, ResidentWeightsStagedInSram) {
-  // 4 H slices with resident weights on the tiny device (2 clusters of 2
-  // cores): the weights are read from GDRAM once per chip into both
-  // clusters' SRAM (or once per cluster without the broadcast), then copied
-  // SRAM->WRAM by each core; without SRAM once per core.
+/// The resident group of the SRAM tests: conv 3x3, ReLU, conv 3x3 (8
+/// channels each) over 4 x 16 x 8 images (2048 bytes each).
+Net residentNet() {
   Net N;
   int X = N.addInput("x", 4, 16, 8);
   X = N.relu(N.conv(X, 8, 3, 1, 1, "c1"), "r1");
   X = N.conv(X, 8, 3, 1, 1, "c2");
   N.markOutput(X, "y");
+  return N;
+}
+constexpr int64_t ResidentWeights = (8 * 4 * 9 + 8 * 8 * 9) * 4;
+constexpr int64_t ResidentBias = 2 * 8 * 4;
+
+TEST(Run, ResidentWeightsStagedInSram) {
+  // 4 H slices with resident weights on the tiny device (2 clusters of 2
+  // cores): the weights are read from GDRAM once per chip into both
+  // clusters' SRAM (or once per cluster without the broadcast), then copied
+  // SRAM->WRAM by each core; without SRAM once per core.
+  Net N = residentNet();
   GroupInfo G = groupInfo(N, 0, 2);
-  int64_t Weights = (8 * 4 * 9 + 8 * 8 * 9) * 4, Bias = 2 * 8 * 4;
+  int64_t Weights = ResidentWeights, Bias = ResidentBias;
   struct {
     bool Sram, Broadcast;
     int Copies;
@@ -418,14 +427,10 @@ TEST(Run, ResidentGroupInputsStagedOncePerChip) {
   // staging is kept when the objective is lower: bytes weigh heavily here
   // (TrafficWeight 1000), and with cycles alone the plan kept is never
   // slower than the one without.
-  Net N;
-  int X = N.addInput("x", 4, 16, 8);
-  X = N.relu(N.conv(X, 8, 3, 1, 1, "c1"), "r1");
-  X = N.conv(X, 8, 3, 1, 1, "c2");
-  N.markOutput(X, "y");
+  Net N = residentNet();
   GroupInfo G = groupInfo(N, 0, 2);
-  int64_t Image = 4 * 16 * 8 * 4, Weights = (8 * 4 * 9 + 8 * 8 * 9) * 4,
-          Bias = 2 * 8 * 4;
+  int64_t Image = 4 * 16 * 8 * 4, Weights = ResidentWeights,
+          Bias = ResidentBias;
   struct {
     int64_t Batch;
     int NSecs;
@@ -533,15 +538,22 @@ TEST(Run, ForcedWSlicesWithAColumnHull) {
   checkPlan(N, 2, randomInputs(N, 2), Plan2, "tiny");
 }
 
-TEST(Run, ForcedWSlicesStridedAndPadded) {
-  // A stem: conv 7x7/2 pad 3, ReLU, max pool 3x3/2 pad 1 on 30 x 38, as
-  // 2 H x 3 W tiles: the first tile's window starts left of column 0, the
-  // last one ends right of the input, the middle one needs neither.
+/// A ResNet stem on a 30 x 38 image: conv 7x7/2 pad 3 to 8 channels, ReLU,
+/// max pool 3x3/2 pad 1.
+Net smallStem() {
   Net N;
   int X = N.addInput("x", 3, 30, 38);
   X = N.relu(N.conv(X, 8, 7, 2, 3, "stem"), "stem.relu");
   X = N.maxPool(X, 3, 2, 1, "stem.pool");
   N.markOutput(X, "y");
+  return N;
+}
+
+TEST(Run, ForcedWSlicesStridedAndPadded) {
+  // A stem: conv 7x7/2 pad 3, ReLU, max pool 3x3/2 pad 1 on 30 x 38, as
+  // 2 H x 3 W tiles: the first tile's window starts left of column 0, the
+  // last one ends right of the input, the middle one needs neither.
+  Net N = smallStem();
   GroupInfo G = groupInfo(N, 0, 2);
   auto P = planGroupWith(N, spec(), 1, G, 1, 2, 3, 1, PlanOptions{});
   ASSERT_TRUE(P);
@@ -563,11 +575,7 @@ TEST(Run, WindowTileMadeBeforeTheQueuedDma) {
   // so ts1 queues the stores of item i-1 and the loads of item i+1; the
   // convolution's window tile (a synchronous NRAM2NRAM copy) is made before
   // them (lg_conv_window), and the results stay right.
-  Net N;
-  int X = N.addInput("x", 3, 30, 38);
-  X = N.relu(N.conv(X, 8, 7, 2, 3, "stem"), "stem.relu");
-  X = N.maxPool(X, 3, 2, 1, "stem.pool");
-  N.markOutput(X, "y");
+  Net N = smallStem();
   std::string Why;
   auto P = planGroupWith(N, spec("tiny"), 1, groupInfo(N, 0, 2), 1, 4, 3, 1,
                          PlanOptions{}, &Why);
