@@ -182,8 +182,8 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
                    std::max<int64_t>({64, P.WramPeakBytes, MaxVec})));
   line("__nram__ char lg_nram[LG_NRAM_BYTES];");
   line("__wram__ char lg_wram[LG_WRAM_BYTES];");
-  // Inputs staged in SRAM: the whole tensors, [N][H][W][C] each.
-  // Or resident weights staged in SRAM: each layer's [KY][KX][C][F].
+  // Inputs staged in SRAM: SramImages images of each, [N][H][W][C]; then
+  // resident weights staged in SRAM: each layer's [KY][KX][C][F].
   std::map<int, int64_t> SramOff;  // tensor -> float offset
   std::map<int, int64_t> SramWOff; // layer -> float offset
   int64_t SramFloats = 0;

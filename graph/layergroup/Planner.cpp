@@ -603,8 +603,11 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
       Bu.K = LmemBuffer::Activation;
       Bu.Name = N.Tensors[T].Name + (Copy ? "'" : "");
       Bu.Tensor = T, Bu.Copy = Copy, Bu.Bytes = inputBufBytes(T);
-      Bu.Start = LoadTs;
-      Bu.End = (P.Pipelined || P.InputsResident) ? TsInf : lastUse(T);
+      // A padded input's padding columns are zeroed once, in the prologue:
+      // no other buffer may share its NRAM, before its load or after.
+      bool Padded = P.PaddedInputs.count(T);
+      Bu.Start = Padded ? 0 : LoadTs;
+      Bu.End = (P.Pipelined || P.InputsResident || Padded) ? TsInf : lastUse(T);
       Bu.Order = OrderId;
       B.push_back(Bu);
     }
@@ -947,8 +950,12 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
              std::max(S.ComputeCycles - S.TileFirstCycles, Dma);
     return S.SyncCopy ? S.ComputeCycles + Dma : std::max(S.ComputeCycles, Dma);
   };
+  // A core with one item per phase stores and loads nothing in ts1.
+  int PhaseItems = P.Items / P.SramPhases;
+  int Rounds = (PhaseItems + P.Cores - 1) / P.Cores;
   double Item = 0;
-  double Moved = P.Steps[0].DmaCycles + P.Steps.back().DmaCycles;
+  double Moved =
+      Rounds > 1 ? P.Steps[0].DmaCycles + P.Steps.back().DmaCycles : 0;
   if (P.Pipelined) {
     for (int Ts = 1; Ts <= K; ++Ts)
       Item += stepCycles(P.Steps[Ts],
@@ -957,8 +964,6 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
     for (const TimeStep &S : P.Steps)
       Item += stepCycles(S, S.DmaCycles);
   }
-  int PhaseItems = P.Items / P.SramPhases;
-  int Rounds = (PhaseItems + P.Cores - 1) / P.Cores;
   // Staging Bytes in SRAM: per cluster, a core copies a quarter (of a
   // cluster's cores); broadcast, a core copies its share of the chip's
   // cores and sends it to every other cluster.
@@ -991,17 +996,29 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
                 M.vec(BANG_OP_MOVE, double(inputBufBytes(T) / 4));
   Phase += Rounds * Item +
            (P.Pipelined ? P.Steps[0].DmaCycles + P.Steps.back().DmaCycles : 0);
-  // A pipelined global group's core loads its first weight tile before its
-  // first item (unhidden) and prefetches each later one in ts1 of the item
-  // before, beside that item's loads and stores.
+  // A pipelined global group's core loads a weight tile that the first
+  // item of a phase needs before that item (unhidden) and prefetches each
+  // later one in ts1 of the item before, beside that item's loads and
+  // stores. The busiest core counts.
   double Tiles = 0;
   if (P.Pipelined && FSecs > 1) {
     double WL = weightLoadCycles(G.First);
     const TimeStep &S1 = P.Steps[1];
     double D1 = S1.DmaCycles + Moved;
     double Change = stepCycles(S1, D1 + WL) - stepCycles(S1, D1);
-    int64_t PerCore = (TileLoads + P.Cores - 1) / P.Cores;
-    Tiles = WL + double(PerCore - 1) * Change;
+    for (int C = 0; C < P.Cores; ++C) {
+      int Prev = -1;
+      double Own = 0;
+      for (int Ph = 0; Ph < P.SramPhases; ++Ph)
+        for (int It = P.itemBegin(C, Ph); It < P.itemEnd(C, Ph); ++It) {
+          int Fi = P.itemF(It);
+          if (Fi == Prev)
+            continue;
+          Prev = Fi;
+          Own += It == P.itemBegin(C, Ph) ? WL : Change;
+        }
+      Tiles = std::max(Tiles, Own);
+    }
   }
   P.Cycles = Prologue + Tiles + P.SramPhases * Phase;
   // Staging a resident group's inputs reads fewer bytes but adds the

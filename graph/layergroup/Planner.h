@@ -151,21 +151,21 @@ struct GroupPlan {
   bool InputsResident = false; ///< global group without N/H slices: the
                                ///< inputs are loaded once per core
   /// Global group: each cluster stages the images of the inputs its items
-  /// need in SRAM (a UNION1 launch; the cores of a cluster copy a share
-  /// each), and the items copy their slices SRAM->NRAM instead of
-  /// re-reading GDRAM once per channel slice. Chosen, with the item order,
-  /// when it reads fewer GDRAM bytes. A resident group with all cores
-  /// launched stages its inputs once per chip (SramBroadcast) when its
-  /// tiles would re-read halo rows or columns from GDRAM.
+  /// need in SRAM (a UNION1 launch, the cores of a cluster copy a share
+  /// each; or once per chip, SramBroadcast), and the items copy their slices
+  /// SRAM->NRAM instead of re-reading GDRAM once per channel slice. Chosen,
+  /// with the item order, when it reads fewer GDRAM bytes. A resident group
+  /// with all cores launched stages its inputs once per chip (SramBroadcast)
+  /// when its tiles would re-read halo rows or columns from GDRAM.
   bool InputsInSram = false;
   bool NOuter = false; ///< image slices outermost (see above)
   int SramImages = 0;  ///< InputsInSram: most images a cluster stages
-  /// Resident group: the weights are staged in SRAM once per cluster and
-  /// copied SRAM->WRAM by each core, instead of GDRAM->WRAM by each core (a
-  /// UNION1 launch). Together with InputsInSram only when both are staged
-  /// once per chip (a resident group whose tiles re-read halos): the inputs
-  /// then take the first SramImages images' worth of SRAM, the weights the
-  /// rest.
+  /// Resident group: the weights are staged in SRAM once per cluster (a
+  /// UNION1 launch; once per chip with SramBroadcast) and copied SRAM->WRAM
+  /// by each core, instead of GDRAM->WRAM by each core. Together with
+  /// InputsInSram only when both are staged once per chip (a resident group
+  /// whose tiles re-read halos): the inputs then take the first SramImages
+  /// images' worth of SRAM, the weights the rest.
   bool WeightsInSram = false;
   /// InputsInSram or WeightsInSram, staged once per chip instead of once
   /// per cluster: one union of all clusters (UNION<clusters>) whose cores

@@ -385,14 +385,15 @@ TEST(TimeSteps, TableOfAChain) {
     }
   EXPECT_TRUE(InWram);
   EXPECT_TRUE(lmemDisjoint(P->WramBuffers));
-  // Lifetimes: x [0, 1], c1 out [1, 2], c2 out [3, 4]; r1 runs in place
+  // Lifetimes: x, loaded into c1's padded tile whose padding columns are
+  // zeroed once, [0, +inf]; c1 out [1, 2], c2 out [3, 4]; r1 runs in place
   // on c1's buffer, which therefore lives [1, 3].
   ASSERT_EQ(P->Alias.size(), 1u);
   EXPECT_EQ(P->Alias.at(2), 1);
   int Seen = 0;
   for (const LmemBuffer &B : P->Buffers)
     if (B.K == LmemBuffer::Activation) {
-      int Want[4][2] = {{0, 1}, {1, 3}, {-1, -1}, {3, 4}};
+      int Want[4][2] = {{0, TsInf}, {1, 3}, {-1, -1}, {3, 4}};
       EXPECT_EQ(B.Start, Want[B.Tensor][0]) << B.Name;
       EXPECT_EQ(B.End, Want[B.Tensor][1]) << B.Name;
       ++Seen;

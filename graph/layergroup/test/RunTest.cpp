@@ -474,11 +474,11 @@ TEST(Run, ResidentGroupInputsStagedOncePerChip) {
 TEST(Run, InputsLoadedIntoPaddedTiles) {
   // A group input read by one padding convolution alone is loaded straight
   // into its window tile (no scratch tile): 6 H slices on the 4 cores of
-  // the tiny device, pipelined, so a buffer that held an interior slice
-  // holds an edge slice next, whose padding rows must be zero again; and
-  // the same with 8 channel slices (a core's items run fi 0 hs 0..5 then
-  // fi 1 hs 0..5: a top edge after interior slices), and with a 5x5 kernel
-  // (2 padding rows).
+  // the tiny device, pipelined (a core runs at most 2 items, one per
+  // buffer); with 8 channel slices a core's 12 items run fi 0 hs 0..5 then
+  // fi 1 hs 0..5, so a buffer that held an interior slice holds an edge
+  // slice next, whose padding rows must be zero again; and with a 5x5
+  // kernel (2 padding rows).
   for (auto [K, FS] : {std::pair{3, 1}, {3, 8}, {5, 1}}) {
     Net N;
     int X = N.addInput("x", 8, 12, 10);
@@ -492,6 +492,44 @@ TEST(Run, InputsLoadedIntoPaddedTiles) {
     for (const LmemBuffer &B : P->Buffers) // no window tile (part 0)
       EXPECT_FALSE(B.K == LmemBuffer::Scratch && B.Part == 0) << B.Name;
     checkPlan(N, 1, randomInputs(N, 1), onePlan(*P), "tiny");
+  }
+}
+
+TEST(Run, PaddedInputsKeepTheirPaddingColumns) {
+  // The padding columns of a padded input are zeroed once, in the
+  // prologue, so no other buffer may share its NRAM before or after its
+  // load. One item: y (8 channels) is first read at step 2, after x (4
+  // channels) and the first convolution's output have lived and died.
+  // Two phases of one item per core (not pipelined): the second phase's
+  // load finds the padding columns as the first phase left them.
+  {
+    Net N;
+    int X = N.addInput("x", 4, 6, 5), Y = N.addInput("y", 8, 6, 5);
+    int A = N.relu(N.conv(X, 8, 3, 1, 1, "a"), "ar");
+    N.markOutput(N.add(A, N.conv(Y, 8, 3, 1, 1, "b"), "s"), "out");
+    auto P = planGroupWith(N, spec("tiny"), 1, groupInfo(N, 0, 3), 1, 1, 1, 1,
+                           PlanOptions{});
+    ASSERT_TRUE(P);
+    EXPECT_FALSE(P->Pipelined);
+    EXPECT_EQ(P->PaddedInputs.size(), 2u);
+    checkPlan(N, 1, randomInputs(N, 1), onePlan(*P), "tiny");
+  }
+  {
+    Net N;
+    int X = N.addInput("x", 8, 16, 4);
+    X = N.relu(N.conv(X, 8, 3, 1, 1, "c1"), "r1");
+    N.markOutput(N.conv(X, 8, 3, 1, 1, "c2"), "y");
+    int64_t Weights = (8 * 8 * 9 + 8 * 8 * 9) * 4;
+    bangsim::DeviceSpec Tiny = tinyWithSram(Weights + 8 * 16 * 4 * 4 + 1000);
+    PlanOptions O;
+    O.TrafficWeight = 1000;
+    std::string Why;
+    auto P = planGroupWith(N, Tiny, 2, groupInfo(N, 0, 2), 2, 2, 1, 1, O, &Why);
+    ASSERT_TRUE(P) << Why;
+    EXPECT_FALSE(P->Pipelined);
+    EXPECT_EQ(P->SramPhases, 2);
+    EXPECT_EQ(P->PaddedInputs.size(), 1u);
+    checkPlanOn(N, 2, randomInputs(N, 2), onePlan(*P), Tiny);
   }
 }
 
