@@ -754,21 +754,28 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
     VecBytes += vecElems(N.Layers[L]) * 4;
     WeightBytesF += weightElems(N, N.Layers[L], N.Tensors[N.Layers[L].Output].C) * 4;
   }
+  // Calls Load(item, first item of its phase?, channel slice) for each
+  // weight tile core C loads: at each change of channel slice along its
+  // items (a core keeps its tile from one phase to the next).
+  auto forEachTileLoad = [&](int C, auto &&Load) {
+    int Prev = -1;
+    for (int Ph = 0; Ph < P.SramPhases; ++Ph)
+      for (int It = P.itemBegin(C, Ph); It < P.itemEnd(C, Ph); ++It) {
+        int Fi = P.itemF(It);
+        if (Fi == Prev)
+          continue;
+        Prev = Fi;
+        Load(It == P.itemBegin(C, Ph), Fi);
+      }
+  };
   auto tileBytes = [&](int64_t &Loads) {
     int64_t PerF = WeightBytesF / F, Bytes = 0; // per output channel
     Loads = 0;
-    for (int C = 0; C < P.Cores; ++C) {
-      int Prev = -1; // a core keeps its tile from one phase to the next
-      for (int Ph = 0; Ph < P.SramPhases; ++Ph)
-        for (int It = P.itemBegin(C, Ph); It < P.itemEnd(C, Ph); ++It) {
-          int Fi = P.itemF(It);
-          if (Fi == Prev)
-            continue;
-          Prev = Fi;
-          ++Loads;
-          Bytes += PerF * std::min(FT, F - Fi * FT);
-        }
-    }
+    for (int C = 0; C < P.Cores; ++C)
+      forEachTileLoad(C, [&](bool, int Fi) {
+        ++Loads;
+        Bytes += PerF * std::min(FT, F - Fi * FT);
+      });
     return Bytes;
   };
   // SRAM staging of a global group's inputs, when the images fit and
@@ -1007,16 +1014,9 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
     double D1 = S1.DmaCycles + Moved;
     double Change = stepCycles(S1, D1 + WL) - stepCycles(S1, D1);
     for (int C = 0; C < P.Cores; ++C) {
-      int Prev = -1;
       double Own = 0;
-      for (int Ph = 0; Ph < P.SramPhases; ++Ph)
-        for (int It = P.itemBegin(C, Ph); It < P.itemEnd(C, Ph); ++It) {
-          int Fi = P.itemF(It);
-          if (Fi == Prev)
-            continue;
-          Prev = Fi;
-          Own += It == P.itemBegin(C, Ph) ? WL : Change;
-        }
+      forEachTileLoad(
+          C, [&](bool PhaseStart, int) { Own += PhaseStart ? WL : Change; });
       Tiles = std::max(Tiles, Own);
     }
   }
