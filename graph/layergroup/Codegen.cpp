@@ -346,8 +346,7 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
       // its output rows need, and all W columns after PL padding ones.
       const Layer &Ly = N.Layers[P.PaddedInputs.at(T)];
       int So = slot(Ly.Output);
-      int64_t Cols =
-          (N.Tensors[Ly.Output].W - 1) * Ly.SX + (Ly.KX - 1) * Ly.DX + 1;
+      int64_t Cols = (N.Tensors[Ly.Output].W - 1) * Ly.SX + Ly.keffX();
       line(fmt::format(
           "{0}lg_load_padded(t{1}[{2}], {3}, {4}n0{5}, {6}, {7}, {8}, "
           "{4}lo[{9}], {4}hi[{9}], {4}lo[{10}] * {11} - {12}, ({4}hi[{10}] - "
@@ -355,7 +354,7 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
           "{18} "
           "into {19}'s padded tile",
           Ind, T, Buf, Src, Pfx, P.InputsInSram ? " - s_n0" : "", Tn.C, Tn.H,
-          Tn.W, Sl, So, Ly.SY, Ly.PU, (Ly.KY - 1) * Ly.DY + 1, Cols, Ly.PL,
+          Tn.W, Sl, So, Ly.SY, Ly.PU, Ly.keffY(), Cols, Ly.PL,
           Async ? "true" : "false", P.InputsInSram ? "true" : "false", Tn.Name,
           Ly.Name));
       return;

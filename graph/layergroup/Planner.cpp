@@ -365,14 +365,14 @@ struct LayerSlice {
 };
 
 /// Cycles of filling and copying the window tile of convolution \p L for
-/// one item of NB images (0 without a tile).
+/// one image (0 without a tile).
 static double windowTileCycles(const Net &N, const CostModel &M, const Layer &L,
-                               int64_t NB, const LayerSlice &S) {
+                               const LayerSlice &S) {
   if (L.Kind != OpKind::Conv || !S.Tile)
     return 0;
   int64_t R = tileRows(L, S.OutRows), P = tileCols(L, S.OutCols);
   const Tensor &In = N.Tensors[L.Inputs[0]];
-  return double(NB) * tileCycles(M, R, P, In.C, std::min(R, In.H), S.InCols);
+  return tileCycles(M, R, P, In.C, std::min(R, In.H), S.InCols);
 }
 
 /// Compute cycles of layer \p L for one item of NB images.
@@ -384,7 +384,7 @@ static double layerCompute(const Net &N, const CostModel &M, const Layer &L,
   double C = 0;
   switch (L.Kind) {
   case OpKind::Conv: {
-    C += windowTileCycles(N, M, L, 1, S);
+    C += windowTileCycles(N, M, L, S);
     C += M.mac(double(Px * FT * L.KY * L.KX * In.C)) + M.scalar(ScalarPerCall);
     if (!L.Bias.empty())
       C += chanOpCycles(M, Px, FT, TilePx);
@@ -876,16 +876,16 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
   // Step costs for the largest slice.
   for (int L : G.Layers) {
     TimeStep &S = P.Steps[computeTs(L)];
-    S.ComputeCycles =
-        layerCompute(N, M, N.Layers[L], P.NB, layerSlice(L), P.TilePx);
-    S.SyncCopy |= layerSlice(L).Tile;
+    LayerSlice Sl = layerSlice(L);
+    S.ComputeCycles = layerCompute(N, M, N.Layers[L], P.NB, Sl, P.TilePx);
+    S.SyncCopy |= Sl.Tile;
   }
   // A pipelined item of one image makes the window tile of a convolution
   // computed first before it queues its stores and loads (see Codegen).
   if (P.Pipelined && P.NB == 1) {
     TimeStep &S1 = P.Steps[1];
     int L = S1.Compute.front();
-    S1.TileFirstCycles = windowTileCycles(N, M, N.Layers[L], 1, layerSlice(L));
+    S1.TileFirstCycles = windowTileCycles(N, M, N.Layers[L], layerSlice(L));
   }
   auto weightLoadCycles = [&](int L) {
     return M.dma(double(weightElems(N, N.Layers[L], layerF(L)) * 4), true);
@@ -960,9 +960,9 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
   // A core with one item per phase stores and loads nothing in ts1.
   int PhaseItems = P.Items / P.SramPhases;
   int Rounds = (PhaseItems + P.Cores - 1) / P.Cores;
+  double FillDrain = P.Steps[0].DmaCycles + P.Steps.back().DmaCycles;
   double Item = 0;
-  double Moved =
-      Rounds > 1 ? P.Steps[0].DmaCycles + P.Steps.back().DmaCycles : 0;
+  double Moved = Rounds > 1 ? FillDrain : 0;
   if (P.Pipelined) {
     for (int Ts = 1; Ts <= K; ++Ts)
       Item += stepCycles(P.Steps[Ts],
@@ -1001,8 +1001,7 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
   for (auto [T, L] : P.PaddedInputs) // zero the padding columns once
     Prologue += (P.Pipelined && !P.InputsResident ? 2 : 1) *
                 M.vec(BANG_OP_MOVE, double(inputBufBytes(T) / 4));
-  Phase += Rounds * Item +
-           (P.Pipelined ? P.Steps[0].DmaCycles + P.Steps.back().DmaCycles : 0);
+  Phase += Rounds * Item + (P.Pipelined ? FillDrain : 0);
   // A pipelined global group's core loads a weight tile that the first
   // item of a phase needs before that item (unhidden) and prefetches each
   // later one in ts1 of the item before, beside that item's loads and
