@@ -8,51 +8,59 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+
 #include <cstring>
-#include <fstream>
 #include <memory>
-#include <sstream>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace mluop_test {
 
-/// The text of ../shared/testdata/NAME (mmcv's ground truth); a test
-/// failure and "" when it cannot be read.
-inline std::string readTestData(const std::string &name) {
-  std::ifstream f(std::string(MLUOP_SHARED_DIR) + "/testdata/" + name);
-  EXPECT_TRUE(f.good()) << "shared/testdata/" << name;
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
+/// mmcv's ground truth `test/data/mmcv/NAME` (test/data/mmcv/README.md),
+/// parsed; a test failure and null when it cannot be read or parsed.
+inline std::optional<llvm::json::Value>
+readGroundTruth(const std::string &name) {
+  std::string path = std::string(BANGC_TEST_DATA_DIR) + "/mmcv/" + name;
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer) {
+    ADD_FAILURE() << path << ": " << buffer.getError().message();
+    return std::nullopt;
+  }
+  auto value = llvm::json::parse((*buffer)->getBuffer());
+  if (!value) {
+    ADD_FAILURE() << path << ": " << llvm::toString(value.takeError());
+    return std::nullopt;
+  }
+  return std::move(*value);
 }
 
-/// The numbers of the (nested) array that follows "KEY" in JSON `text`,
-/// searching from `from`, flattened in order. The ground-truth files hold
-/// arrays of numbers only.
-inline std::vector<double> flatNumbers(const std::string &text,
-                                       const std::string &key,
-                                       size_t from = 0) {
-  size_t at = text.find("\"" + key + "\"", from);
-  EXPECT_NE(at, std::string::npos) << key;
-  at = text.find('[', at);
-  std::vector<double> v;
-  int depth = 0;
-  for (size_t i = at; i < text.size(); ++i) {
-    char c = text[i];
-    if (c == '[')
-      depth++;
-    else if (c == ']') {
-      if (--depth == 0)
-        break;
-    } else if (c == '-' || (c >= '0' && c <= '9')) {
-      char *end;
-      v.push_back(std::strtod(text.c_str() + i, &end));
-      i = end - text.c_str() - 1;
-    }
+/// The numbers of the nested JSON array `v`, flattened in order. A test
+/// failure for a missing array or an element that is neither an array nor a
+/// number (`what` names it).
+inline std::vector<double> flatNumbers(const llvm::json::Value *v,
+                                       const std::string &what) {
+  std::vector<double> out;
+  if (!v) {
+    ADD_FAILURE() << what << ": missing";
+    return out;
   }
-  return v;
+  if (std::optional<double> number = v->getAsNumber()) {
+    out.push_back(*number);
+    return out;
+  }
+  const llvm::json::Array *array = v->getAsArray();
+  if (!array) {
+    ADD_FAILURE() << what << ": neither an array nor a number";
+    return out;
+  }
+  for (const llvm::json::Value &element : *array) {
+    std::vector<double> inner = flatNumbers(&element, what);
+    out.insert(out.end(), inner.begin(), inner.end());
+  }
+  return out;
 }
 
 /// Collects log lines while alive.

@@ -94,9 +94,11 @@ TEST(TinShift, SeedExample) {
 }
 
 TEST(TinShift, MmcvGroundTruth) {
-  std::string text = readTestData("mmcv_tin_shift.json");
-  ASSERT_FALSE(text.empty());
-  auto numbers = [&](const std::string &key) { return flatNumbers(text, key); };
+  std::optional<llvm::json::Value> truth = readGroundTruth("tin_shift.json");
+  ASSERT_TRUE(truth && truth->getAsObject());
+  auto numbers = [&](llvm::StringRef key) {
+    return flatNumbers(truth->getAsObject()->get(key), key.str());
+  };
   auto inputs = numbers("inputs"), shifts = numbers("shifts"),
        outputs = numbers("outputs"), grads = numbers("grads");
   const int N = 2, T = 4, C = 8, HW = 2, G = 4;

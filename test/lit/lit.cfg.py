@@ -14,7 +14,6 @@ config.environment["PATH"] = os.pathsep.join(
     [config.bangc_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "/usr/bin:/bin")])
 config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
-config.substitutions.append(("%shared", config.shared_dir))
 config.substitutions.append(("%examples", os.path.join(config.bangc_src_root, "examples")))
 config.substitutions.insert(0, ("%exit", config.python + " " + os.path.join(config.test_source_root, "Inputs", "expect-exit.py")))
 
