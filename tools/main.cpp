@@ -4,6 +4,7 @@
 #include "codegen/NativeDeviceLib.h"
 #include "graph/GraphCommand.h"
 
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -12,18 +13,41 @@
 
 using namespace bangc::tools;
 
-static const char *const usage =
-    "usage: bangc-sim COMMAND [options]\n"
-    "\n"
-    "A compiler and simulated device for BANG-C-like kernels.\n"
-    "\n"
-    "commands:\n"
-    "  compile   compile a .mlu file (LLVM IR, assembly, objects)\n"
-    "  run       compile a .mlu file and run a kernel on the simulated device\n"
-    "  graph     check, run, measure and draw Task IR networks\n"
-    "  device    list the built-in devices or show a device spec\n"
-    "\n"
-    "'bangc-sim COMMAND --help' describes a command.\n";
+namespace {
+
+/// A subcommand: its name, its one-line summary in the usage text, and its
+/// entry point. The usage text and the dispatch both come from this table.
+struct Command {
+  const char *name;
+  const char *summary;
+  int (*main)(llvm::ArrayRef<const char *> argv);
+};
+
+const Command commands[] = {
+    {"compile", "compile a .mlu file (LLVM IR, assembly, objects)",
+     compileMain},
+    {"run", "compile a .mlu file and run a kernel on the simulated device",
+     runMain},
+    {"op", "run an mlu-ops operator through its C API (--list names them)",
+     opMain},
+    {"graph", "check, run, measure and draw Task IR networks",
+     bangc::graph::runGraphCommand},
+    {"device", "list the built-in devices or show a device spec", deviceMain},
+};
+
+void printUsage(llvm::raw_ostream &os) {
+  os << "usage: bangc-sim COMMAND [options]\n"
+        "\n"
+        "A compiler and simulated device for BANG-C-like kernels.\n"
+        "\n"
+        "commands:\n";
+  for (const Command &c : commands)
+    os << llvm::formatv("  {0,-9} {1}\n", c.name, c.summary);
+  os << "\n"
+        "'bangc-sim COMMAND --help' describes a command.\n";
+}
+
+} // namespace
 
 /// The version, and which form of the device library kernels use here.
 static void printVersion() {
@@ -41,30 +65,24 @@ static void printVersion() {
 int main(int argc, const char **argv) {
   llvm::InitLLVM init(argc, argv);
   if (argc < 2) {
-    llvm::errs() << usage;
+    printUsage(llvm::errs());
     return 2;
   }
   llvm::StringRef command = argv[1];
   llvm::ArrayRef<const char *> rest(argv + 2, argv + argc);
   if (command == "--help" || command == "-h" || command == "help") {
-    llvm::outs() << usage;
+    printUsage(llvm::outs());
     return 0;
   }
   if (command == "--version") {
     printVersion();
     return 0;
   }
-  if (command == "compile")
-    return compileMain(rest);
-  if (command == "run")
-    return runMain(rest);
-  if (command == "device")
-    return deviceMain(rest);
-  if (command == "op") return opMain(rest);
-  if (command == "graph")
-    return bangc::graph::runGraphCommand(rest);
+  for (const Command &c : commands)
+    if (command == c.name)
+      return c.main(rest);
   llvm::WithColor::error(llvm::errs(), "bangc-sim")
-      << "unknown command '" << command << "'\n"
-      << usage;
+      << "unknown command '" << command << "'\n";
+  printUsage(llvm::errs());
   return 2;
 }
