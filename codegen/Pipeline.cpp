@@ -37,36 +37,20 @@ OptimizationLevel levelOf(int optLevel) {
   }
 }
 
-/// Our passes, by the names runPassPipeline accepts.
+/// Our passes, by the names runPassPipeline accepts (codegen/Passes.def).
 bool parseBangPass(StringRef name, ModulePassManager &mpm, TargetMachine &tm) {
-  if (name == "bang-link-devicelib")
-    mpm.addPass(LinkDeviceLibPass());
-  else if (name == "bang-link-devicelib-runtime")
-    mpm.addPass(LinkDeviceLibPass(/*runtimeOnly=*/true));
-  else if (name == "bang-host-target")
-    mpm.addPass(HostTargetPass(tm.getTargetCPU().str(),
-                               tm.getTargetFeatureString().str()));
-  else if (name == "bang-find-kernels")
-    mpm.addPass(FindKernelsPass());
-  else if (name == "bang-lower-inline-asm")
-    mpm.addPass(LowerInlineAsmPass());
-  else if (name == "bang-lower-builtins")
-    mpm.addPass(LowerBuiltinsPass());
-  else if (name == "bang-memory-spaces")
-    mpm.addPass(MemorySpacesPass());
-  else if (name == "bang-scalar-cost")
-    mpm.addPass(ScalarCostPass());
-  else if (name == "bang-source-locations")
-    mpm.addPass(SourceLocationsPass());
-  else if (name == "bang-check-accesses")
-    mpm.addPass(CheckAccessesPass());
-  else if (name == "bang-entry-wrapper")
-    mpm.addPass(EntryWrapperPass());
-  else if (name == "bang-widen-half-compares")
-    mpm.addPass(createModuleToFunctionPassAdaptor(WidenHalfComparesPass(tm)));
-  else
-    return false;
-  return true;
+#define BANG_MODULE_PASS(NAME, CREATE)                                         \
+  if (name == NAME) {                                                          \
+    mpm.addPass(CREATE);                                                       \
+    return true;                                                               \
+  }
+#define BANG_FUNCTION_PASS(NAME, CREATE)                                       \
+  if (name == NAME) {                                                          \
+    mpm.addPass(createModuleToFunctionPassAdaptor(CREATE));                    \
+    return true;                                                               \
+  }
+#include "codegen/Passes.def"
+  return false;
 }
 
 /// The BANG passes, in order. Each line says why the pass is there.

@@ -57,11 +57,8 @@ llvm::Error runOptimizationPipeline(llvm::Module &m,
 llvm::Error optimizeDeviceLibrary(llvm::Module &m, int optLevel);
 
 /// Runs only `pipeline`, a comma-separated list of pass names (ours are
-/// bang-link-devicelib, bang-link-devicelib-runtime, bang-host-target,
-/// bang-find-kernels, bang-lower-inline-asm, bang-lower-builtins,
-/// bang-memory-spaces, bang-scalar-cost, bang-source-locations,
-/// bang-check-accesses, bang-entry-wrapper, bang-widen-half-compares; LLVM's
-/// pass names work too). For testing passes alone.
+/// listed in codegen/Passes.def; LLVM's pass names work too). For testing
+/// passes alone.
 llvm::Error runPassPipeline(llvm::Module &m, llvm::StringRef pipeline,
                             const CodegenOptions &options);
 
