@@ -19,6 +19,7 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <vector>
@@ -125,6 +126,71 @@ __mlu_global__ void cluster_copy_past_sram(float *in) {
 __mlu_global__ void cluster_copy_from_nram(float *in) {
   __memcpy(stile, tile, 64, SRAM2SRAM, 0);
 }
+// At the boundaries: each kernel below is launched with the arguments that
+// reach exactly the limit (accepted) and then one step past it (refused).
+__mlu_global__ void gdram_load_bytes(char *in, int offset, int bytes) {
+  __memcpy(tile, in + offset, bytes, GDRAM2NRAM);
+}
+__mlu_global__ void nram_end_bytes(char *in, int bytes) {
+  __memcpy((char *)tile + MAX_NRAM_SIZE - 16, in, bytes, GDRAM2NRAM);
+}
+__mlu_global__ void nram_end_source_bytes(char *out, int bytes) {
+  __memcpy(out, (char *)tile + MAX_NRAM_SIZE - 16, bytes, NRAM2GDRAM);
+}
+__mlu_global__ void wram_end_bytes(char *in, int bytes) {
+  __memcpy((char *)wtile + MAX_WRAM_SIZE - 16, in, bytes, GDRAM2WRAM);
+}
+__mlu_global__ void sram_end_bytes(char *in, int bytes) {
+  __memcpy((char *)stile + MAX_SRAM_SIZE - 16, in, bytes, GDRAM2SRAM);
+}
+__mlu_global__ void unknown_direction(float *in, int dir) {
+  __memcpy(tile, in, 0, (mluMemcpyDirection_t)dir);
+}
+__mlu_global__ void unknown_direction_async(float *in, int dir) {
+  __memcpy_async(tile, in, 0, (mluMemcpyDirection_t)dir);
+}
+__mlu_global__ void cluster_copy_direction(float *in, int dir) {
+  __memcpy(stile, stile + 16, 0, (mluMemcpyDirection_t)dir, 0);
+}
+__mlu_global__ void strided_segnum(float *in, int segnum) {
+  __memcpy(tile, in, 16, GDRAM2NRAM, 16, 16, segnum);
+}
+__mlu_global__ void strided_to_gdram_end(float *in, int seg) {
+  __memcpy(tile, in, seg, GDRAM2NRAM, 64, 336, 3);
+}
+__mlu_global__ void strided_back(char *in, int start, int stride) {
+  __memcpy(tile, in + start, 16, GDRAM2NRAM, 16, stride, 3);
+}
+__mlu_global__ void cluster_copy_size(float *in, int bytes) {
+  __memcpy(stile, stile + 16, bytes, SRAM2SRAM, 0);
+}
+__mlu_global__ void atomic_count(float *dst, int n) {
+  __bang_write_value(tile, 256, 0.0f);
+  __bang_atomic_reduce_add(dst, tile, n);
+}
+__mlu_global__ void scalar_load_past(float *in, int n) {
+  tile[0] = in[n];
+}
+__mlu_global__ void scalar_store_nram_end(float *in, int back) {
+  char *volatile nram = (char *)tile; // --check skips globals: not one now
+  *(int *)(nram + MAX_NRAM_SIZE - back) = 1;
+}
+__mlu_global__ void barrier_after_end(float *in, int skip) {
+  if (taskId == skip)
+    return;
+  __sync_cluster();
+}
+__mlu_global__ void sync_all_unreached(float *in, int skip) {
+  if (taskId == skip)
+    return;
+  __sync_all();
+}
+__mlu_global__ void abi_op_class(float *in, int op) {
+  __bangsim_compute(op, BANG_DT_F32, 1);
+}
+__mlu_global__ void abi_vector_size(float *in, int bytes) {
+  __bangsim_check_vec(tile, bytes, BANG_IN_NRAM, BANG_WRITE);
+}
 )";
 
 constexpr size_t BufferBytes = 256 * sizeof(float);
@@ -152,17 +218,9 @@ struct Bench {
   }
 
   std::unique_ptr<Module> compile(bool check) {
-    std::string diags;
-    llvm::raw_string_ostream os(diags);
     CompileOptions options;
-    options.diagnostics = &os;
     options.checkAccesses = check;
-    auto m = Module::compileString("faults.mlu", faultySource, spec, options);
-    if (!m) {
-      ADD_FAILURE() << llvm::toString(m.takeError()) << diags;
-      return nullptr;
-    }
-    return std::move(*m);
+    return compileOrFail("faults.mlu", faultySource, spec, options);
   }
 
   void *alloc() {
@@ -189,10 +247,7 @@ struct Bench {
   llvm::Expected<LaunchStats> launch(Module &m, llvm::StringRef name,
                                      std::vector<KernelArg> args, Dim3 dim,
                                      FuncType type, LaunchOptions options) {
-    auto k = m.findKernel(name);
-    if (!k)
-      return k.takeError();
-    return device->launch(**k, m.staticLayout(), dim, type, args, options);
+    return launchByName(*device, m, name, std::move(args), dim, type, options);
   }
 
   /// The device still computes: `good` doubles 4 x 64 floats.
@@ -211,23 +266,45 @@ struct Bench {
   }
 };
 
+using ArgsOf = std::function<std::vector<KernelArg>(Bench &)>;
+
 struct FaultCase {
-  const char *name;       ///< kernel
+  const char *name;       ///< kernel, then "/variant" if it has several
   bool checked;           ///< compiled with --check
   Dim3 dim;
   FuncType type;
   double timeout;         ///< seconds, 0 for none
   /// Arguments; may free or prepare buffers first.
-  std::function<std::vector<KernelArg>(Bench &)> args;
-  std::vector<const char *> message; ///< substrings, in order
+  ArgsOf args;
+  std::vector<std::string> message; ///< substrings, in order
   bool targetUntouched;   ///< the faulting kernel must not write `target`
+  /// Arguments that reach the limit exactly: each launch must not fault
+  /// (run first; `target` is cleared again after them).
+  std::vector<ArgsOf> accepted = {};
+  unsigned hostThreads = 0; ///< 0: one per host core; 1 orders the tasks
 };
 
 std::ostream &operator<<(std::ostream &os, const FaultCase &c) {
   return os << c.name;
 }
 
+/// The kernel a case launches: its name up to any "/variant".
+std::string kernelOf(const FaultCase &c) {
+  llvm::StringRef name(c.name);
+  return name.split('/').first.str();
+}
+
 KernelArg ptr(void *p) { return KernelArg::pointer(p); }
+
+/// `target`, then the given int arguments.
+ArgsOf targetAnd(std::vector<int> ints) {
+  return [ints](Bench &b) {
+    std::vector<KernelArg> args{ptr(b.target)};
+    for (int v : ints)
+      args.push_back(KernelArg::i32(v));
+    return args;
+  };
+}
 
 const Dim3 one{1, 1, 1}, four{4, 1, 1};
 const FuncType block = FuncType::Block, union1 = FuncType::Union1;
@@ -238,7 +315,7 @@ const FaultCase cases[] = {
      {"kernel 'load_past_gdram' task 0 (core 0 of cluster 0)",
       "__memcpy GDRAM2NRAM: source [0x", "(1028 bytes) is out of bounds of "
       "GDRAM buffer", "of 1024 bytes", "faults.mlu:12:3"},
-     true},
+     true, {targetAnd({256})}},
     {"store_past_gdram", false, one, block, 0,
      [](Bench &b) { return std::vector{ptr(b.target), KernelArg::i32(257)}; },
      {"__memcpy NRAM2GDRAM: destination [0x", "(1028 bytes) is out of bounds",
@@ -277,9 +354,10 @@ const FaultCase cases[] = {
      {"__memcpy GDRAM2NRAM: source [0x", "(1040 bytes) is out of bounds",
       "faults.mlu:39:3"},
      true},
-    {"negative_size", false, one, block, 0,
-     [](Bench &b) { return std::vector{ptr(b.target), KernelArg::i32(-4)}; },
-     {"__memcpy GDRAM2NRAM: negative size: -4 bytes", "faults.mlu:42:3"}, true},
+    {"negative_size", false, one, block, 0, targetAnd({-1}),
+     {"__memcpy GDRAM2NRAM: negative size: -1 bytes per segment, segnum 0",
+      "faults.mlu:42:3"},
+     true, {targetAnd({0})}},
     {"vector_on_gdram", false, one, block, 0,
      [](Bench &b) { return std::vector{ptr(b.target)}; },
      {"__bang_add: destination [0x", "must be in NRAM but is in GDRAM",
@@ -315,7 +393,9 @@ const FaultCase cases[] = {
      true},
     {"never_ends", false, one, block, 0.3,
      [](Bench &b) { return std::vector{ptr(b.target)}; },
-     {"kernel 'never_ends': stopped after the --timeout of 0.3 s"}, true},
+     {"kernel 'never_ends': stopped after the --timeout of 0.3 s"}, true,
+     // in[0] != 0: the same kernel ends well within its timeout
+     {[](Bench &b) { return std::vector{ptr(b.before)}; }}},
     {"vector_other_core_nram", false, {2, 1, 1}, block, 0,
      [](Bench &b) { return std::vector{ptr(b.target)}; },
      {"task 1 (core 1 of cluster 0): __bang_add: destination",
@@ -330,6 +410,12 @@ const FaultCase cases[] = {
      [](Bench &b) { return std::vector{ptr(b.target), KernelArg::i32(4)}; },
      {"task 5 (core 1 of cluster 1): __memcpy SRAM2SRAM to cluster 4: "
       "destination [0x", "(64 bytes): cluster 4 is not in this task's union, "
+      "whose clusters are 0..3 (clusterDim 4)", "faults.mlu:87:5"},
+     true, {targetAnd({3}), targetAnd({0})}},
+    {"cluster_copy_bad_cluster/negative", false, {16, 1, 1}, FuncType::Union4,
+     0, targetAnd({-1}),
+     {"task 5 (core 1 of cluster 1): __memcpy SRAM2SRAM to cluster -1: "
+      "destination [0x", "(64 bytes): cluster -1 is not in this task's union, "
       "whose clusters are 0..3 (clusterDim 4)", "faults.mlu:87:5"},
      true},
     {"cluster_copy_not_sram2sram", false, one, block, 0,
@@ -354,7 +440,112 @@ const FaultCase cases[] = {
      {"kernel 'scalar_store_past' task 0", "scalar store of 4 bytes at 0x",
       "is outside",
       "faults.mlu:74:"},
+     true, {targetAnd({255})}},
+    // Each case below is at a boundary: `accepted` reaches the limit
+    // exactly, the faulting arguments go one step (one byte) past it.
+    {"gdram_load_bytes", false, one, block, 0, targetAnd({0, 1025}),
+     {"kernel 'gdram_load_bytes' task 0 (core 0 of cluster 0): __memcpy "
+      "GDRAM2NRAM: source [0x", "(1025 bytes) is out of bounds of GDRAM "
+      "buffer #", "of 1024 bytes", "faults.mlu:102:3"},
+     true, {targetAnd({0, 1024}), targetAnd({1023, 1})}},
+    {"gdram_load_bytes/last_byte", false, one, block, 0, targetAnd({1023, 2}),
+     {"__memcpy GDRAM2NRAM: source [0x", "(2 bytes) is out of bounds of GDRAM "
+      "buffer #", "of 1024 bytes", "faults.mlu:102:3"},
+     true, {targetAnd({1023, 1})}},
+    {"nram_end_bytes", false, one, block, 0, targetAnd({17}),
+     {"__memcpy GDRAM2NRAM: destination [0x", "(17 bytes) is out of bounds of "
+      "NRAM of core 0", "faults.mlu:105:3"},
+     true, {targetAnd({16})}},
+    {"nram_end_source_bytes", false, one, block, 0, targetAnd({17}),
+     {"__memcpy NRAM2GDRAM: source [0x", "(17 bytes) is out of bounds of NRAM "
+      "of core 0", "faults.mlu:108:3"},
+     true, {targetAnd({16})}},
+    {"wram_end_bytes", false, one, block, 0, targetAnd({17}),
+     {"__memcpy GDRAM2WRAM: destination [0x", "(17 bytes) is out of bounds of "
+      "WRAM of core 0", "faults.mlu:111:3"},
+     true, {targetAnd({16})}},
+    {"sram_end_bytes", false, one, block, 0, targetAnd({17}),
+     {"__memcpy GDRAM2SRAM: destination [0x", "(17 bytes) is out of bounds of "
+      "SRAM of cluster 0", "faults.mlu:114:3"},
+     true, {targetAnd({16})}},
+    {"unknown_direction", false, one, block, 0, targetAnd({14}),
+     {"kernel 'unknown_direction' task 0 (core 0 of cluster 0): __memcpy: "
+      "unknown direction 14", "faults.mlu:117:3"},
+     true, {targetAnd({0}), targetAnd({13})}},
+    {"unknown_direction/negative", false, one, block, 0, targetAnd({-1}),
+     {"__memcpy: unknown direction -1", "faults.mlu:117:3"}, true},
+    {"unknown_direction_async", false, one, block, 0, targetAnd({14}),
+     {"__memcpy_async: unknown direction 14", "faults.mlu:120:3"}, true,
+     {targetAnd({13})}},
+    {"cluster_copy_direction", false, one, block, 0, targetAnd({14}),
+     {"__memcpy: unknown direction 14", "faults.mlu:123:3"}, true,
+     {targetAnd({11})}},
+    {"cluster_copy_direction/last_known", false, one, block, 0,
+     targetAnd({13}),
+     {"__memcpy SRAM2WRAM to cluster 0: destination [0x", "(0 bytes), source "
+      "[0x", "(0 bytes): only SRAM2SRAM copies take a destination cluster",
+      "faults.mlu:123:3"},
      true},
+    {"strided_segnum", false, one, block, 0, targetAnd({-1}),
+     {"__memcpy GDRAM2NRAM: negative size: 16 bytes per segment, segnum -1",
+      "faults.mlu:126:3"},
+     true, {targetAnd({0})}},
+    // Segments at 0, 336, 672 and 1008: 16 bytes each end exactly at 1024.
+    {"strided_to_gdram_end", false, one, block, 0, targetAnd({17}),
+     {"__memcpy GDRAM2NRAM: source [0x", "(1025 bytes) is out of bounds of "
+      "GDRAM buffer", "faults.mlu:129:3"},
+     true, {targetAnd({16})}},
+    // Segments 256 bytes apart going down from `start`: the last one starts
+    // at start - 768, the first byte of the buffer at start 768.
+    {"strided_back", false, one, block, 0, targetAnd({767, -256}),
+     {"__memcpy GDRAM2NRAM: source [0x", "(784 bytes)", "faults.mlu:132:3"},
+     true, {targetAnd({768, -256})}},
+    {"cluster_copy_size", false, one, block, 0, targetAnd({-1}),
+     {"__memcpy SRAM2SRAM to cluster 0: negative size: -1 bytes",
+      "faults.mlu:135:3"},
+     true, {targetAnd({0}), targetAnd({64})}},
+    {"atomic_count", false, one, block, 0, targetAnd({-1}),
+     {"__bang_atomic_reduce_add: negative count -1", "faults.mlu:139:3"}, true,
+     {targetAnd({0})}},
+    {"atomic_count/past_end", false, one, block, 0, targetAnd({257}),
+     {"__bang_atomic_reduce_add: destination [0x", "(1028 bytes) is out of "
+      "bounds of GDRAM buffer", "faults.mlu:139:3"},
+     true, {targetAnd({256})}},
+    {"scalar_load_past", true, one, block, 0, targetAnd({256}),
+     {"kernel 'scalar_load_past' task 0", "scalar load of 4 bytes at 0x",
+      "is outside every device buffer", "faults.mlu:142:"},
+     true, {targetAnd({255})}},
+    {"scalar_store_nram_end", true, one, block, 0, targetAnd({3}),
+     {"scalar store of 4 bytes at 0x", "is outside its region: it is in NRAM "
+      "of core 0", "faults.mlu:146:"},
+     true, {targetAnd({4})}},
+    // One host thread runs the tasks in order: task 0 ends first.
+    {"barrier_after_end", false, four, union1, 0, targetAnd({0}),
+     {"kernel 'barrier_after_end': unreached barrier: task 1 waits at "
+      "__sync_cluster() but another task of the group has already ended "
+      "without reaching it", "faults.mlu:151:3"},
+     true, {targetAnd({-1})}, 1},
+    {"barrier_after_end/last", false, four, union1, 0, targetAnd({3}),
+     {"kernel 'barrier_after_end': unreached barrier: tasks 0, 1, 2 wait at "
+      "__sync_cluster() but task 3 (core 3 of cluster 0) ended without "
+      "reaching it", "faults.mlu:151:3"},
+     true, {}, 1},
+    {"sync_all_unreached", false, four, union1, 0, targetAnd({2}),
+     {"kernel 'sync_all_unreached': unreached barrier: tasks 0, 1 wait at "
+      "__sync_all() but task 2 (core 2 of cluster 0) ended without reaching "
+      "it", "faults.mlu:156:3"},
+     true, {targetAnd({-1})}, 1},
+    // The ABI's entry points called straight from kernel code.
+    {"abi_op_class", false, one, block, 0, targetAnd({BANG_OP_NUM_CLASSES}),
+     {"kernel 'abi_op_class' task 0 (core 0 of cluster 0): internal error: "
+      "unknown op class"},
+     true, {targetAnd({0}), targetAnd({BANG_OP_NUM_CLASSES - 1})}},
+    {"abi_op_class/negative", false, one, block, 0, targetAnd({-1}),
+     {"internal error: unknown op class"}, true},
+    {"abi_vector_size", false, one, block, 0, targetAnd({-1}),
+     {"kernel 'abi_vector_size' task 0 (core 0 of cluster 0): ",
+      "negative size (-1 bytes)"},
+     true, {targetAnd({0})}},
 };
 
 class FaultSuite : public ::testing::TestWithParam<FaultCase> {};
@@ -366,17 +557,17 @@ TEST_P(FaultSuite, StopsWithItsMessageAndTouchesNothingElse) {
   ASSERT_TRUE(b.module && b.checked);
   LaunchOptions options;
   options.timeoutSeconds = c.timeout;
-  auto stats = b.launch(c.checked ? *b.checked : *b.module, c.name, c.args(b),
-                        c.dim, c.type, options);
-  std::string message =
-      stats ? std::string("the launch did not fault") : faultMessage(stats.takeError());
-  size_t at = 0;
-  for (const char *part : c.message) {
-    size_t found = message.find(part, at);
-    ASSERT_NE(found, std::string::npos)
-        << "missing '" << part << "' in:\n" << message;
-    at = found + std::strlen(part);
+  options.hostThreads = c.hostThreads;
+  Module &m = c.checked ? *b.checked : *b.module;
+  for (size_t i = 0; i < c.accepted.size(); ++i) {
+    auto ok = b.launch(m, kernelOf(c), c.accepted[i](b), c.dim, c.type, options);
+    ASSERT_TRUE(bool(ok)) << "accepted arguments #" << i << " faulted:\n"
+                          << faultMessage(ok.takeError());
   }
+  b.fill(b.target, 0x00);
+  std::string message = faultMessage(
+      b.launch(m, kernelOf(c), c.args(b), c.dim, c.type, options));
+  ASSERT_TRUE(holdsInOrder(message, c.message));
   EXPECT_TRUE(b.holds(b.before, 0xA5)) << "the buffer before was written";
   EXPECT_TRUE(b.holds(b.after, 0x5A)) << "the buffer after was written";
   if (c.targetUntouched)
@@ -386,7 +577,9 @@ TEST_P(FaultSuite, StopsWithItsMessageAndTouchesNothingElse) {
 
 INSTANTIATE_TEST_SUITE_P(EveryClass, FaultSuite, ::testing::ValuesIn(cases),
                          [](const auto &info) {
-                           return std::string(info.param.name);
+                           std::string name = info.param.name;
+                           std::replace(name.begin(), name.end(), '/', '_');
+                           return name;
                          });
 
 } // namespace
