@@ -34,8 +34,7 @@ inline std::string faultMessage(llvm::Error e) {
 }
 
 /// The fault message of a launch, or a line saying it did not fault.
-inline std::string
-faultMessage(llvm::Expected<bangsim::LaunchStats> stats) {
+inline std::string faultMessage(llvm::Expected<bangsim::LaunchStats> stats) {
   if (stats)
     return "the launch did not fault";
   return faultMessage(stats.takeError());
@@ -43,13 +42,14 @@ faultMessage(llvm::Expected<bangsim::LaunchStats> stats) {
 
 /// Success if `message` holds each of `parts`, each after the one before.
 inline ::testing::AssertionResult
-holdsInOrder(const std::string &message, const std::vector<std::string> &parts) {
+holdsInOrder(const std::string &message,
+             const std::vector<std::string> &parts) {
   size_t at = 0;
   for (const std::string &part : parts) {
     size_t found = message.find(part, at);
     if (found == std::string::npos)
-      return ::testing::AssertionFailure()
-             << "missing '" << part << "' in:\n" << message;
+      return ::testing::AssertionFailure() << "missing '" << part << "' in:\n"
+                                           << message;
     at = found + part.size();
   }
   return ::testing::AssertionSuccess();

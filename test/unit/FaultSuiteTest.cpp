@@ -560,13 +560,14 @@ TEST_P(FaultSuite, StopsWithItsMessageAndTouchesNothingElse) {
   options.hostThreads = c.hostThreads;
   Module &m = c.checked ? *b.checked : *b.module;
   for (size_t i = 0; i < c.accepted.size(); ++i) {
-    auto ok = b.launch(m, kernelOf(c), c.accepted[i](b), c.dim, c.type, options);
+    auto ok =
+        b.launch(m, kernelOf(c), c.accepted[i](b), c.dim, c.type, options);
     ASSERT_TRUE(bool(ok)) << "accepted arguments #" << i << " faulted:\n"
                           << faultMessage(ok.takeError());
   }
   b.fill(b.target, 0x00);
-  std::string message = faultMessage(
-      b.launch(m, kernelOf(c), c.args(b), c.dim, c.type, options));
+  std::string message =
+      faultMessage(b.launch(m, kernelOf(c), c.args(b), c.dim, c.type, options));
   ASSERT_TRUE(holdsInOrder(message, c.message));
   EXPECT_TRUE(b.holds(b.before, 0xA5)) << "the buffer before was written";
   EXPECT_TRUE(b.holds(b.after, 0x5A)) << "the buffer after was written";
