@@ -1,6 +1,8 @@
 //===- TinShiftTest.cpp - mluOpTinShiftForward / Backward -----------------===//
 #include "TestUtil.h"
 
+#include "../lib/TinShiftPolicy.h"
+
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -215,6 +217,110 @@ TEST(TinShift, RegimeSplitHWOnTiny) {
   mluOpHandle_t h = handleFor("tiny");
   randomCase<uint32_t>(h, {1, 4, 2, 9000, 1}, 5, 3); // 9000 > 4096
   randomCase<uint16_t>(h, {2, 3, 2, 10000, 2}, 6, 3);
+}
+
+// The regime boundaries of docs/ops.md on the tiny device (16 KiB NRAM:
+// 4096 floats, 8192 halves): regime 1 while T*HW fits (up to and including
+// T*HW == capacity), regime 2 while one HW row fits, regime 3 past that;
+// each chosen chunk fits in NRAM.
+namespace {
+
+bangsim::DeviceSpec tinySpec() {
+  llvm::Expected<bangsim::DeviceSpec> spec = bangsim::loadDeviceSpec("tiny");
+  EXPECT_TRUE(bool(spec)) << llvm::toString(spec.takeError());
+  return spec ? *spec : bangsim::DeviceSpec();
+}
+
+/// The policy for [N, T, C, HW], G groups, checked against the regime rule
+/// and the NRAM capacity `cap` (elements) of its chunk.
+mluop::TinShiftPolicy policyFor(int64_t N, int64_t T, int64_t C, int64_t HW,
+                                int64_t G, int64_t elemBytes) {
+  bangsim::DeviceSpec spec = tinySpec();
+  mluop::TinShiftPolicy p =
+      mluop::chooseTinShiftPolicy(spec, N, T, C, HW, G, elemBytes);
+  const int64_t cap = spec.nramBytes / elemBytes;
+  std::string what = "[" + std::to_string(N) + ", " + std::to_string(T) +
+                     ", " + std::to_string(C) + ", " + std::to_string(HW) +
+                     "] G=" + std::to_string(G) + " cap=" +
+                     std::to_string(cap) + ": " + p.describe();
+  int want = T * HW <= cap ? 1 : HW <= cap ? 2 : 3;
+  EXPECT_EQ(p.regime, want) << what;
+  int64_t staged = p.regime == 1   ? p.cChunk * T * HW
+                   : p.regime == 2 ? p.tChunk * HW
+                                   : p.hwChunk;
+  EXPECT_LE(staged, cap) << "chunk overflows NRAM: " << what;
+  EXPECT_GE(p.cChunk, 1) << what;
+  EXPECT_GE(p.tChunk, 1) << what;
+  EXPECT_GE(p.hwChunk, 1) << what;
+  return p;
+}
+
+} // namespace
+
+TEST(TinShiftPolicy, ChannelsUpToTheExactFit) {
+  // Floats: T*HW == 4096 is regime 1 with whole channels.
+  mluop::TinShiftPolicy p = policyFor(1, 4, 2, 1024, 1, 4);
+  EXPECT_EQ(p.regime, 1) << "T*HW == NRAM capacity must stage whole channels: "
+                         << p.describe();
+  EXPECT_EQ(p.cChunk, 1) << p.describe();
+  EXPECT_EQ(p.tChunk, 4) << p.describe();
+  EXPECT_EQ(p.hwChunk, 1024) << p.describe();
+  EXPECT_EQ(p.items, 2) << p.describe();
+  EXPECT_EQ(policyFor(1, 5, 2, 819, 1, 4).regime, 1); // 4095: one under
+  p = policyFor(1, 17, 2, 241, 1, 4);                 // 4097: one over
+  EXPECT_EQ(p.regime, 2) << p.describe();
+  // Halves: the same bytes hold twice the elements.
+  EXPECT_EQ(policyFor(1, 8, 2, 1024, 1, 2).regime, 1); // 8192 halves
+  EXPECT_EQ(policyFor(1, 8, 2, 1024, 1, 4).regime, 2); // 8192 floats
+  EXPECT_EQ(policyFor(1, 8193, 1, 1, 1, 2).regime, 2);
+  // Two channels fit exactly: c_chunk may reach 2, never 3.
+  p = policyFor(2, 4, 8, 512, 2, 4);
+  EXPECT_EQ(p.regime, 1) << p.describe();
+  EXPECT_LE(p.cChunk, 2) << p.describe();
+}
+
+TEST(TinShiftPolicy, SplitTUpToAFullRow) {
+  mluop::TinShiftPolicy p = policyFor(1, 2, 2, 4096, 1, 4); // HW == cap
+  EXPECT_EQ(p.regime, 2) << "HW == NRAM capacity must stage whole rows: "
+                         << p.describe();
+  EXPECT_EQ(p.tChunk, 1) << p.describe();
+  EXPECT_EQ(p.hwChunk, 4096) << p.describe();
+  EXPECT_EQ(policyFor(1, 2, 2, 4095, 1, 4).regime, 2); // one under
+  p = policyFor(1, 2, 2, 4097, 1, 4);                  // one over
+  EXPECT_EQ(p.regime, 3) << p.describe();
+  // The row is cut into at least two pieces that cover it.
+  EXPECT_GE(p.items, 1 * 2 * 2 * 2) << p.describe();
+  EXPECT_EQ(p.items % (2 * 2), 0) << p.describe();
+  EXPECT_GE((p.items / 4) * p.hwChunk, 4097) << p.describe();
+  EXPECT_EQ(policyFor(1, 1, 1, 8192, 1, 2).regime, 1); // T=1: one row fits
+  EXPECT_EQ(policyFor(1, 2, 1, 8192, 1, 2).regime, 2);
+  EXPECT_EQ(policyFor(1, 2, 1, 8193, 1, 2).regime, 3);
+}
+
+TEST(TinShiftPolicy, EveryShapeAroundTheBoundaries) {
+  // For each T, HW on both sides of T*HW == capacity (HW = cap / T - 1,
+  // cap / T, cap / T + 1: exact when T divides it) and HW at capacity - 1,
+  // capacity, capacity + 1, both element sizes; policyFor checks the regime
+  // rule and the chunk bound.
+  for (int64_t elem : {2, 4}) {
+    const int64_t cap = 16384 / elem;
+    for (int64_t T = 1; T <= 40; ++T)
+      for (int64_t d : {-1, 0, 1}) {
+        if (cap / T + d >= 1)
+          policyFor(2, T, 6, cap / T + d, 3, elem);
+        policyFor(1, T, 4, cap + d, 2, elem);
+      }
+  }
+}
+
+// At the two exact fits the kernel still moves every element where the
+// reference does (whole NRAM used by one chunk).
+TEST(TinShift, ExactFitsOnTiny) {
+  mluOpHandle_t h = handleFor("tiny");
+  randomCase<uint32_t>(h, {2, 4, 3, 1024, 3}, 11, 1); // T*HW == 4096 floats
+  randomCase<uint16_t>(h, {1, 8, 2, 1024, 2}, 12, 1); // T*HW == 8192 halves
+  randomCase<uint32_t>(h, {1, 3, 2, 4096, 1}, 13, 2); // HW == 4096 floats
+  randomCase<uint32_t>(h, {1, 3, 2, 4097, 2}, 14, 3); // one float over
 }
 
 TEST(TinShift, AdjointIdentity) {
