@@ -15,6 +15,8 @@ int runMain(llvm::ArrayRef<const char *> argv);
 int deviceMain(llvm::ArrayRef<const char *> argv);
 /// bangc-sim op: runs an operator of the op library (kernels/).
 int opMain(llvm::ArrayRef<const char *> argv);
+/// bangc-sim graph: Task IR networks, and LayerGroup (--layer-group).
+int graphMain(llvm::ArrayRef<const char *> argv);
 
 /// Prints a compile error (diagnostics are already out) and returns 1.
 int reportCompileError(llvm::Error e);

@@ -2,7 +2,6 @@
 #include "tools/Commands.h"
 
 #include "codegen/NativeDeviceLib.h"
-#include "graph/GraphCommand.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
@@ -31,7 +30,7 @@ const Command commands[] = {
     {"op", "run an mlu-ops operator through its C API (--list names them)",
      opMain},
     {"graph", "check, run, measure and draw Task IR networks",
-     bangc::graph::runGraphCommand},
+     graphMain},
     {"device", "list the built-in devices or show a device spec", deviceMain},
 };
 

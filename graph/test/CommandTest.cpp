@@ -1,7 +1,7 @@
 //===- CommandTest.cpp - The `graph` subcommand and the bangc-graph tool -===//
 #include "TestUtil.h"
 
-#include "graph/GraphCommand.h"
+#include "tools/GraphCommand.h"
 #include "graph/GraphIO.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -14,6 +14,7 @@
 using namespace bangc;
 using namespace bangc::graph;
 using namespace bangc::graph::test;
+using bangc::tools::runGraphCommand;
 
 namespace {
 

@@ -1,5 +1,5 @@
 //===- PlannerTest.cpp - LayerGroup planning: unit tests ------------------===//
-#include "graph/layergroup/Planner.h"
+#include "layergroup/Planner.h"
 
 #include <gtest/gtest.h>
 

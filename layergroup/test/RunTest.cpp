@@ -1,6 +1,6 @@
 //===- RunTest.cpp - LayerGroup end to end on the simulated device --------===//
-#include "graph/layergroup/Codegen.h"
-#include "graph/layergroup/Runner.h"
+#include "layergroup/Codegen.h"
+#include "layergroup/Runner.h"
 
 #include <gtest/gtest.h>
 

@@ -9,7 +9,7 @@
 // the other half of double-buffered NRAM.
 //
 //===----------------------------------------------------------------------===//
-#include "graph/layergroup/Codegen.h"
+#include "layergroup/Codegen.h"
 
 #include <fmt/format.h>
 

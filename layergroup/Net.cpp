@@ -1,5 +1,5 @@
 //===- Net.cpp - The layer view of a Task IR graph ------------------------===//
-#include "graph/layergroup/Net.h"
+#include "layergroup/Net.h"
 
 #include "graph/BlockInfo.h"
 #include "graph/Graph.h"

@@ -1,8 +1,8 @@
 //===- Codegen.h - LayerGroup: one .mlu kernel per group --------*- C++ -*-===//
-#ifndef BANGC_GRAPH_LAYERGROUP_CODEGEN_H
-#define BANGC_GRAPH_LAYERGROUP_CODEGEN_H
+#ifndef BANGC_LAYERGROUP_CODEGEN_H
+#define BANGC_LAYERGROUP_CODEGEN_H
 
-#include "graph/layergroup/Planner.h"
+#include "layergroup/Planner.h"
 
 #include <string>
 #include <vector>
@@ -28,7 +28,7 @@ struct GroupKernel {
 /// Writes the kernel of group \p Index of a plan.
 GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index);
 
-/// The text of kernels/layergroup/lg_ops.mlu (embedded at build time).
+/// The text of layergroup/lg_ops.mlu (embedded at build time).
 const char *lgOpsSource();
 
 /// \p K's source with the lg_ops include replaced by its text.

@@ -1,5 +1,5 @@
 //===- Planner.cpp - LayerGroup planning ----------------------------------===//
-#include "graph/layergroup/Planner.h"
+#include "layergroup/Planner.h"
 
 #include <fmt/format.h>
 #include <llvm/Support/MathExtras.h>

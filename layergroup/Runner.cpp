@@ -1,5 +1,5 @@
 //===- Runner.cpp - LayerGroup: compile, run, report ----------------------===//
-#include "graph/layergroup/Runner.h"
+#include "layergroup/Runner.h"
 
 #include "graph/Executor.h"
 #include "graph/Graph.h"

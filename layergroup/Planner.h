@@ -11,10 +11,10 @@
 //    cost model, and the dynamic program over layer ranges.
 //
 //===----------------------------------------------------------------------===//
-#ifndef BANGC_GRAPH_LAYERGROUP_PLANNER_H
-#define BANGC_GRAPH_LAYERGROUP_PLANNER_H
+#ifndef BANGC_LAYERGROUP_PLANNER_H
+#define BANGC_LAYERGROUP_PLANNER_H
 
-#include "graph/layergroup/Net.h"
+#include "layergroup/Net.h"
 
 #include "bangsim/DeviceSpec.h"
 

@@ -6,8 +6,8 @@
 // biases are materialised as floats.
 //
 //===----------------------------------------------------------------------===//
-#ifndef BANGC_GRAPH_LAYERGROUP_NET_H
-#define BANGC_GRAPH_LAYERGROUP_NET_H
+#ifndef BANGC_LAYERGROUP_NET_H
+#define BANGC_LAYERGROUP_NET_H
 
 #include "llvm/Support/Error.h"
 

@@ -1,9 +1,9 @@
 //===- Runner.h - LayerGroup: compile, run, report --------------*- C++ -*-===//
-#ifndef BANGC_GRAPH_LAYERGROUP_RUNNER_H
-#define BANGC_GRAPH_LAYERGROUP_RUNNER_H
+#ifndef BANGC_LAYERGROUP_RUNNER_H
+#define BANGC_LAYERGROUP_RUNNER_H
 
-#include "graph/layergroup/Codegen.h"
-#include "graph/layergroup/Planner.h"
+#include "layergroup/Codegen.h"
+#include "layergroup/Planner.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"

@@ -1,0 +1,45 @@
+//===- GraphCommand.h - The `bangc-sim graph` subcommand --------*- C++ -*-===//
+//
+// The command line of `bangc-sim graph` and of the standalone bangc-graph
+// tool, read with tools/Args. What it does with the graph is graph/'s
+// (graph/GraphActions.h); `--layer-group` is handed to a LayerGroup runner
+// that bangc-sim supplies (tools/LayerGroupCommand.cpp), so that bangc-graph
+// and graph-only builds need neither the compiler nor LayerGroup.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BANGC_TOOLS_GRAPHCOMMAND_H
+#define BANGC_TOOLS_GRAPHCOMMAND_H
+
+#include "graph/GraphActions.h"
+
+#include "llvm/ADT/ArrayRef.h"
+
+#include <optional>
+#include <string>
+
+namespace bangc::tools {
+
+/// The options of `graph FILE --layer-group ...` besides the graph's own.
+struct LayerGroupArgs {
+  bool enabled = false, noCompare = false, noCache = false;
+  std::optional<std::string> emitMlu, report, lmemSvg, device;
+};
+
+/// Runs LayerGroup on a loaded, valid graph; returns the exit status.
+using LayerGroupRunner = int (*)(const graph::Graph &g,
+                                 const graph::GraphActions &a,
+                                 const LayerGroupArgs &lg);
+
+/// Runs `bangc-sim graph ARGS...` (ARGS excludes "bangc-sim graph"):
+///   FILE [--validate] [--stats] [--run --in NAME=X.npy... [--out
+///   NAME=Y.npy...] [--steps T]] [--dot FILE] [--write-binary FILE]
+///   [--write-json FILE] [--layer-group ...] | --help
+/// Returns 0 on success, 1 for an invalid graph or a failed run, 2 for a
+/// usage error. Output goes to stdout, diagnostics to stderr. Without
+/// \p layerGroup, `--layer-group` fails (exit 1).
+int runGraphCommand(llvm::ArrayRef<const char *> argv,
+                    LayerGroupRunner layerGroup = nullptr);
+
+} // namespace bangc::tools
+
+#endif // BANGC_TOOLS_GRAPHCOMMAND_H
