@@ -2,10 +2,13 @@
 #include "support/Npy.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/SwapByteOrder.h"
 #include "llvm/Support/Path.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cfloat>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -157,6 +160,166 @@ TEST(Npy, BigEndianIsByteSwapped) {
       "be.npy");
   ASSERT_TRUE(bool(A)) << errorText(A.takeError());
   EXPECT_EQ(A->as<int32_t>()[0], 0x0102);
+}
+
+// Byte orders of every supported element type. Each row gives four values
+// as hand-checked bit patterns and as the numbers they stand for; the file
+// bytes are built from the bits (little-endian for '<', '|' and '=', this
+// host's native order; reversed for '>'). The array always holds
+// little-endian elements.
+namespace {
+
+struct OrderRow {
+  DType Ty;
+  const char *Code; // kind and size, e.g. "i2"
+  std::vector<uint64_t> Bits;
+  std::vector<int64_t> Ints;   // integer types
+  std::vector<double> Reals;   // float types
+};
+
+const std::vector<OrderRow> &orderRows() {
+  static const std::vector<OrderRow> Rows = {
+      {DType::I8, "i1", {0x01, 0xfe, 0x7f, 0x80}, {1, -2, 127, -128}, {}},
+      {DType::U8, "u1", {0x01, 0xfe, 0x80, 0x00}, {1, 254, 128, 0}, {}},
+      {DType::I16, "i2", {0x0102, 0xfffe, 0x7f80, 0x8000},
+       {258, -2, 32640, -32768}, {}},
+      {DType::U16, "u2", {0x0102, 0xfffe, 0x7f80, 0x0001},
+       {258, 65534, 32640, 1}, {}},
+      {DType::I32, "i4", {0x01020304, 0xfffffffe, 0x7fffffff, 0x80000000},
+       {16909060, -2, 2147483647, -2147483647 - 1}, {}},
+      {DType::U32, "u4", {0x01020304, 0xfffffffe, 0x80000000, 0x00000001},
+       {16909060, 4294967294, 2147483648, 1}, {}},
+      {DType::I64, "i8",
+       {0x0102030405060708, 0xfffffffffffffffe, 0x7fffffffffffffff,
+        0x8000000000000000},
+       {72623859790382856, -2, INT64_MAX, INT64_MIN}, {}},
+      {DType::F16, "f2", {0x3c00, 0xc000, 0x3555, 0x7bff}, {},
+       {1.0, -2.0, 0.333251953125, 65504.0}},
+      {DType::F32, "f4", {0x3fc00000, 0xbdcccccd, 0x7f7fffff, 0x00000001}, {},
+       {1.5, double(-0.1f), double(FLT_MAX), double(FLT_TRUE_MIN)}},
+      {DType::F64, "f8",
+       {0x3ff8000000000000, 0xbfb999999999999a, 0x7fe1ccf385ebc8a0,
+        0x0000000000000001},
+       {},
+       {1.5, -0.1, 1e308, DBL_TRUE_MIN}},
+  };
+  return Rows;
+}
+
+/// \p Bits as \p Width bytes each, least significant first.
+std::string littleEndian(const std::vector<uint64_t> &Bits, unsigned Width) {
+  std::string Out;
+  for (uint64_t B : Bits)
+    for (unsigned I = 0; I < Width; ++I)
+      Out.push_back(char((B >> (8 * I)) & 0xff));
+  return Out;
+}
+
+/// Element \p I of \p A as an integer or a double.
+int64_t intAt(const NpyArray &A, size_t I) {
+  switch (A.dtype) {
+  case DType::I8:
+    return A.as<int8_t>()[I];
+  case DType::U8:
+    return A.as<uint8_t>()[I];
+  case DType::I16:
+    return A.as<int16_t>()[I];
+  case DType::U16:
+    return A.as<uint16_t>()[I];
+  case DType::I32:
+    return A.as<int32_t>()[I];
+  case DType::U32:
+    return A.as<uint32_t>()[I];
+  case DType::I64:
+    return A.as<int64_t>()[I];
+  default:
+    ADD_FAILURE() << "not an integer type";
+    return 0;
+  }
+}
+
+double realAt(const NpyArray &A, size_t I) {
+  switch (A.dtype) {
+  case DType::F16:
+    return halfToFloat(A.as<uint16_t>()[I]);
+  case DType::F32:
+    return A.as<float>()[I];
+  case DType::F64:
+    return A.as<double>()[I];
+  default:
+    ADD_FAILURE() << "not a float type";
+    return 0;
+  }
+}
+
+/// Parses a file of row \p R in byte order \p Order and checks every value.
+void expectValues(const OrderRow &R, char Order) {
+  unsigned Width = unsigned(dtypeSize(R.Ty));
+  std::string Le = littleEndian(R.Bits, Width);
+  std::string Payload = Le;
+  if (Order == '>')
+    for (size_t I = 0; I < Payload.size(); I += Width)
+      std::reverse(Payload.begin() + I, Payload.begin() + I + Width);
+  std::string Descr = std::string(1, Order) + R.Code;
+  std::string What = "descr '" + Descr + "'";
+  llvm::Expected<NpyArray> A = parseNpy(
+      makeNpy("{'descr': '" + Descr + "', 'fortran_order': False, "
+              "'shape': (4,), }",
+              Payload),
+      "order.npy");
+  ASSERT_TRUE(bool(A)) << What << ": " << errorText(A.takeError());
+  EXPECT_EQ(A->dtype, R.Ty) << What;
+  EXPECT_EQ(A->data, std::vector<uint8_t>(Le.begin(), Le.end()))
+      << What << ": elements are not held little-endian";
+  for (size_t I = 0; I < 4; ++I) {
+    if (!R.Ints.empty())
+      EXPECT_EQ(intAt(*A, I), R.Ints[I]) << What << " element " << I;
+    else
+      EXPECT_EQ(realAt(*A, I), R.Reals[I]) << What << " element " << I;
+  }
+}
+
+} // namespace
+
+TEST(Npy, EveryByteOrderOfEveryType) {
+  // '=' is native order; this project runs on little-endian hosts only.
+  ASSERT_TRUE(llvm::sys::IsLittleEndianHost);
+  ASSERT_EQ(orderRows().size(), std::size(AllDTypes));
+  for (const OrderRow &R : orderRows())
+    for (char Order : {'<', '>', '='})
+      expectValues(R, Order);
+}
+
+TEST(Npy, NotApplicableOrderOnBytes) {
+  // numpy writes one-byte types with '|' (and reads '<' and '>' for them).
+  for (const OrderRow &R : orderRows())
+    if (dtypeSize(R.Ty) == 1)
+      expectValues(R, '|');
+}
+
+TEST(Npy, BoolIsRejected) {
+  // numpy's bool ('|b1') has no DType here: an error naming the descr.
+  for (const char *Descr : {"|b1", "<b1", "=b1"})
+    expectParseError(makeNpy(std::string("{'descr': '") + Descr +
+                                 "', 'fortran_order': False, 'shape': (1,)}",
+                             std::string(1, '\1')),
+                     std::string("unsupported dtype descr '") + Descr + "'");
+}
+
+TEST(Npy, WriterUsesLittleEndianDescrs) {
+  // numpy's own descrs for what it writes on a little-endian host.
+  for (const OrderRow &R : orderRows()) {
+    unsigned Width = unsigned(dtypeSize(R.Ty));
+    std::string Le = littleEndian(R.Bits, Width);
+    NpyArray A(R.Ty, {4});
+    std::memcpy(A.data.data(), Le.data(), Le.size());
+    llvm::Expected<std::string> Bytes = serializeNpy(A);
+    ASSERT_TRUE(bool(Bytes)) << errorText(Bytes.takeError());
+    std::string Descr = (Width == 1 ? "|" : "<") + std::string(R.Code);
+    EXPECT_NE(Bytes->find("'descr': '" + Descr + "'"), std::string::npos)
+        << Descr << " missing from " << Bytes->substr(0, 64);
+    EXPECT_EQ(Bytes->substr(Bytes->size() - Le.size()), Le) << Descr;
+  }
 }
 
 TEST(Npy, MalformedInputs) {
