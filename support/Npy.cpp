@@ -226,9 +226,9 @@ Expected<std::pair<DType, bool>> parseDescr(StringRef Descr, StringRef Name) {
                      : std::nullopt;
   if (!Ty)
     return Bad("supported element types are f2 f4 f8 i1 i2 i4 i8 u1 u2 u4");
-  if (Order == '|' && Size != 1)
-    return Bad("'|' (not applicable) byte order on a multi-byte type");
-  // '=' is native order; every host this project supports is little-endian.
+  // '=' is native order, and so is '|' ("not applicable") on a multi-byte
+  // type, as numpy reads it (np.dtype('|i4') is int32 in native order);
+  // every host this project supports is little-endian.
   return std::make_pair(*Ty, Order == '>');
 }
 
