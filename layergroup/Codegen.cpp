@@ -56,10 +56,7 @@ static void emitSliceAxis(std::string &S, const Net &N, const GroupPlan &P,
                           bool W) {
   const GroupInfo &G = P.Info;
   auto line = [&](const std::string &L) { S += L + "\n"; };
-  auto slot = [&](int T) {
-    return int(std::find(G.Tensors.begin(), G.Tensors.end(), T) -
-               G.Tensors.begin());
-  };
+  auto slot = [&](int T) { return G.slot(T); };
   auto extent = [&](int T) { return W ? N.Tensors[T].W : N.Tensors[T].H; };
   const char *Lo = W ? "clo" : "lo", *Hi = W ? "chi" : "hi";
   const char *Idx = W ? "ws" : "hs";
@@ -110,28 +107,16 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
   GroupKernel K;
   K.Name = fmt::format("lg_group{}", Index);
   K.Tasks = P.Cores;
-  K.Union = P.Union;
+  K.Union = P.launchUnion();
   std::string S;
   auto line = [&](const std::string &L) { S += L + "\n"; };
-  auto slot = [&](int T) {
-    return int(std::find(G.Tensors.begin(), G.Tensors.end(), T) -
-               G.Tensors.begin());
-  };
-  int Final = G.Outputs.empty() ? G.Tensors.back() : G.Outputs[0];
-  int64_t F = N.Tensors[Final].C;
-  int64_t FT = P.FSecs > 1 ? (F + P.FSecs - 1) / P.FSecs : F;
-  bool Global = P.FSecs > 1;
-  auto produced = [&](int T) {
-    int Pr = N.Tensors[T].Producer;
-    return Pr >= G.First && Pr <= G.Last;
-  };
-  // Channels of a tensor's slice: capacity, and the expression at run time.
-  auto chans = [&](int T) {
-    return (Global && produced(T)) ? FT : N.Tensors[T].C;
-  };
+  auto slot = [&](int T) { return G.slot(T); };
+  int64_t F = P.Channels, FT = P.SliceChannels;
+  bool Global = P.global();
+  // Channels of a tensor's slice at run time.
   auto chansExpr = [&](int T) {
-    return (Global && produced(T)) ? std::string("ft")
-                                   : std::to_string(N.Tensors[T].C);
+    return (Global && G.computes(N, T)) ? std::string("ft")
+                                        : std::to_string(N.Tensors[T].C);
   };
 
   // Header.
@@ -148,16 +133,18 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
                    "each), W {} ({} output columns each), output channels {}; "
                    "{} item(s) on {} core(s), contiguous item ranges{}{}{}{}",
                    P.NSecs, P.NB, P.HSecs, P.H.Step, P.WSecs, P.W.Step, P.FSecs,
-                   P.Items, P.Cores, P.Resident ? "; weights resident" : "",
-                   P.InputsResident ? "; inputs resident" : "",
-                   !P.InputsInSram ? ""
-                   : P.SramBroadcast
+                   P.items(), P.Cores,
+                   P.weightsResident() ? "; weights resident" : "",
+                   P.inputsResident() ? "; inputs resident" : "",
+                   !P.inputsInSram() ? ""
+                   : P.sramBroadcast()
                        ? fmt::format("; inputs staged in SRAM once per "
                                      "chip (UNION{}), {} phase(s) of {} "
                                      "image(s)",
-                                     P.Union, P.SramPhases, P.SramImages)
+                                     P.launchUnion(), P.SramPhases,
+                                     P.SramImages)
                        : "; inputs staged in SRAM (UNION1)",
-                   P.Pipelined ? "; software pipelined" : ""));
+                   P.pipelined() ? "; software pipelined" : ""));
   line("// time steps of one item:");
   std::string TS = formatTimeSteps(N, P);
   for (size_t A = 0, B; A < TS.size(); A = B + 1) {
@@ -173,10 +160,7 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
        "lg_ops.mlu.");
   line("#include \"lg_ops.mlu\"");
   line("");
-  int64_t MaxVec = 0;
-  for (int L : G.Layers)
-    MaxVec = std::max<int64_t>(
-        MaxVec, std::max(N.Layers[L].Bias.size(), N.Layers[L].Alpha.size()) * 4);
+  int64_t MaxVec = P.maxVectorBytes(N);
   line(fmt::format("#define LG_NRAM_BYTES {}", std::max<int64_t>(64, P.PeakBytes)));
   line(fmt::format("#define LG_WRAM_BYTES {}",
                    std::max<int64_t>({64, P.WramPeakBytes, MaxVec})));
@@ -187,12 +171,12 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
   std::map<int, int64_t> SramOff;  // tensor -> float offset
   std::map<int, int64_t> SramWOff; // layer -> float offset
   int64_t SramFloats = 0;
-  if (P.InputsInSram)
+  if (P.inputsInSram())
     for (int T : G.Inputs) {
       SramOff[T] = SramFloats;
       SramFloats += P.SramImages * N.Tensors[T].elements();
     }
-  if (P.WeightsInSram)
+  if (P.weightsInSram())
     for (int L : G.Layers)
       if (N.Layers[L].Kind == OpKind::Conv) {
         SramWOff[L] = SramFloats;
@@ -202,10 +186,10 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
     line(fmt::format("__mlu_shared__ float lg_sram[{}]; // the group {}, once "
                      "per {}",
                      SramFloats,
-                     P.InputsInSram && P.WeightsInSram ? "inputs and weights"
-                     : P.InputsInSram                  ? "inputs"
+                     P.inputsInSram() && P.weightsInSram() ? "inputs and weights"
+                     : P.inputsInSram()                  ? "inputs"
                                                        : "weights",
-                     P.SramBroadcast ? "chip (each cluster reads a share and "
+                     P.sramBroadcast() ? "chip (each cluster reads a share and "
                                        "sends it to the others)"
                                      : "cluster"));
   line("");
@@ -218,17 +202,22 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
   line(fmt::format("__mlu_func__ void {}_slice(int item, int *n0, int *nb, "
                    "int *f0, int *ft, int *lo, int *hi, int *clo, int *chi) {{",
                    K.Name));
-  if (P.NOuter)
-    line(
-        fmt::format("  int ni = item / {}, fi = (item / {}) % {}, hs = (item / "
-                    "{}) % {}, ws = item % {}; // image slices outermost",
-                    P.FSecs * P.HSecs * P.WSecs, P.HSecs * P.WSecs, P.FSecs,
-                    P.WSecs, P.HSecs, P.WSecs));
+  // The item decomposition of the plan: the outermost axis needs no
+  // modulo, the innermost no division.
+  auto outer = [](const ItemAxis &A) {
+    return fmt::format("item / {}", A.Stride);
+  };
+  auto inner = [](const ItemAxis &A) {
+    return fmt::format("(item / {}) % {}", A.Stride, A.Count);
+  };
+  std::string HsWs = fmt::format("hs = {}, ws = item % {}",
+                                 inner(P.rowAxis()), P.columnAxis().Count);
+  if (P.imagesOuter())
+    line(fmt::format("  int ni = {}, fi = {}, {}; // image slices outermost",
+                     outer(P.imageAxis()), inner(P.channelAxis()), HsWs));
   else
-    line(fmt::format("  int fi = item / {}, ni = (item / {}) % {}, hs = (item "
-                     "/ {}) % {}, ws = item % {};",
-                     P.spatialSecs(), P.HSecs * P.WSecs, P.NSecs, P.WSecs,
-                     P.HSecs, P.WSecs));
+    line(fmt::format("  int fi = {}, ni = {}, {};", outer(P.channelAxis()),
+                     inner(P.imageAxis()), HsWs));
   line(fmt::format("  *n0 = ni * {};", P.NB));
   line(fmt::format("  *nb = {} - *n0 < {} ? {} - *n0 : {};", P.Batch, P.NB,
                    P.Batch, P.NB));
@@ -268,7 +257,7 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
   for (size_t I = 0; I < Params.size(); ++I)
     PL += (I ? ", " : "") + Params[I];
   line(fmt::format("__mlu_global__ void {}({}) {{", K.Name, PL));
-  line(fmt::format("  const int ITEMS = {};", P.Items));
+  line(fmt::format("  const int ITEMS = {};", P.items()));
 
   // Buffers.
   line("  // NRAM buffers: offset, bytes, lifetime [start, end] in time steps");
@@ -321,12 +310,9 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
     line(fmt::format("  float *const {}{} = (float *)(lg_nram + {});",
                      Key.second == 0 ? "tile" : "vtile", Key.first, B->Offset));
 
-  auto kkc = [&](int L) {
-    const Layer &Ly = N.Layers[L];
-    return N.Tensors[Ly.Inputs[0]].C * Ly.KY * Ly.KX;
-  };
+  auto kkc = [&](int L) { return GroupPlan::weightsPerChannel(N, L); };
   // The weights of a channel slice are one contiguous HWIO block at
-  // f0 * KY * KX * C (the host lays them out so).
+  // f0 * KY * KX * C (GroupPlan::packWeights).
   auto weightLoad = [&](const std::string &Ind, int L, const std::string &Buf,
                         const std::string &F0, const std::string &Ft,
                         bool Async) {
@@ -338,7 +324,7 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
                         const std::string &Pfx, bool Async) {
     const Tensor &Tn = N.Tensors[T];
     int Sl = slot(T);
-    std::string Src = P.InputsInSram
+    std::string Src = P.inputsInSram()
                           ? fmt::format("lg_sram + {}", SramOff.at(T))
                           : fmt::format("g_t{}", T);
     if (P.PaddedInputs.count(T)) {
@@ -353,9 +339,9 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
           "{4}lo[{10}] - 1) * {11} + {13}, {14}, {15}, {16}, {17}); // load "
           "{18} "
           "into {19}'s padded tile",
-          Ind, T, Buf, Src, Pfx, P.InputsInSram ? " - s_n0" : "", Tn.C, Tn.H,
+          Ind, T, Buf, Src, Pfx, P.inputsInSram() ? " - s_n0" : "", Tn.C, Tn.H,
           Tn.W, Sl, So, Ly.SY, Ly.PU, Ly.keffY(), Cols, Ly.PL,
-          Async ? "true" : "false", P.InputsInSram ? "true" : "false", Tn.Name,
+          Async ? "true" : "false", P.inputsInSram() ? "true" : "false", Tn.Name,
           Ly.Name));
       return;
     }
@@ -364,8 +350,8 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
                      "{8}, {9}, {10}, {13}); // load {11}",
                      Ind, T, Buf, Pfx, Tn.C, Tn.H, Tn.W, Sl, P.H.RowsCap[Sl],
                      P.W.RowsCap[Sl], Async ? "true" : "false", Tn.Name, Src,
-                     P.InputsInSram ? "true" : "false",
-                     P.InputsInSram ? " - s_n0" : ""));
+                     P.inputsInSram() ? "true" : "false",
+                     P.inputsInSram() ? " - s_n0" : ""));
   };
   auto tensorStore = [&](const std::string &Ind, int T, const std::string &Buf,
                          const std::string &Pfx, bool Async) {
@@ -394,7 +380,7 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
   // The first convolution of a pipelined item of one image makes its
   // window tile before ts1 queues the stores and loads, which its
   // synchronous copy would otherwise wait for.
-  int TileFirst = P.Pipelined && P.Steps[1].TileFirstCycles > 0
+  int TileFirst = P.pipelined() && P.Steps[1].TileFirstCycles > 0
                       ? P.Steps[1].Compute.front()
                       : -1;
   auto emitCompute = [&](const std::string &Ind, int L) {
@@ -403,9 +389,7 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
     const Tensor &To = N.Tensors[O];
     int So = slot(O);
     auto img = [&](int T) {
-      return fmt::format("t{}[cur] + i * {}", T,
-                         chans(T) * P.H.RowsCap[slot(T)] *
-                             P.W.RowsCap[slot(T)]);
+      return fmt::format("t{}[cur] + i * {}", T, P.sliceImageFloats(N, T));
     };
     // An input slice: pointer, first row, columns [clo, chi).
     auto inSlice = [&](int T) {
@@ -417,7 +401,7 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
     std::string OutImg = img(O);
     int I0 = Ly.Inputs[0];
     const Tensor &Ti = N.Tensors[I0];
-    std::string Fo = (Global && produced(O)) ? "f0" : "0";
+    std::string Fo = (Global && G.computes(N, O)) ? "f0" : "0";
     std::string BiasP = Ly.Bias.empty()
                             ? "nullptr"
                             : fmt::format("b{} + {}", L, Fo);
@@ -521,7 +505,7 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
     line(fmt::format("  lg_load_vec({0}{1}, (float *)lg_wram, g_{0}{1}, {2});",
                      Key.second == 1 ? "b" : "a", Key.first,
                      B->Bytes / 4));
-  if (P.WeightsInSram && P.SramBroadcast) {
+  if (P.weightsInSram() && P.sramBroadcast()) {
     line("  // resident weights, staged in SRAM once per chip (each core "
          "copies a share and sends it to the other clusters), then "
          "SRAM->WRAM by every core");
@@ -531,7 +515,7 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
                          SramWOff.at(Key.first), Key.first,
                          N.Layers[Key.first].Weight.size()));
     line("  __sync_all();");
-  } else if (P.WeightsInSram) {
+  } else if (P.weightsInSram()) {
     line("  // resident weights, staged in SRAM once per cluster (each core "
          "copies a share), then SRAM->WRAM by every core");
     for (auto &[Key, B] : Wt)
@@ -542,13 +526,13 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
                          N.Layers[Key.first].Weight.size()));
     line("  __sync_cluster();");
   }
-  if (P.WeightsInSram) {
+  if (P.weightsInSram()) {
     for (auto &[Key, B] : Wt)
       if (Key.second == 0)
         line(fmt::format("  lg_load_wram_sram(w{}[0], lg_sram + {}, {});",
                          Key.first, SramWOff.at(Key.first),
                          N.Layers[Key.first].Weight.size()));
-  } else if (P.Resident) {
+  } else if (P.weightsResident()) {
     line("  // resident weights, loaded once per core");
     for (auto &[Key, B] : Wt)
       if (Key.second == 0)
@@ -561,11 +545,11 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
                    NT));
   // Inputs staged once per chip run in phases: each phase stages its
   // images in every cluster's SRAM and spreads its items over all cores.
-  bool Phased = P.InputsInSram && P.SramBroadcast;
+  bool Phased = P.phased();
   if (!Phased)
     line("  const int begin = taskId * ITEMS / taskDim, end = (taskId + 1) * "
          "ITEMS / taskDim;");
-  if (P.InputsInSram && !Phased) {
+  if (P.inputsInSram() && !Phased) {
     line("  // the images [s_n0, s_n1) of the group inputs that this cluster's "
          "items need, staged in SRAM: each core of the cluster copies a share");
     line(fmt::format("  {}_slice(clusterId * coreDim * ITEMS / taskDim, &n0, "
@@ -592,18 +576,18 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
     for (int X : G.Inputs)
       tensorLoad(Ind, X, "0", "", false);
   };
-  if (P.InputsResident && !Phased)
+  if (P.inputsResident() && !Phased)
     residentInputs("  ");
   if (Global)
     line("  int wf = -1, wcur = 0; // the channel slice in w[wcur]");
-  if (P.Pipelined)
+  if (P.pipelined())
     line(fmt::format("  int p_n0 = 0, p_nb = 0, p_f0 = 0, p_ft = 0, p_hs = 0, "
                      "p_ws = 0, p_lo[{0}], p_hi[{0}], p_clo[{0}], p_chi[{0}], "
                      "x_n0, x_nb, x_f0, x_ft, x_lo[{0}], x_hi[{0}], "
                      "x_clo[{0}], x_chi[{0}];",
                      NT));
   if (Phased) {
-    int64_t PI = P.Items / P.SramPhases;
+    int64_t PI = P.items() / P.SramPhases;
     line(fmt::format("  for (int ph = 0; ph < {}; ++ph) {{", P.SramPhases));
     line(fmt::format("    // phase ph: images [s_n0, s_n0 + {}) of the group "
                      "inputs in every cluster's SRAM (each core copies a share "
@@ -622,7 +606,7 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
     line(fmt::format("    const int begin = ph * {0} + taskId * {0} / taskDim, "
                      "end = ph * {0} + (taskId + 1) * {0} / taskDim;",
                      PI));
-    if (P.InputsResident)
+    if (P.inputsResident())
       residentInputs("    ");
   }
   size_t BodyAt = S.size(); // indented once more inside the phase loop
@@ -635,14 +619,14 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
                    P.WSecs, P.HSecs, P.WSecs));
   line("    (void)hs; (void)ws;");
   int KL = int(G.Layers.size());
-  if (!P.Pipelined) {
+  if (!P.pipelined()) {
     for (int Ts = 0; Ts < int(P.Steps.size()); ++Ts) {
       const TimeStep &T = P.Steps[Ts];
       line(fmt::format("    // ts{}", Ts));
-      if (!P.InputsResident)
+      if (!P.inputsResident())
         for (int X : T.LoadTensors)
           tensorLoad("    ", X, "cur", "", true);
-      if (!P.Resident)
+      if (!P.weightsResident())
         for (int L : T.LoadWeights) {
           if (Global) {
             line("    if (f0 != wf) {");
@@ -662,7 +646,7 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
     }
   } else {
     line("    if (k == 0) { // ts0 of the first item: nothing to overlap with");
-    if (!P.InputsResident)
+    if (!P.inputsResident())
       for (int X : G.Inputs)
         tensorLoad("      ", X, "cur", "", false);
     if (Global) {
@@ -698,7 +682,7 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
         line(fmt::format("      {}_slice(item + 1, &x_n0, &x_nb, &x_f0, "
                          "&x_ft, x_lo, x_hi, x_clo, x_chi);",
                          K.Name));
-        if (!P.InputsResident)
+        if (!P.inputsResident())
           for (int X : G.Inputs)
             tensorLoad("      ", X, "cur ^ 1", "x_", true);
         if (Global) {
@@ -719,7 +703,7 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
                     NT));
   }
   line("  }");
-  if (P.Pipelined) {
+  if (P.pipelined()) {
     line("  if (k > 0) { // the last item's outputs");
     line("    const int cur = k & 1;");
     for (int X : G.Outputs)
@@ -736,7 +720,7 @@ GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
     S += Indented;
     line("  }");
   }
-  if (P.Pipelined)
+  if (P.pipelined())
     line("  (void)x_n0; (void)x_nb; (void)x_f0; (void)x_ft;");
   if (Global)
     line("  (void)wf; (void)wcur;");

@@ -76,11 +76,6 @@ GroupInfo groupInfo(const Net &N, int First, int Last) {
   return G;
 }
 
-static int tensorSlot(const GroupInfo &G, int T) {
-  auto It = std::find(G.Tensors.begin(), G.Tensors.end(), T);
-  return It == G.Tensors.end() ? -1 : int(It - G.Tensors.begin());
-}
-
 namespace {
 /// Rows (W false) or columns (W true) of a tensor and of a layer's window.
 int64_t extent(const Tensor &T, bool W) { return W ? T.W : T.H; }
@@ -94,10 +89,10 @@ const char *axisUnit(bool W) { return W ? "columns" : "rows"; }
 /// backwards through the layers (a tensor read by several layers takes the
 /// hull); the h/2 (w/2) rule on the tensors the group computes.
 std::optional<HSlicing> sliceAxis(const Net &N, const GroupInfo &G, int Secs,
-                                  bool W, std::string *Why) {
-  auto fail = [&](std::string M) -> std::optional<HSlicing> {
+                                  bool W, PlanError *Why) {
+  auto fail = [&](PlanFailure K, std::string M) -> std::optional<HSlicing> {
     if (Why)
-      *Why = std::move(M);
+      *Why = {K, std::move(M)};
     return std::nullopt;
   };
   HSlicing S;
@@ -114,30 +109,33 @@ std::optional<HSlicing> sliceAxis(const Net &N, const GroupInfo &G, int Secs,
     return S;
   }
   if (G.Outputs.size() != 1)
-    return fail(
-        fmt::format("{} slicing needs a single group output", axisName(W)));
+    return fail(PlanFailure::SeveralOutputs,
+                fmt::format("{} slicing needs a single group output",
+                            axisName(W)));
   int Final = G.Outputs[0];
   int64_t OH = extent(N.Tensors[Final], W);
   int64_t Step = (OH + Secs - 1) / Secs;
   if (Secs > OH || (Secs - 1) * Step >= OH)
-    return fail(fmt::format("{} {} slices of {} {} leave a slice empty", Secs,
+    return fail(PlanFailure::EmptySlice,
+                fmt::format("{} {} slices of {} {} leave a slice empty", Secs,
                             axisName(W), OH, axisUnit(W)));
   S.Step = Step;
   S.RowsCap.assign(NT, 0);
   for (int Sl = 0; Sl < Secs; ++Sl) {
     std::vector<RowRange> Req(NT, RowRange{0, 0});
     std::vector<bool> Set(NT, false);
-    int FS = tensorSlot(G, Final);
+    int FS = G.slot(Final);
     Req[FS] = {Sl * Step, std::min(OH, (Sl + 1) * Step)};
     Set[FS] = true;
     for (int L = G.Last; L >= G.First; --L) {
       const Layer &Ly = N.Layers[L];
-      int OS = tensorSlot(G, Ly.Output);
+      int OS = G.slot(Ly.Output);
       if (!Set[OS])
-        return fail(fmt::format("layer {} does not feed the group output",
+        return fail(PlanFailure::NotFeedingOutput,
+                    fmt::format("layer {} does not feed the group output",
                                 Ly.Name));
       for (int In : Ly.Inputs) {
-        int IS = tensorSlot(G, In);
+        int IS = G.slot(In);
         RowRange R = backwardAxis(Ly, Req[OS], extent(N.Tensors[In], W), W);
         if (!Set[IS])
           Req[IS] = R, Set[IS] = true;
@@ -147,8 +145,9 @@ std::optional<HSlicing> sliceAxis(const Net &N, const GroupInfo &G, int Secs,
     }
     for (size_t I = 0; I < NT; ++I) {
       if (Req[I].size() == 0)
-        return fail(
-            fmt::format("a slice needs no {} of some tensor", axisUnit(W)));
+        return fail(PlanFailure::EmptySlice,
+                    fmt::format("a slice needs no {} of some tensor",
+                                axisUnit(W)));
       S.RowsCap[I] = std::max(S.RowsCap[I], Req[I].size());
     }
     S.Rows.push_back(std::move(Req));
@@ -164,7 +163,8 @@ std::optional<HSlicing> sliceAxis(const Net &N, const GroupInfo &G, int Secs,
       Col.push_back(R[I]);
     const Tensor &T = N.Tensors[G.Tensors[I]];
     if (!duplicationOk(extent(T, W), Col))
-      return fail(fmt::format("{}/2 rule: {} {} slices duplicate more than "
+      return fail(W ? PlanFailure::WDuplication : PlanFailure::HDuplication,
+                  fmt::format("{}/2 rule: {} {} slices duplicate more than "
                               "half of the {} {} of '{}'",
                               W ? "w" : "h", Secs, axisName(W), extent(T, W),
                               axisUnit(W), T.Name));
@@ -174,13 +174,32 @@ std::optional<HSlicing> sliceAxis(const Net &N, const GroupInfo &G, int Secs,
 } // namespace
 
 std::optional<HSlicing> sliceH(const Net &N, const GroupInfo &G, int HSecs,
-                               std::string *Why) {
+                               PlanError *Why) {
   return sliceAxis(N, G, HSecs, false, Why);
 }
 
 std::optional<HSlicing> sliceW(const Net &N, const GroupInfo &G, int WSecs,
-                               std::string *Why) {
+                               PlanError *Why) {
   return sliceAxis(N, G, WSecs, true, Why);
+}
+
+/// Runs \p Plan with a PlanError and keeps only its message in \p Why.
+template <typename Fn> static auto withMessage(std::string *Why, Fn &&Plan) {
+  PlanError E;
+  auto R = Plan(&E);
+  if (!R && Why)
+    *Why = std::move(E.Message);
+  return R;
+}
+
+std::optional<HSlicing> sliceH(const Net &N, const GroupInfo &G, int HSecs,
+                               std::string *Why) {
+  return withMessage(Why, [&](PlanError *E) { return sliceH(N, G, HSecs, E); });
+}
+
+std::optional<HSlicing> sliceW(const Net &N, const GroupInfo &G, int WSecs,
+                               std::string *Why) {
+  return withMessage(Why, [&](PlanError *E) { return sliceW(N, G, WSecs, E); });
 }
 
 // --- NRAM allocation --------------------------------------------------------
@@ -464,10 +483,10 @@ bool channelSliceable(const Net &N, const GroupInfo &G) {
 std::optional<GroupPlan>
 planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
               const GroupInfo &G, int NSecs, int HSecs, int WSecs, int FSecs,
-              const PlanOptions &O, std::string *Why) {
-  auto fail = [&](std::string M) -> std::optional<GroupPlan> {
+              const PlanOptions &O, PlanError *Why) {
+  auto fail = [&](PlanFailure K, std::string M) -> std::optional<GroupPlan> {
     if (Why)
-      *Why = std::move(M);
+      *Why = {K, std::move(M)};
     return std::nullopt;
   };
   GroupPlan P;
@@ -476,19 +495,22 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
   P.Batch = Batch;
   P.NB = (Batch + NSecs - 1) / NSecs;
   if (NSecs < 1 || NSecs > Batch || (NSecs - 1) * P.NB >= Batch)
-    return fail("bad N slicing");
-  int64_t F = N.Tensors[G.Outputs.empty() ? G.Tensors.back() : G.Outputs[0]].C;
+    return fail(PlanFailure::BadSlicing, "bad N slicing");
+  int64_t F = N.Tensors[G.finalTensor()].C;
   int64_t FT = F;
   if (FSecs > 1) {
     if (!channelSliceable(N, G))
-      return fail("output-channel slices are for a convolution followed by "
+      return fail(PlanFailure::NotChannelSliceable,
+                  "output-channel slices are for a convolution followed by "
                   "channel-wise layers");
     FT = (F + FSecs - 1) / FSecs;
     if ((FSecs - 1) * FT >= F)
-      return fail("bad channel slicing");
+      return fail(PlanFailure::BadSlicing, "bad channel slicing");
     if (P.NB != 1)
-      return fail("output-channel slices take one image per item");
+      return fail(PlanFailure::ChannelSlicesOneImage,
+                  "output-channel slices take one image per item");
   }
+  P.Channels = F, P.SliceChannels = FT;
   std::optional<HSlicing> H = sliceH(N, G, HSecs, Why);
   if (!H)
     return std::nullopt;
@@ -497,11 +519,8 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
   if (!Wd)
     return std::nullopt;
   P.W = *Wd;
-  P.Items = P.spatialSecs() * FSecs;
-  P.Cores = std::min(P.Items, Spec.numCores());
-  P.Pipelined = P.Items > P.Cores;
-  P.Resident = P.spatialSecs() > 1 && FSecs == 1;
-  P.InputsResident = FSecs > 1 && P.spatialSecs() == 1;
+  P.Cores = std::min(P.items(), Spec.numCores());
+  P.Clusters = Spec.clusters;
   CostModel M{Spec, P.Cores};
   int64_t InputBytes = 0; // the whole group inputs, all images
   for (int T : G.Inputs)
@@ -512,18 +531,10 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
   auto computeTs = [&](int L) { return local(L) + 1; };
   int StoreTs = K + 1;
   P.Steps.assign(K + 2, TimeStep{});
-  auto rowsCap = [&](int T) { return H->RowsCap[tensorSlot(G, T)]; };
-  auto colsCap = [&](int T) { return Wd->RowsCap[tensorSlot(G, T)]; };
-  auto produced = [&](int T) {
-    int Pr = N.Tensors[T].Producer;
-    return Pr >= G.First && Pr <= G.Last;
-  };
-  auto chans = [&](int T) {
-    return (FSecs > 1 && produced(T)) ? FT : N.Tensors[T].C;
-  };
-  auto actBytes = [&](int T) {
-    return P.NB * chans(T) * rowsCap(T) * colsCap(T) * 4;
-  };
+  auto rowsCap = [&](int T) { return H->RowsCap[G.slot(T)]; };
+  auto colsCap = [&](int T) { return Wd->RowsCap[G.slot(T)]; };
+  auto chans = [&](int T) { return P.sliceChannels(N, T); };
+  auto actBytes = [&](int T) { return P.sliceBytes(N, T); };
   // Output channels of a layer's slice (its weight tile).
   auto layerF = [&](int L) { return chans(N.Layers[L].Output); };
   auto lastUse = [&](int T) {
@@ -595,9 +606,9 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
     for (int C : N.Tensors[T].Consumers)
       if (C >= G.First && C <= G.Last)
         First = std::min(First, local(C));
-    int LoadTs = (P.Pipelined || P.InputsResident) ? 0 : First;
+    int LoadTs = (P.pipelined() || P.inputsResident()) ? 0 : First;
     P.Steps[LoadTs].LoadTensors.push_back(T);
-    bool Double = P.Pipelined && !P.InputsResident;
+    bool Double = P.pipelined() && !P.inputsResident();
     for (int Copy = 0; Copy < (Double ? 2 : 1); ++Copy) {
       LmemBuffer Bu;
       Bu.K = LmemBuffer::Activation;
@@ -607,7 +618,7 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
       // no other buffer may share its NRAM, before its load or after.
       bool Padded = P.PaddedInputs.count(T);
       Bu.Start = Padded ? 0 : LoadTs;
-      Bu.End = (P.Pipelined || P.InputsResident || Padded) ? TsInf : lastUse(T);
+      Bu.End = (P.pipelined() || P.inputsResident() || Padded) ? TsInf : lastUse(T);
       Bu.Order = OrderId;
       B.push_back(Bu);
     }
@@ -618,9 +629,9 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
     const Layer &Ly = N.Layers[L];
     int64_t WE = weightElems(N, Ly, layerF(L));
     if (WE > 0) {
-      int LoadTs = (P.Resident || FSecs > 1) ? 0 : local(L);
+      int LoadTs = (P.weightsResident() || FSecs > 1) ? 0 : local(L);
       P.Steps[LoadTs].LoadWeights.push_back(L);
-      int Copies = (FSecs > 1 && P.Pipelined) ? 2 : 1;
+      int Copies = (FSecs > 1 && P.pipelined()) ? 2 : 1;
       for (int Copy = 0; Copy < Copies; ++Copy) {
         LmemBuffer Bu;
         Bu.K = LmemBuffer::Weight;
@@ -628,7 +639,7 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
         Bu.Layer = L, Bu.Copy = Copy, Bu.Part = 0;
         Bu.Bytes = WE * 4;
         Bu.Start = LoadTs;
-        Bu.End = (P.Resident || FSecs > 1) ? TsInf : computeTs(L);
+        Bu.End = (P.weightsResident() || FSecs > 1) ? TsInf : computeTs(L);
         Bu.Order = OrderId;
         WB.push_back(Bu);
       }
@@ -670,14 +681,13 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
       Bu.Order = OrderId;
       B.push_back(Bu);
     }
-    bool IsOut = std::find(G.Outputs.begin(), G.Outputs.end(), T) !=
-                 G.Outputs.end();
-    int St = P.Pipelined ? StoreTs : std::min(StoreTs, computeTs(L) + 1);
+    bool IsOut = G.isOutput(T);
+    int St = P.pipelined() ? StoreTs : std::min(StoreTs, computeTs(L) + 1);
     if (IsOut)
       P.Steps[St].StoreTensors.push_back(T);
-    int Copies = (IsOut && P.Pipelined) ? 2 : 1;
-    int Start = (IsOut && P.Pipelined) ? 0 : computeTs(L);
-    int End = (IsOut && P.Pipelined)
+    int Copies = (IsOut && P.pipelined()) ? 2 : 1;
+    int Start = (IsOut && P.pipelined()) ? 0 : computeTs(L);
+    int End = (IsOut && P.pipelined())
                   ? TsInf
                   : std::max(lastUse(T), IsOut ? St : computeTs(L));
     // An element-wise layer whose input is produced in the group and read
@@ -686,10 +696,8 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
     int In0 = Ly.Inputs.empty() ? -1 : Ly.Inputs[0];
     bool InPlace = (Ly.Kind == OpKind::Relu || Ly.Kind == OpKind::Clamp ||
                     Ly.Kind == OpKind::Scale) &&
-                   Ly.Inputs.size() == 1 && produced(In0) &&
-                   N.Tensors[In0].Consumers.size() == 1 &&
-                   std::find(G.Outputs.begin(), G.Outputs.end(), In0) ==
-                       G.Outputs.end() &&
+                   Ly.Inputs.size() == 1 && G.computes(N, In0) &&
+                   N.Tensors[In0].Consumers.size() == 1 && !G.isOutput(In0) &&
                    actBytes(In0) == actBytes(T);
     if (InPlace) {
       int Root = P.Alias.count(In0) ? P.Alias[In0] : In0;
@@ -731,13 +739,13 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
   // Inputs: each item reads its rows, all channels; resident inputs (a
   // global group without N or H slices) once per core; staged in SRAM, the
   // whole inputs once per cluster.
-  int64_t InputReads = P.InputsResident ? P.Cores : FSecs;
+  int64_t InputReads = P.inputsResident() ? P.Cores : FSecs;
   // A tile holds rows x columns, so over all tiles the pixels are the sum
   // of the rows of the H slices times the sum of the W slices' columns.
   auto sumOf = [&](const HSlicing &S, int T) {
     int64_t Sum = 0;
     for (const auto &Sl : S.Rows)
-      Sum += Sl[tensorSlot(G, T)].size();
+      Sum += Sl[G.slot(T)].size();
     return Sum;
   };
   for (int T : G.Inputs)
@@ -801,7 +809,8 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
       int Images, Phases;
     } BestMode{false, false, 0, 1};
     auto consider = [&](Mode Md, int64_t Reads) {
-      P.NOuter = Md.NOuter, P.SramPhases = Md.Phases;
+      P.Order = Md.NOuter ? ItemOrder::ImagesOuter : ItemOrder::ChannelsOuter;
+      P.SramPhases = Md.Phases;
       int64_t Total = Reads + tileBytes(Loads);
       if (Md.Images * ImgBytes > Spec.sramBytes || Total >= Best)
         return;
@@ -810,7 +819,8 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
     for (bool NOuter : {false, true}) {
       if (NOuter && NSecs == 1)
         continue;
-      P.NOuter = NOuter, P.SramPhases = 1;
+      P.Order = NOuter ? ItemOrder::ImagesOuter : ItemOrder::ChannelsOuter;
+      P.SramPhases = 1;
       int64_t Reads = 0;
       int MaxImgs = 0;
       for (int K = 0; K < P.Cores / CPC; ++K) {
@@ -826,9 +836,12 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
         if (NSecs % Imgs == 0)
           consider({true, true, Imgs, NSecs / Imgs}, InputBytes);
     }
-    P.NOuter = BestMode.NOuter, P.SramPhases = BestMode.Phases;
-    P.InputsInSram = BestMode.Images > 0;
-    P.SramBroadcast = BestMode.Broadcast;
+    P.Order = BestMode.NOuter ? ItemOrder::ImagesOuter
+                              : ItemOrder::ChannelsOuter;
+    P.SramPhases = BestMode.Phases;
+    P.InputStaging = BestMode.Images == 0 ? Staging::Direct
+                     : BestMode.Broadcast ? Staging::SramPerChip
+                                          : Staging::SramPerCluster;
     P.SramImages = BestMode.Images;
   }
   int64_t Wt = VecBytes * P.Cores;
@@ -837,32 +850,35 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
     Wt += tileBytes(TileLoads);
   } else if (WeightBytesF > 0) {
     TileLoads = P.Cores;
-    P.WeightsInSram = O.UseSram && P.Resident && P.Cores % CPC == 0 &&
-                      WeightBytesF <= Spec.sramBytes;
-    P.SramBroadcast = P.WeightsInSram && CanBroadcast;
-    Wt += WeightBytesF * (P.SramBroadcast   ? 1
-                          : P.WeightsInSram ? P.Cores / CPC
-                                            : P.Cores);
+    bool InSram = O.UseSram && P.weightsResident() && P.Cores % CPC == 0 &&
+                  WeightBytesF <= Spec.sramBytes;
+    P.WeightStaging = !InSram        ? Staging::Direct
+                      : CanBroadcast ? Staging::SramPerChip
+                                     : Staging::SramPerCluster;
+    Wt += WeightBytesF * (P.sramBroadcast()   ? 1
+                          : P.weightsInSram() ? P.Cores / CPC
+                                              : P.Cores);
   }
   // A resident group's tiles re-read the halo rows and columns of their
   // inputs: staged in SRAM once per chip too (next to its weights), in
   // phases of the image slices that fit, each image is read from GDRAM once
   // and the halos come from SRAM.
-  if (FSecs == 1 && P.Resident && CanBroadcast && O.StageResidentInputs &&
-      (P.SramBroadcast || WeightBytesF == 0) && R > InputBytes &&
+  if (FSecs == 1 && P.weightsResident() && CanBroadcast &&
+      O.StageResidentInputs && (P.sramBroadcast() || WeightBytesF == 0) &&
+      R > InputBytes &&
       NSecs * P.NB == Batch) {
-    int64_t Room = Spec.sramBytes - (P.WeightsInSram ? WeightBytesF : 0);
+    int64_t Room = Spec.sramBytes - (P.weightsInSram() ? WeightBytesF : 0);
     int64_t SliceBytes = P.NB * (InputBytes / Batch);
-    for (int Slices = NSecs; Slices >= 1 && !P.InputsInSram; --Slices) {
+    for (int Slices = NSecs; Slices >= 1 && !P.inputsInSram(); --Slices) {
       if (NSecs % Slices != 0 || Slices * SliceBytes > Room)
         continue;
-      P.InputsInSram = P.SramBroadcast = P.NOuter = true;
+      P.InputStaging = Staging::SramPerChip;
+      P.Order = ItemOrder::ImagesOuter;
       P.SramImages = int(Slices * P.NB);
       P.SramPhases = NSecs / Slices;
       R = InputBytes;
     }
   }
-  P.Union = P.SramBroadcast ? Clusters : P.usesSram() ? 1 : 0;
   // A core whose items all share one channel slice loads one tile and
   // never prefetches another: no second weight buffer.
   if (FSecs > 1 && TileLoads == P.Cores)
@@ -882,7 +898,7 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
   }
   // A pipelined item of one image makes the window tile of a convolution
   // computed first before it queues its stores and loads (see Codegen).
-  if (P.Pipelined && P.NB == 1) {
+  if (P.pipelined() && P.NB == 1) {
     TimeStep &S1 = P.Steps[1];
     int L = S1.Compute.front();
     S1.TileFirstCycles = windowTileCycles(N, M, N.Layers[L], layerSlice(L));
@@ -894,21 +910,21 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
   // the share of items that load one (pipelined, the tile loads are costed
   // per core below instead).
   double TileShare = FSecs == 1    ? 1.0
-                     : P.Pipelined ? 0.0
-                                   : double(TileLoads) / P.Items;
+                     : P.pipelined() ? 0.0
+                                   : double(TileLoads) / P.items();
   for (TimeStep &S : P.Steps) {
-    if (!P.InputsResident)
+    if (!P.inputsResident())
       for (int T : S.LoadTensors)
-        S.DmaCycles += M.dma(double(actBytes(T)), !P.InputsInSram);
+        S.DmaCycles += M.dma(double(actBytes(T)), !P.inputsInSram());
     for (int T : S.StoreTensors)
       S.DmaCycles += M.dma(double(actBytes(T)), true);
-    if (!P.Resident)
+    if (!P.weightsResident())
       for (int L : S.LoadWeights)
         S.DmaCycles += TileShare * weightLoadCycles(L);
   }
   // The w4 correction: a weight load moves to an earlier step while that
   // step's compute hides it.
-  if (!P.Resident && FSecs == 1) {
+  if (!P.weightsResident() && FSecs == 1) {
     for (int Ts = 2; Ts < int(P.Steps.size()); ++Ts) {
       std::vector<int> Keep;
       for (int L : P.Steps[Ts].LoadWeights) {
@@ -934,16 +950,15 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
 
   int64_t Cap = Spec.nramBytes - O.ReserveBytes;
   if (!allocateLmem(B, Cap, Spec.nramBanks, true, &P.PeakBytes))
-    return fail(fmt::format("needs {} bytes of NRAM, has {}", P.PeakBytes, Cap));
+    return fail(PlanFailure::NramFull,
+                fmt::format("needs {} bytes of NRAM, has {}", P.PeakBytes, Cap));
   // WRAM also stages the per-channel vectors in the prologue (before any
   // weight is loaded), so it must hold the largest one.
-  int64_t MaxVec = 0;
-  for (int L : G.Layers)
-    MaxVec = std::max<int64_t>(
-        MaxVec, std::max(N.Layers[L].Bias.size(), N.Layers[L].Alpha.size()) * 4);
-  if (!allocateLmem(WB, Spec.wramBytes, 0, P.Resident, &P.WramPeakBytes) ||
+  int64_t MaxVec = P.maxVectorBytes(N);
+  if (!allocateLmem(WB, Spec.wramBytes, 0, P.weightsResident(), &P.WramPeakBytes) ||
       MaxVec > Spec.wramBytes)
-    return fail(fmt::format("needs {} bytes of WRAM, has {}",
+    return fail(PlanFailure::WramFull,
+                fmt::format("needs {} bytes of WRAM, has {}",
                             std::max(P.WramPeakBytes, MaxVec), Spec.wramBytes));
 
   // Cycles: per item the sum over steps of max(compute, DMA); a pipelined
@@ -958,12 +973,12 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
     return S.SyncCopy ? S.ComputeCycles + Dma : std::max(S.ComputeCycles, Dma);
   };
   // A core with one item per phase stores and loads nothing in ts1.
-  int PhaseItems = P.Items / P.SramPhases;
+  int PhaseItems = P.items() / P.SramPhases;
   int Rounds = (PhaseItems + P.Cores - 1) / P.Cores;
   double FillDrain = P.Steps[0].DmaCycles + P.Steps.back().DmaCycles;
   double Item = 0;
   double Moved = Rounds > 1 ? FillDrain : 0;
-  if (P.Pipelined) {
+  if (P.pipelined()) {
     for (int Ts = 1; Ts <= K; ++Ts)
       Item += stepCycles(P.Steps[Ts],
                          P.Steps[Ts].DmaCycles + (Ts == 1 ? Moved : 0));
@@ -975,7 +990,7 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
   // cluster's cores); broadcast, a core copies its share of the chip's
   // cores and sends it to every other cluster.
   auto stage = [&](double Bytes) {
-    if (!P.SramBroadcast)
+    if (!P.sramBroadcast())
       return M.dma(Bytes / CPC, true);
     double Share = Bytes / Spec.numCores();
     return M.dma(Share, true) + (Clusters - 1) * M.dma(Share, false);
@@ -985,29 +1000,29 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
     if (vecElems(N.Layers[L]) > 0)
       Prologue += M.dma(double(vecElems(N.Layers[L]) * 4), true) +
                   M.dma(double(vecElems(N.Layers[L]) * 4), false);
-  if (P.WeightsInSram)
+  if (P.weightsInSram())
     Prologue +=
         stage(double(WeightBytesF)) + M.dma(double(WeightBytesF), false);
-  else if (P.Resident)
+  else if (P.weightsResident())
     for (int L : G.Layers)
       if (weightElems(N, N.Layers[L], layerF(L)) > 0)
         Prologue += weightLoadCycles(L);
   double Phase = 0; // per phase: staging, the items, pipeline fill and drain
-  if (P.InputsInSram)
+  if (P.inputsInSram())
     Phase += stage(double(InputBytes / Batch * P.SramImages));
-  if (P.InputsResident)
+  if (P.inputsResident())
     for (int T : G.Inputs)
-      Prologue += M.dma(double(actBytes(T)), !P.InputsInSram);
+      Prologue += M.dma(double(actBytes(T)), !P.inputsInSram());
   for (auto [T, L] : P.PaddedInputs) // zero the padding columns once
-    Prologue += (P.Pipelined && !P.InputsResident ? 2 : 1) *
+    Prologue += (P.pipelined() && !P.inputsResident() ? 2 : 1) *
                 M.vec(BANG_OP_MOVE, double(inputBufBytes(T) / 4));
-  Phase += Rounds * Item + (P.Pipelined ? FillDrain : 0);
+  Phase += Rounds * Item + (P.pipelined() ? FillDrain : 0);
   // A pipelined global group's core loads a weight tile that the first
   // item of a phase needs before that item (unhidden) and prefetches each
   // later one in ts1 of the item before, beside that item's loads and
   // stores. The busiest core counts.
   double Tiles = 0;
-  if (P.Pipelined && FSecs > 1) {
+  if (P.pipelined() && FSecs > 1) {
     double WL = weightLoadCycles(G.First);
     const TimeStep &S1 = P.Steps[1];
     double D1 = S1.DmaCycles + Moved;
@@ -1022,7 +1037,7 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
   P.Cycles = Prologue + Tiles + P.SramPhases * Phase;
   // Staging a resident group's inputs reads fewer bytes but adds the
   // staging, unhidden: kept only if the objective says so.
-  if (P.InputsInSram && !P.global()) {
+  if (P.inputsInSram() && !P.global()) {
     PlanOptions Without = O;
     Without.StageResidentInputs = false;
     auto Alt =
@@ -1031,6 +1046,15 @@ planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
       return Alt;
   }
   return P;
+}
+
+std::optional<GroupPlan>
+planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
+              const GroupInfo &G, int NSecs, int HSecs, int WSecs, int FSecs,
+              const PlanOptions &O, std::string *Why) {
+  return withMessage(Why, [&](PlanError *E) {
+    return planGroupWith(N, Spec, Batch, G, NSecs, HSecs, WSecs, FSecs, O, E);
+  });
 }
 
 double planObjective(const GroupPlan &P, const bangsim::DeviceSpec &Spec,
@@ -1048,9 +1072,9 @@ std::optional<GroupPlan> planGroup(const Net &N,
                                    const PlanOptions &O, std::string *Why) {
   GroupInfo G = groupInfo(N, First, Last);
   std::optional<GroupPlan> Best;
-  std::string LastWhy;
+  PlanError LastWhy;
   auto consider = [&](int NS, int HS, int WS, int FS) -> bool {
-    std::string W;
+    PlanError W;
     auto P = planGroupWith(N, Spec, Batch, G, NS, HS, WS, FS, O, &W);
     if (!P) {
       LastWhy = W;
@@ -1077,7 +1101,7 @@ std::optional<GroupPlan> planGroup(const Net &N,
     if ((HS - 1) * Step >= OH)
       continue;
     if (!consider(int(Batch), HS, 1, 1) &&
-        LastWhy.find("h/2") != std::string::npos)
+        LastWhy.Kind == PlanFailure::HDuplication)
       break;
   }
   // Then H x W tiles, for rows too wide to hold several of them: W slice
@@ -1095,7 +1119,7 @@ std::optional<GroupPlan> planGroup(const Net &N,
       if (HS > 1 && (HS - 1) * Step >= OH)
         continue;
       bool Ok = consider(int(Batch), HS, WS, 1);
-      if (!Ok && LastWhy.find("h/2") != std::string::npos)
+      if (!Ok && LastWhy.Kind == PlanFailure::HDuplication)
         break;
       if (Extra >= 0 || (Ok && Batch * HS * WS >= 2 * Cores))
         ++Extra;
@@ -1114,7 +1138,7 @@ std::optional<GroupPlan> planGroup(const Net &N,
         if (HS > 1 && (HS - 1) * Step >= OH)
           continue;
         bool Ok = consider(int(Batch), HS, 1, FS);
-        if (!Ok && LastWhy.find("h/2") != std::string::npos)
+        if (!Ok && LastWhy.Kind == PlanFailure::HDuplication)
           break;
         Fit |= Ok;
         if (Fit && Batch * HS * FS >= 2 * Cores)
@@ -1123,7 +1147,7 @@ std::optional<GroupPlan> planGroup(const Net &N,
     }
   }
   if (!Best && Why)
-    *Why = LastWhy;
+    *Why = LastWhy.Message;
   return Best;
 }
 Expected<NetPlan> planNet(const Net &N, const bangsim::DeviceSpec &Spec,
@@ -1217,7 +1241,7 @@ std::string formatTimeSteps(const Net &N, const GroupPlan &P) {
       Parts.push_back("load " + N.Tensors[X].Name);
     for (int L : T.LoadWeights)
       Parts.push_back("load weights " + N.Layers[L].Name +
-                      (P.Resident ? " (resident)" : ""));
+                      (P.weightsResident() ? " (resident)" : ""));
     for (int X : T.StoreTensors)
       Parts.push_back("store " + N.Tensors[X].Name);
     std::string J;

@@ -91,33 +91,18 @@ Expected<RunResult> runPlan(const Net &N, const NetPlan &P,
         return std::move(E);
     }
   }
-  // Convolution weights go to WRAM as [KY][KX][C][F]; a global group's
-  // output-channel slices are each one contiguous block [KY][KX][C][ft] at
-  // f0 * KY * KX * C, so the kernel loads a slice with one copy.
-  std::map<int, int64_t> SliceF; // layer -> channels per slice
+  // Convolution weights go to WRAM as the plan packs them (HWIO tiles of
+  // a channel slice each, GroupPlan::packWeights).
+  std::map<int, const GroupPlan *> PlanOf; // layer -> its group's plan
   for (const GroupPlan &GP : P.Groups)
-    for (int L : GP.Info.Layers) {
-      int64_t F = N.Tensors[N.Layers[L].Output].C;
-      SliceF[L] = GP.FSecs > 1 ? (F + GP.FSecs - 1) / GP.FSecs : F;
-    }
+    for (int L : GP.Info.Layers)
+      PlanOf[L] = &GP;
   for (size_t L = 0; L < N.Layers.size(); ++L) {
     const Layer &Ly = N.Layers[L];
-    std::vector<float> Hwio;
-    if (Ly.Kind == OpKind::Conv) {
-      int64_t F = N.Tensors[Ly.Output].C, C = N.Tensors[Ly.Inputs[0]].C;
-      int64_t FT = SliceF.count(int(L)) ? SliceF[int(L)] : F;
-      Hwio.resize(Ly.Weight.size());
-      for (int64_t F0 = 0; F0 < F; F0 += FT) {
-        int64_t Ft = std::min(FT, F - F0);
-        float *Blk = Hwio.data() + F0 * C * Ly.KY * Ly.KX;
-        for (int64_t f = 0; f < Ft; ++f)
-          for (int64_t c = 0; c < C; ++c)
-            for (int64_t ky = 0; ky < Ly.KY; ++ky)
-              for (int64_t kx = 0; kx < Ly.KX; ++kx)
-                Blk[((ky * Ly.KX + kx) * C + c) * Ft + f] =
-                    Ly.Weight[(((F0 + f) * C + c) * Ly.KY + ky) * Ly.KX + kx];
-      }
-    }
+    static const GroupPlan Unsliced; // a layer of no group: whole weights
+    auto It = PlanOf.find(int(L));
+    const GroupPlan &Owner = It == PlanOf.end() ? Unsliced : *It->second;
+    std::vector<float> Hwio = Owner.packWeights(N, int(L));
     const std::vector<float> *Parts[3] = {&Hwio, &Ly.Bias, &Ly.Alpha};
     for (int Part = 0; Part < 3; ++Part)
       if (!Parts[Part]->empty()) {
@@ -177,12 +162,12 @@ Expected<RunResult> runPlan(const Net &N, const NetPlan &P,
     // weights there; a group that stages both stages every input image
     // exactly once (per chip), so the rest of GDRAM2SRAM is the weights.
     int64_t StagedInputs = 0;
-    if (GP.WeightsInSram && GP.InputsInSram)
+    if (GP.weightsInSram() && GP.inputsInSram())
       for (int T : GP.Info.Inputs)
         StagedInputs += Batch * N.Tensors[T].elements() * 4;
     GR.WeightReadBytes =
         St->bytesByDirection[4] +
-        (GP.WeightsInSram ? St->bytesByDirection[7] - StagedInputs : 0);
+        (GP.weightsInSram() ? St->bytesByDirection[7] - StagedInputs : 0);
     GR.HostSeconds = St->hostSeconds;
     R.Cycles += GR.Cycles;
     R.ReadBytes += GR.ReadBytes;
@@ -281,10 +266,10 @@ namespace {
 std::string sramNote(const GroupPlan &GP) {
   if (!GP.usesSram())
     return "";
-  std::string What = GP.InputsInSram && GP.WeightsInSram ? "inputs, weights"
-                     : GP.InputsInSram                   ? "inputs"
-                                                         : "weights";
-  if (!GP.SramBroadcast)
+  std::string What = GP.inputsInSram() && GP.weightsInSram() ? "inputs, weights"
+                     : GP.inputsInSram()                     ? "inputs"
+                                                             : "weights";
+  if (!GP.sramBroadcast())
     return " (" + What + " in SRAM)";
   return fmt::format(" ({} in SRAM once per chip, {} phase(s))", What,
                      GP.SramPhases);
@@ -331,14 +316,14 @@ json::Object groupJson(const Net &N, const GroupPlan &G, const GroupRun *R) {
                  {"wsecs", G.WSecs},
                  {"fsecs", G.FSecs},
                  {"cores", G.Cores},
-                 {"weights_resident", G.Resident},
-                 {"pipelined", G.Pipelined},
+                 {"weights_resident", G.weightsResident()},
+                 {"pipelined", G.pipelined()},
                  {"time_steps", int64_t(G.Steps.size())},
                  {"steps", std::move(Steps)},
-                 {"inputs_resident", G.InputsResident},
-                 {"inputs_in_sram", G.InputsInSram},
-                 {"weights_in_sram", G.WeightsInSram},
-                 {"sram_broadcast", G.SramBroadcast},
+                 {"inputs_resident", G.inputsResident()},
+                 {"inputs_in_sram", G.inputsInSram()},
+                 {"weights_in_sram", G.weightsInSram()},
+                 {"sram_broadcast", G.sramBroadcast()},
                  {"sram_phases", G.SramPhases},
                  {"peak_nram_bytes", G.PeakBytes},
                  {"peak_wram_bytes", G.WramPeakBytes},

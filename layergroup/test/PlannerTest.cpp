@@ -213,7 +213,7 @@ TEST(SliceW, TilesSizeBuffersAndBytes) {
   GroupInfo G = groupInfo(N, 0, 3);
   auto P = planGroupWith(N, spec(), 1, G, 1, 3, 2, 1, PlanOptions{});
   ASSERT_TRUE(P);
-  EXPECT_EQ(P->Items, 6);
+  EXPECT_EQ(P->items(), 6);
   EXPECT_EQ(P->itemH(5), 2);
   EXPECT_EQ(P->itemW(5), 1);
   EXPECT_EQ(P->itemH(2), 1);
@@ -368,7 +368,7 @@ TEST(TimeSteps, TableOfAChain) {
   EXPECT_EQ(P->Steps[2].Compute, std::vector<int>{1});
   EXPECT_EQ(P->Steps[3].Compute, std::vector<int>{2});
   EXPECT_EQ(P->Steps[4].StoreTensors, std::vector<int>{3});
-  EXPECT_FALSE(P->Resident);
+  EXPECT_FALSE(P->weightsResident());
   // c2's weights are needed at ts3; they are loaded earlier, while ts1/ts2
   // compute (the seed's w4 moved from [T5, T5] to [T2, T5]).
   bool Found = false;
@@ -409,7 +409,7 @@ TEST(TimeSteps, SlicedWeightsResidentPipelined) {
   if (!P) // tiny NRAM may not hold it; use mlu370
     P = planGroupWith(N, spec(), 2, G, 2, 2, 1, 1, PlanOptions{});
   ASSERT_TRUE(P);
-  EXPECT_TRUE(P->Resident);
+  EXPECT_TRUE(P->weightsResident());
   for (const LmemBuffer &B : P->Buffers)
     if (B.K == LmemBuffer::Weight)
       EXPECT_EQ(B.End, TsInf);
@@ -445,9 +445,9 @@ TEST(Global, WeightTileOncePerChannelSlicePerCore) {
   GroupInfo G = groupInfo(N, 0, 1);
   auto P = planGroupWith(N, spec(), 1, G, 1, 8, 1, 4, PlanOptions{});
   ASSERT_TRUE(P);
-  EXPECT_EQ(P->Items, 32);
+  EXPECT_EQ(P->items(), 32);
   EXPECT_EQ(P->Cores, 16);
-  EXPECT_TRUE(P->Pipelined);
+  EXPECT_TRUE(P->pipelined());
   for (int C = 0; C < 16; ++C) {
     EXPECT_EQ(P->itemEnd(C) - P->itemBegin(C), 2);
     EXPECT_EQ(P->itemF(P->itemBegin(C)), P->itemF(P->itemEnd(C) - 1));
@@ -463,7 +463,7 @@ TEST(Global, WeightTileOncePerChannelSlicePerCore) {
   // cores), not once per item.
   auto R = planGroupWith(N, spec(), 1, G, 1, 1, 1, 2, PlanOptions{});
   ASSERT_TRUE(R);
-  EXPECT_TRUE(R->InputsResident);
+  EXPECT_TRUE(R->inputsResident());
   EXPECT_EQ(R->ReadBytes - R->WeightReadBytes, 2 * 64 * 32 * 32 * 4);
 }
 
@@ -490,7 +490,7 @@ TEST(InPlace, ReluSharesItsInputBuffer) {
   auto Q = planGroupWith(M, spec("tiny"), 1, groupInfo(M, 0, 2), 1, 8, 1, 1,
                          PlanOptions{});
   ASSERT_TRUE(Q);
-  EXPECT_TRUE(Q->Pipelined);
+  EXPECT_TRUE(Q->pipelined());
   ASSERT_EQ(Q->Alias.size(), 1u);
   EXPECT_EQ(Q->Alias.at(3), 2);
   int Copies = 0;
@@ -535,20 +535,20 @@ TEST(Global, SramStagingOnlyWhenItReadsLess) {
   PerCluster.SramBroadcast = false;
   auto P = planGroupWith(N, spec(), 1, G, 1, 7, 1, 16, PerCluster);
   ASSERT_TRUE(P);
-  EXPECT_TRUE(P->InputsInSram);
-  EXPECT_FALSE(P->SramBroadcast);
+  EXPECT_TRUE(P->inputsInSram());
+  EXPECT_FALSE(P->sramBroadcast());
   EXPECT_EQ(P->ReadBytes - P->WeightReadBytes, 4 * In);
   auto Once = planGroupWith(N, spec(), 1, G, 1, 7, 1, 16, PlanOptions{});
   ASSERT_TRUE(Once);
-  EXPECT_TRUE(Once->InputsInSram);
-  EXPECT_TRUE(Once->SramBroadcast);
-  EXPECT_EQ(Once->Union, 4);
+  EXPECT_TRUE(Once->inputsInSram());
+  EXPECT_TRUE(Once->sramBroadcast());
+  EXPECT_EQ(Once->launchUnion(), 4);
   EXPECT_EQ(Once->ReadBytes - Once->WeightReadBytes, In);
   PlanOptions NoSram;
   NoSram.UseSram = false;
   auto Q = planGroupWith(N, spec(), 1, G, 1, 7, 1, 16, NoSram);
   ASSERT_TRUE(Q);
-  EXPECT_FALSE(Q->InputsInSram);
+  EXPECT_FALSE(Q->inputsInSram());
   EXPECT_GT(Q->ReadBytes - Q->WeightReadBytes, 16 * In);
   // 64 channels, 2 channel slices x 14 H slices of 2 rows (4 input rows,
   // 3 at the edges): 2 x (12 x 4 + 2 x 3) = 108 of 28 rows read directly,
@@ -561,12 +561,12 @@ TEST(Global, SramStagingOnlyWhenItReadsLess) {
   auto R =
       planGroupWith(M, spec(), 1, groupInfo(M, 0, 1), 1, 14, 1, 2, PerCluster);
   ASSERT_TRUE(R);
-  EXPECT_FALSE(R->InputsInSram);
+  EXPECT_FALSE(R->inputsInSram());
   EXPECT_EQ(R->ReadBytes - R->WeightReadBytes, 108 * 28 * 64 * 4);
   auto R1 = planGroupWith(M, spec(), 1, groupInfo(M, 0, 1), 1, 14, 1, 2,
                           PlanOptions{});
   ASSERT_TRUE(R1);
-  EXPECT_TRUE(R1->SramBroadcast);
+  EXPECT_TRUE(R1->sramBroadcast());
   EXPECT_EQ(R1->ReadBytes - R1->WeightReadBytes, 28 * 28 * 64 * 4);
   Net Big;
   X = Big.addInput("x", 256, 66, 64); // 4.1 MiB, over the 4 MiB of SRAM
@@ -575,7 +575,7 @@ TEST(Global, SramStagingOnlyWhenItReadsLess) {
   auto B = planGroupWith(Big, spec(), 1, groupInfo(Big, 0, 1), 1, 66, 1, 16,
                          PlanOptions{});
   ASSERT_TRUE(B);
-  EXPECT_FALSE(B->InputsInSram);
+  EXPECT_FALSE(B->inputsInSram());
 }
 
 // --- Groups -----------------------------------------------------------------------

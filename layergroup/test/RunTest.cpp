@@ -218,7 +218,7 @@ TEST(Run, GlobalGroupKeepsWeightTilePerCore) {
   GroupInfo G = groupInfo(N, 0, 2);
   auto P = planGroupWith(N, spec(), 1, G, 1, 8, 1, 4, PlanOptions{});
   ASSERT_TRUE(P);
-  ASSERT_TRUE(P->Pipelined);
+  ASSERT_TRUE(P->pipelined());
   NetPlan Plan = onePlan(*P);
   RunResult R;
   checkPlan(N, 1, randomInputs(N, 1), Plan, "mlu370", nullptr, &R);
@@ -242,7 +242,7 @@ TEST(Run, InPlaceReluPipelined) {
   GroupInfo G = groupInfo(N, 0, 4);
   auto P = planGroupWith(N, spec("tiny"), 2, G, 2, 4, 1, 1, PlanOptions{});
   ASSERT_TRUE(P);
-  ASSERT_TRUE(P->Pipelined);
+  ASSERT_TRUE(P->pipelined());
   EXPECT_EQ(P->Alias.size(), 1u); // r2, not r1
   NetPlan Plan = onePlan(*P);
   checkPlan(N, 2, randomInputs(N, 2), Plan, "tiny");
@@ -260,9 +260,9 @@ TEST(Run, GlobalGroupResidentInputs) {
   O.UseSram = false;
   auto P = planGroupWith(N, spec("tiny"), 1, G, 1, 1, 1, 8, O);
   ASSERT_TRUE(P);
-  EXPECT_TRUE(P->InputsResident);
-  EXPECT_FALSE(P->InputsInSram);
-  EXPECT_TRUE(P->Pipelined);
+  EXPECT_TRUE(P->inputsResident());
+  EXPECT_FALSE(P->inputsInSram());
+  EXPECT_TRUE(P->pipelined());
   NetPlan Plan = onePlan(*P);
   RunResult R;
   checkPlan(N, 1, randomInputs(N, 1), Plan, "tiny", nullptr, &R);
@@ -309,12 +309,12 @@ TEST(Run, GlobalGroupInputsStagedInSram) {
     O.SramBroadcast = false;
     auto P = planGroupWith(N, Tiny, Batch, G, int(Batch), 2, 1, 8, O);
     ASSERT_TRUE(P);
-    EXPECT_TRUE(P->InputsInSram);
-    EXPECT_FALSE(P->SramBroadcast);
-    EXPECT_EQ(P->Union, 1);
-    EXPECT_EQ(P->NOuter, NOuter) << Batch;
+    EXPECT_TRUE(P->inputsInSram());
+    EXPECT_FALSE(P->sramBroadcast());
+    EXPECT_EQ(P->launchUnion(), 1);
+    EXPECT_EQ(P->imagesOuter(), NOuter) << Batch;
     EXPECT_EQ(P->SramImages, Images);
-    EXPECT_TRUE(P->Pipelined);
+    EXPECT_TRUE(P->pipelined());
     NetPlan Plan = onePlan(*P);
     RunResult R;
     checkPlanOn(N, Batch, randomInputs(N, Batch), Plan, Tiny, nullptr, &R);
@@ -342,9 +342,9 @@ TEST(Run, GlobalGroupInputsStagedOncePerChip) {
     auto P =
         planGroupWith(N, Tiny, Batch, G, int(Batch), 2, 1, 8, PlanOptions{});
     ASSERT_TRUE(P);
-    EXPECT_TRUE(P->InputsInSram);
-    EXPECT_TRUE(P->SramBroadcast);
-    EXPECT_EQ(P->Union, 2);
+    EXPECT_TRUE(P->inputsInSram());
+    EXPECT_TRUE(P->sramBroadcast());
+    EXPECT_EQ(P->launchUnion(), 2);
     EXPECT_EQ(P->SramPhases, Phases) << Batch;
     EXPECT_EQ(P->SramImages, Images) << Batch;
     NetPlan Plan = onePlan(*P);
@@ -365,7 +365,7 @@ TEST(Run, GlobalWeightTileKeptAcrossPhases) {
   GroupInfo G = groupInfo(N, 0, 1);
   auto P = planGroupWith(N, Tiny, 3, G, 3, 1, 1, 4, PlanOptions{});
   ASSERT_TRUE(P);
-  ASSERT_TRUE(P->SramBroadcast);
+  ASSERT_TRUE(P->sramBroadcast());
   EXPECT_EQ(P->SramPhases, 3);
   EXPECT_EQ(P->WeightTileLoads, 4);
   for (const LmemBuffer &B : P->WramBuffers)
@@ -407,9 +407,9 @@ TEST(Run, ResidentWeightsStagedInSram) {
     O.UseSram = Sram, O.SramBroadcast = Broadcast;
     auto P = planGroupWith(N, spec("tiny"), 1, G, 1, 4, 1, 1, O);
     ASSERT_TRUE(P);
-    ASSERT_TRUE(P->Resident);
-    EXPECT_EQ(P->WeightsInSram, Sram);
-    EXPECT_EQ(P->SramBroadcast, Broadcast);
+    ASSERT_TRUE(P->weightsResident());
+    EXPECT_EQ(P->weightsInSram(), Sram);
+    EXPECT_EQ(P->sramBroadcast(), Broadcast);
     NetPlan Plan = onePlan(*P);
     RunResult R;
     checkPlan(N, 1, randomInputs(N, 1), Plan, "tiny", nullptr, &R);
@@ -451,12 +451,12 @@ TEST(Run, ResidentGroupInputsStagedOncePerChip) {
     auto Fast = planGroupWith(N, Tiny, Batch, G, NSecs, 2, 2, 1, CyclesOnly);
     auto Plain = planGroupWith(N, Tiny, Batch, G, NSecs, 2, 2, 1, Without);
     ASSERT_TRUE(Fast && Plain);
-    EXPECT_FALSE(Plain->InputsInSram);
+    EXPECT_FALSE(Plain->inputsInSram());
     EXPECT_LE(Fast->Cycles, Plain->Cycles);
-    ASSERT_TRUE(P->Resident);
-    EXPECT_TRUE(P->WeightsInSram);
-    EXPECT_TRUE(P->SramBroadcast);
-    EXPECT_EQ(P->InputsInSram, Images > 0) << Batch << " " << Room;
+    ASSERT_TRUE(P->weightsResident());
+    EXPECT_TRUE(P->weightsInSram());
+    EXPECT_TRUE(P->sramBroadcast());
+    EXPECT_EQ(P->inputsInSram(), Images > 0) << Batch << " " << Room;
     EXPECT_EQ(P->SramImages, Images);
     EXPECT_EQ(P->SramPhases, Phases);
     NetPlan Plan = onePlan(*P);
@@ -487,7 +487,7 @@ TEST(Run, InputsLoadedIntoPaddedTiles) {
     auto P = planGroupWith(N, spec("tiny"), 1, groupInfo(N, 0, 1), 1, 6, 1, FS,
                            PlanOptions{});
     ASSERT_TRUE(P) << K;
-    ASSERT_TRUE(P->Pipelined);
+    ASSERT_TRUE(P->pipelined());
     EXPECT_EQ(P->PaddedInputs.size(), 1u);
     for (const LmemBuffer &B : P->Buffers) // no window tile (part 0)
       EXPECT_FALSE(B.K == LmemBuffer::Scratch && B.Part == 0) << B.Name;
@@ -510,7 +510,7 @@ TEST(Run, PaddedInputsKeepTheirPaddingColumns) {
     auto P = planGroupWith(N, spec("tiny"), 1, groupInfo(N, 0, 3), 1, 1, 1, 1,
                            PlanOptions{});
     ASSERT_TRUE(P);
-    EXPECT_FALSE(P->Pipelined);
+    EXPECT_FALSE(P->pipelined());
     EXPECT_EQ(P->PaddedInputs.size(), 2u);
     checkPlan(N, 1, randomInputs(N, 1), onePlan(*P), "tiny");
   }
@@ -526,7 +526,7 @@ TEST(Run, PaddedInputsKeepTheirPaddingColumns) {
     std::string Why;
     auto P = planGroupWith(N, Tiny, 2, groupInfo(N, 0, 2), 2, 2, 1, 1, O, &Why);
     ASSERT_TRUE(P) << Why;
-    EXPECT_FALSE(P->Pipelined);
+    EXPECT_FALSE(P->pipelined());
     EXPECT_EQ(P->SramPhases, 2);
     EXPECT_EQ(P->PaddedInputs.size(), 1u);
     checkPlanOn(N, 2, randomInputs(N, 2), onePlan(*P), Tiny);
@@ -565,7 +565,7 @@ TEST(Run, ForcedWSlicesWithAColumnHull) {
   GroupInfo G = groupInfo(N, 0, int(N.Layers.size()) - 1);
   auto P = planGroupWith(N, spec("tiny"), 1, G, 1, 3, 3, 1, PlanOptions{});
   ASSERT_TRUE(P);
-  ASSERT_TRUE(P->Pipelined);
+  ASSERT_TRUE(P->pipelined());
   EXPECT_TRUE(lmemDisjoint(P->Buffers));
   NetPlan Plan = onePlan(*P);
   checkPlan(N, 1, randomInputs(N, 1), Plan, "tiny");
@@ -618,7 +618,7 @@ TEST(Run, WindowTileMadeBeforeTheQueuedDma) {
   auto P = planGroupWith(N, spec("tiny"), 1, groupInfo(N, 0, 2), 1, 4, 3, 1,
                          PlanOptions{}, &Why);
   ASSERT_TRUE(P) << Why;
-  ASSERT_TRUE(P->Pipelined);
+  ASSERT_TRUE(P->pipelined());
   EXPECT_GT(P->Steps[1].TileFirstCycles, 0);
   EXPECT_TRUE(P->Steps[1].SyncCopy);
   GroupKernel K = emitGroupKernel(N, *P, 0);

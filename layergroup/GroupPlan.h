@@ -1,0 +1,300 @@
+//===- GroupPlan.h - LayerGroup: the plan of one group ----------*- C++ -*-===//
+//
+// What the planner decides for a group, and the facts that follow from it,
+// in one place: the choices are fields and enums (slice counts, how the
+// inputs and the resident weights reach NRAM and WRAM, the item order);
+// everything derived from them (whether the weights are resident, whether
+// the item loop is pipelined, the channels of a tensor's slice, the item
+// decomposition, the HWIO packing of the weights) is a method that the
+// planner, the codegen and the runner all call, so none of them restates
+// another's rules.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BANGC_LAYERGROUP_GROUPPLAN_H
+#define BANGC_LAYERGROUP_GROUPPLAN_H
+
+#include "layergroup/Net.h"
+
+#include <climits>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace bangc::lg {
+
+/// Rows [Lo, Hi).
+struct RowRange {
+  int64_t Lo = 0, Hi = 0;
+  int64_t size() const { return Hi > Lo ? Hi - Lo : 0; }
+  bool operator==(const RowRange &O) const { return Lo == O.Lo && Hi == O.Hi; }
+};
+
+/// A candidate group: layers [First, Last] in topological order.
+struct GroupInfo {
+  int First = 0, Last = 0;
+  std::vector<int> Layers;
+  std::vector<int> Inputs;   ///< tensors read from GDRAM
+  std::vector<int> Outputs;  ///< tensors written to GDRAM
+  std::vector<int> Internal; ///< tensors produced and consumed inside only
+  std::vector<int> Tensors;  ///< all tensors touched, inputs first
+
+  /// The index of tensor \p T in Tensors (its slot in the per-tensor
+  /// arrays of slicings and kernels), -1 if the group does not touch it.
+  int slot(int T) const;
+  /// True if layer \p L belongs to the group.
+  bool contains(int L) const { return L >= First && L <= Last; }
+  /// True if the group computes tensor \p T (its producer is in the group).
+  bool computes(const Net &N, int T) const {
+    return contains(N.Tensors[T].Producer);
+  }
+  /// The group's final tensor: its (first) output, else its last tensor.
+  int finalTensor() const {
+    return Outputs.empty() ? Tensors.back() : Outputs[0];
+  }
+  bool isOutput(int T) const;
+  /// Layers of the group that read tensor \p T.
+  int readers(const Net &N, int T) const;
+};
+GroupInfo groupInfo(const Net &N, int First, int Last);
+
+/// Rows of every tensor of the group for each H slice (indexed [slice][t]
+/// with t a slot of GroupInfo::Tensors).
+///
+/// The same structure describes W slices (sliceW): Rows then holds column
+/// ranges, Step columns and RowsCap the most columns of a slice. Backward-H
+/// and backward-W are separable, so a 2-D tile (hs, ws) holds rows
+/// H.Rows[hs][t] x columns W.Rows[ws][t] of tensor t.
+struct HSlicing {
+  int HSecs = 1;
+  int64_t Step = 0; ///< output rows per slice of the final tensor
+  std::vector<std::vector<RowRange>> Rows;
+  std::vector<int64_t> RowsCap; ///< per tensor, the most rows of a slice
+};
+
+/// One NRAM buffer: a rectangle [Start, End] (time steps, End may be
+/// TsInf) x [Offset, Offset + Bytes).
+inline constexpr int TsInf = INT_MAX;
+struct LmemBuffer {
+  enum Kind { Activation, Weight, Scratch } K = Activation;
+  std::string Name;
+  int Tensor = -1; ///< Activation: tensor index
+  int Layer = -1;  ///< Weight/Scratch: layer index
+  int Copy = 0;    ///< 0 or 1 for double-buffered group inputs/outputs
+  int Part = 0;    ///< Weight: 0 weights (WRAM), 1 bias, 2 alpha (NRAM);
+                   ///< Scratch: 0 padded window tile, 1 vector tile
+  int64_t Bytes = 0;
+  int Start = 0, End = 0;
+  int Order = 0; ///< op order (id in breadth-first order)
+  int64_t Offset = -1;
+};
+
+/// What happens in one time step of one slice.
+struct TimeStep {
+  std::vector<int> Compute;        ///< layers
+  std::vector<int> LoadTensors;    ///< group inputs loaded from GDRAM
+  std::vector<int> LoadWeights;    ///< layers whose weights are loaded
+  std::vector<int> StoreTensors;   ///< group outputs stored to GDRAM
+  double ComputeCycles = 0, DmaCycles = 0;
+  /// A layer of the step copies its window tile: a synchronous on-chip
+  /// DMA, which waits for the loads and stores queued before it.
+  bool SyncCopy = false;
+  /// Of ComputeCycles: a window tile made before the step queues its DMA
+  /// (the first convolution of a pipelined item of one image), so its copy
+  /// waits for nothing.
+  double TileFirstCycles = 0;
+};
+
+/// How data reaches a core's NRAM (inputs) or WRAM (resident weights):
+/// straight from GDRAM, or staged in SRAM first, once per cluster (a
+/// UNION1 launch, the cores of a cluster copy a share each) or once per
+/// chip (one union of all clusters whose cores each copy a share GDRAM->SRAM
+/// and send it to the other clusters with SRAM2SRAM, then meet at
+/// __sync_all()).
+enum class Staging { Direct, SramPerCluster, SramPerChip };
+
+/// How a group's convolution weights are held, which follows from its
+/// slicing: loaded at their layer's step of every item (one item), loaded
+/// once per core and held for all its items (several N/H/W slices), or a
+/// tile of output channels per channel slice (a global group), reloaded
+/// when a core's channel slice changes.
+enum class WeightPolicy { PerItem, Resident, ChannelTiles };
+
+/// The order of the work items (see GroupPlan).
+enum class ItemOrder { ChannelsOuter, ImagesOuter };
+
+/// One axis of the item decomposition: index = (item / Stride) % Count,
+/// where the outermost axis needs no modulo (Stride * Count == items).
+struct ItemAxis {
+  int Stride = 1, Count = 1;
+  int of(int Item) const { return (Item / Stride) % Count; }
+};
+
+/// The plan of one group.
+///
+/// Work items are numbered channel slice outermost, then image slice, then
+/// H slice, then W slice: item = ((fi * NSecs + ni) * HSecs + hs) * WSecs +
+/// ws; a batched group that stages its inputs in SRAM may number image
+/// slices outermost (ItemOrder::ImagesOuter: item = ((ni * FSecs + fi) *
+/// HSecs + hs) * WSecs + ws), so that a cluster's items (or a phase's) need
+/// few images. Core c of Cores takes the contiguous range [c * Items /
+/// Cores, (c + 1) * Items / Cores) (of each phase's items when SramPhases >
+/// 1), so a core of a global group keeps its weight tile while consecutive
+/// items share a channel slice.
+///
+/// Legal combinations: InputStaging is SramPerCluster only for a global
+/// group (channel slices), WeightStaging is not Direct only for resident
+/// weights; when both stage in SRAM, both are SramPerChip (the inputs take
+/// the first SramImages images' worth of SRAM, the weights the rest).
+struct GroupPlan {
+  GroupInfo Info;
+  int NSecs = 1, HSecs = 1, WSecs = 1, FSecs = 1;
+  int64_t NB = 1;     ///< images per N slice
+  int64_t Batch = 1;  ///< images of the whole run
+  /// Output channels of the group (of its final tensor), and per channel
+  /// slice (all of them unless global).
+  int64_t Channels = 1, SliceChannels = 1;
+  HSlicing H;
+  HSlicing W;         ///< columns (one slice of the whole width if WSecs 1)
+  int Cores = 1;      ///< cores launched
+  int Clusters = 1;   ///< clusters of the device
+  /// The group inputs: staged in SRAM when that reads fewer GDRAM bytes
+  /// than re-reading them once per channel slice (global group), or, for a
+  /// resident group with all cores launched whose tiles would re-read halo
+  /// rows or columns, once per chip.
+  Staging InputStaging = Staging::Direct;
+  /// Resident weights: staged in SRAM and copied SRAM->WRAM by each core,
+  /// instead of GDRAM->WRAM by each core.
+  Staging WeightStaging = Staging::Direct;
+  ItemOrder Order = ItemOrder::ChannelsOuter;
+  int SramImages = 0;  ///< inputs in SRAM: most images a cluster stages
+  /// Inputs staged once per chip: the items run in SramPhases phases of
+  /// SramImages images each (image slices outermost); a phase stages its
+  /// images and spreads its items over all cores.
+  int SramPhases = 1;
+  std::vector<TimeStep> Steps;
+  /// Tensors computed in place: tensor -> the tensor whose buffers it
+  /// shares (an element-wise layer over an input read by it alone).
+  std::map<int, int> Alias;
+  /// Group inputs loaded straight into a padded window tile: tensor -> the
+  /// convolution, its only reader, which reads the tile in place.
+  std::map<int, int> PaddedInputs;
+  std::vector<LmemBuffer> Buffers;     ///< NRAM
+  std::vector<LmemBuffer> WramBuffers; ///< WRAM: convolution weights
+  int64_t PeakBytes = 0;               ///< NRAM
+  int64_t WramPeakBytes = 0;
+  int TilePx = 1; ///< pixels per call of the per-channel vector ops
+  double Cycles = 0;              ///< estimated
+  int64_t ReadBytes = 0, WriteBytes = 0; ///< GDRAM traffic (exact)
+  int64_t WeightReadBytes = 0; ///< of ReadBytes: parameters (GDRAM2WRAM,
+                               ///< GDRAM2SRAM when the weights are staged)
+  int64_t WeightTileLoads = 0; ///< weight tiles loaded, over all cores
+
+  // --- Derived facts ------------------------------------------------------
+
+  /// Spatial (N x H x W) slices: more than one holds the weights resident.
+  int spatialSecs() const { return NSecs * HSecs * WSecs; }
+  /// NSecs * HSecs * WSecs * FSecs work items.
+  int items() const { return spatialSecs() * FSecs; }
+  /// Output channels are sliced (a "global" group).
+  bool global() const { return FSecs > 1; }
+  WeightPolicy weightPolicy() const {
+    return global()              ? WeightPolicy::ChannelTiles
+           : spatialSecs() > 1   ? WeightPolicy::Resident
+                                 : WeightPolicy::PerItem;
+  }
+  /// Weights loaded once, held for all slices.
+  bool weightsResident() const {
+    return weightPolicy() == WeightPolicy::Resident;
+  }
+  /// A global group without N/H/W slices: the inputs are the same for every
+  /// item and loaded once per core.
+  bool inputsResident() const { return global() && spatialSecs() == 1; }
+  /// More than one item per core: load i+1, compute i, store i-1; inputs
+  /// and outputs double-buffered.
+  bool pipelined() const { return items() > Cores; }
+  bool inputsInSram() const { return InputStaging != Staging::Direct; }
+  bool weightsInSram() const { return WeightStaging != Staging::Direct; }
+  bool usesSram() const { return inputsInSram() || weightsInSram(); }
+  /// Staged once per chip (one union of all clusters).
+  bool sramBroadcast() const {
+    return InputStaging == Staging::SramPerChip ||
+           WeightStaging == Staging::SramPerChip;
+  }
+  /// Inputs staged once per chip: the item loop runs per phase.
+  bool phased() const { return InputStaging == Staging::SramPerChip; }
+  bool imagesOuter() const { return Order == ItemOrder::ImagesOuter; }
+  /// Clusters per union of the launch: 0 a BLOCK launch, 1 UNION1 (each
+  /// cluster stages for itself), else all clusters (staged once per chip).
+  int launchUnion() const {
+    return sramBroadcast() ? Clusters : usesSram() ? 1 : 0;
+  }
+
+  /// Channels of tensor \p T's slice in an item: a global group's computed
+  /// tensors hold one channel slice.
+  int64_t sliceChannels(const Net &N, int T) const {
+    return global() && Info.computes(N, T) ? SliceChannels
+                                           : N.Tensors[T].C;
+  }
+  /// Bytes of tensor \p T's buffer for one item: images x channels x rows
+  /// x columns of its largest slice.
+  int64_t sliceBytes(const Net &N, int T) const {
+    int S = Info.slot(T);
+    return NB * sliceChannels(N, T) * H.RowsCap[S] * W.RowsCap[S] * 4;
+  }
+  /// Floats of one image of tensor \p T's slice buffer.
+  int64_t sliceImageFloats(const Net &N, int T) const {
+    int S = Info.slot(T);
+    return sliceChannels(N, T) * H.RowsCap[S] * W.RowsCap[S];
+  }
+  /// The largest per-channel vector (bias, alpha) in bytes: WRAM stages
+  /// them in the prologue, so it must hold the largest.
+  int64_t maxVectorBytes(const Net &N) const;
+
+  /// The item decomposition (see above).
+  ItemAxis channelAxis() const {
+    return imagesOuter() ? ItemAxis{HSecs * WSecs, FSecs}
+                         : ItemAxis{spatialSecs(), FSecs};
+  }
+  ItemAxis imageAxis() const {
+    return imagesOuter() ? ItemAxis{FSecs * HSecs * WSecs, NSecs}
+                         : ItemAxis{HSecs * WSecs, NSecs};
+  }
+  ItemAxis rowAxis() const { return {WSecs, HSecs}; }
+  ItemAxis columnAxis() const { return {1, WSecs}; }
+  int itemF(int Item) const { return channelAxis().of(Item); }
+  int itemN(int Item) const { return imageAxis().of(Item); }
+  int itemH(int Item) const { return rowAxis().of(Item); }
+  int itemW(int Item) const { return columnAxis().of(Item); }
+  /// Items [Begin, End) of core \p Core in phase \p Ph (items
+  /// [Ph * Items / SramPhases, (Ph + 1) * Items / SramPhases)).
+  int itemBegin(int Core, int Ph = 0) const {
+    int PI = items() / SramPhases;
+    return Ph * PI + int(int64_t(Core) * PI / Cores);
+  }
+  int itemEnd(int Core, int Ph = 0) const { return itemBegin(Core + 1, Ph); }
+  /// Images [first, last] that cluster \p K's items need.
+  std::pair<int, int> clusterImages(int K, int CoresPerCluster) const {
+    int B = itemBegin(K * CoresPerCluster);
+    int E = itemBegin((K + 1) * CoresPerCluster);
+    return {itemN(B) * int(NB), itemN(E - 1) * int(NB) + int(NB) - 1};
+  }
+
+  /// Output channels per weight tile of layer \p L: its slice's channels.
+  int64_t weightTileChannels(const Net &N, int L) const {
+    return sliceChannels(N, N.Layers[L].Output);
+  }
+  /// Floats of one output channel of convolution \p L's weights
+  /// (KY * KX * C).
+  static int64_t weightsPerChannel(const Net &N, int L);
+  /// Convolution \p L's weights as the kernels read them from GDRAM:
+  /// [KY][KX][C][F] per tile of weightTileChannels output channels, each
+  /// tile one contiguous block at f0 * KY * KX * C, so that a kernel loads
+  /// a channel slice with one copy.
+  std::vector<float> packWeights(const Net &N, int L) const;
+};
+
+} // namespace bangc::lg
+
+#endif // BANGC_LAYERGROUP_GROUPPLAN_H
