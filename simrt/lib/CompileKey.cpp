@@ -1,7 +1,16 @@
 //===- CompileKey.cpp - What a compiled module depends on -----------------===//
+//
+// The compile cache's key: every input a compiled object depends on. The
+// fields of CompileOptions and DeviceSpec come from their tables
+// (bangsim/CompileOptions.def, bangsim/DeviceSpec.def), and the build fails
+// when a struct has a field its table does not list, so a new option or
+// device number cannot be left out of the key unnoticed.
+//
+//===----------------------------------------------------------------------===//
 #include "CompileKey.h"
 #include "CodegenOptions.h"
 #include "CompileCache.h"
+#include "FieldCount.h"
 
 #include "codegen/HostTarget.h"
 
@@ -35,6 +44,89 @@ const std::string &hostTarget() {
   return target;
 }
 
+// --- The tables list every field ----------------------------------------===//
+
+/// CompileOptions' fields as its table lists them, with their types.
+struct TabledOptions {
+#define BANGSIM_KEYED_OPTION(FIELD) decltype(CompileOptions::FIELD) FIELD;
+#define BANGSIM_UNKEYED_OPTION(FIELD, WHY)                                     \
+  decltype(CompileOptions::FIELD) FIELD;
+#include "bangsim/CompileOptions.def"
+};
+static_assert(fieldCount<CompileOptions>() == fieldCount<TabledOptions>() &&
+                  sizeof(CompileOptions) == sizeof(TabledOptions),
+              "CompileOptions has a field that bangsim/CompileOptions.def "
+              "does not list: add it there, as BANGSIM_KEYED_OPTION (and its "
+              "addOption term below) if the compiled object depends on it, "
+              "else as BANGSIM_UNKEYED_OPTION with the reason");
+
+/// DeviceSpec's fields as its table lists them, with their types.
+struct TabledSpec {
+#define BANGSIM_DEVICE_FIELD(FIELD) decltype(DeviceSpec::FIELD) FIELD;
+#include "bangsim/DeviceSpec.def"
+};
+static_assert(fieldCount<DeviceSpec>() == fieldCount<TabledSpec>() &&
+                  sizeof(DeviceSpec) == sizeof(TabledSpec),
+              "DeviceSpec has a field that bangsim/DeviceSpec.def does not "
+              "list: add it there (every field of the spec is in the compile "
+              "key)");
+
+// --- Device spec fields, exactly ----------------------------------------===//
+
+void addExact(KeyBuilder &k, const std::string &v) { k.add(v); }
+void addExact(KeyBuilder &k, int v) { k.add(int64_t(v)); }
+void addExact(KeyBuilder &k, int64_t v) { k.add(v); }
+void addExact(KeyBuilder &k, double v) { k.add(exact(v)); }
+template <size_t N>
+void addExact(KeyBuilder &k, const std::array<double, N> &v) {
+  for (double x : v)
+    addExact(k, x);
+}
+
+// --- One term per keyed option ------------------------------------------===//
+
+/// Names one field of CompileOptions, to pick its addOption overload.
+template <auto Field> struct Option {};
+
+/// Include directories as given (they appear in __FILE__) and absolute
+/// (where headers are searched).
+void addOption(KeyBuilder &k, const CompileOptions &options,
+               Option<&CompileOptions::includeDirs>) {
+  k.add(int64_t(options.includeDirs.size()));
+  for (const std::string &dir : options.includeDirs)
+    k.add(dir).add(absolute(dir));
+}
+
+void addOption(KeyBuilder &k, const CompileOptions &options,
+               Option<&CompileOptions::defines>) {
+  k.add(int64_t(options.defines.size()));
+  for (const std::string &def : options.defines)
+    k.add(def);
+}
+
+void addOption(KeyBuilder &k, const CompileOptions &options,
+               Option<&CompileOptions::optLevel>) {
+  k.add(options.optLevel);
+}
+
+void addOption(KeyBuilder &k, const CompileOptions &options,
+               Option<&CompileOptions::debugInfo>) {
+  k.add(options.debugInfo);
+}
+
+void addOption(KeyBuilder &k, const CompileOptions &options,
+               Option<&CompileOptions::checkAccesses>) {
+  k.add(options.checkAccesses);
+}
+
+/// Inlined intrinsic bodies, or calls into the native device library: the
+/// choice made, so that the default and the option it defaults to share an
+/// entry.
+void addOption(KeyBuilder &k, const CompileOptions &options,
+               Option<&CompileOptions::inlineIntrinsics>) {
+  k.add(bangc::inlinesIntrinsics(codegenOptions(options)));
+}
+
 } // namespace
 
 std::string bangsim::compileKey(StringRef name, StringRef source, bool fromFile,
@@ -45,25 +137,14 @@ std::string bangsim::compileKey(StringRef name, StringRef source, bool fromFile,
   k.add(hostTarget());
   // The device: the JSON form (which grows with the spec) and every field
   // exactly (the JSON rounds).
-  k.add(deviceSpecToJSON(spec)).add(spec.name).add(spec.clusters);
-  k.add(spec.coresPerCluster).add(spec.nramBytes).add(spec.wramBytes);
-  k.add(spec.sramBytes).add(spec.gdramBytes).add(exact(spec.clockGHz));
-  k.add(exact(spec.gdramGBps)).add(exact(spec.gdramCoreGBps));
-  k.add(exact(spec.onchipGBps)).add(spec.dmaLatencyCycles).add(spec.nramBanks);
-  for (double v : spec.vectorBytesPerCycle)
-    k.add(exact(v));
-  k.add(exact(spec.macsPerCycle)).add(exact(spec.scalarIPC));
-  // The options. Include directories as given (they appear in __FILE__)
-  // and absolute (where headers are searched).
-  k.add(int64_t(options.includeDirs.size()));
-  for (const std::string &dir : options.includeDirs)
-    k.add(dir).add(absolute(dir));
-  k.add(int64_t(options.defines.size()));
-  for (const std::string &def : options.defines)
-    k.add(def);
-  k.add(options.optLevel).add(options.debugInfo).add(options.checkAccesses);
-  // Inlined intrinsic bodies, or calls into the native device library.
-  k.add(bangc::inlinesIntrinsics(codegenOptions(options)));
+  k.add(deviceSpecToJSON(spec));
+#define BANGSIM_DEVICE_FIELD(FIELD) addExact(k, spec.FIELD);
+#include "bangsim/DeviceSpec.def"
+  // The options the object depends on.
+#define BANGSIM_KEYED_OPTION(FIELD)                                            \
+  addOption(k, options, Option<&CompileOptions::FIELD>());
+#define BANGSIM_UNKEYED_OPTION(FIELD, WHY)
+#include "bangsim/CompileOptions.def"
   // The driver reads these to find headers.
   for (const char *var : {"CPATH", "CPLUS_INCLUDE_PATH", "C_INCLUDE_PATH"}) {
     const char *value = std::getenv(var);
