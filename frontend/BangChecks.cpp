@@ -10,6 +10,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 
@@ -20,6 +21,10 @@ namespace {
 
 enum Space { Nram, Wram, Sram, NumSpaces };
 const char *const spaceNames[NumSpaces] = {"NRAM", "WRAM", "SRAM"};
+
+/// The least alignment of an on-chip object in the device's layout
+/// (codegen/MemorySpaces.cpp).
+constexpr int64_t LayoutAlign = 64;
 
 bool hasAnnotation(const Decl *d, llvm::StringRef what) {
   for (const AnnotateAttr *attr : d->specific_attrs<AnnotateAttr>())
@@ -268,27 +273,51 @@ private:
         << callee;
   }
 
+  /// The bytes `vd` can take in the device's layout at most.
+  /// codegen/MemorySpaces.cpp starts every on-chip object at a boundary of
+  /// max(its alignment, LayoutAlign) after the one before: an object takes
+  /// its size rounded up to LayoutAlign, plus up to (alignment - LayoutAlign)
+  /// of padding before it if it is aligned more. With all alignments at most
+  /// LayoutAlign and a capacity that is a multiple of it (the spec gives KiB),
+  /// the sum fits exactly when the layout does.
+  static int64_t layoutBytes(ASTContext &ctx, const VarDecl *vd,
+                             int64_t bytes) {
+    int64_t align = ctx.getDeclAlign(vd).getQuantity();
+    int64_t before = align > LayoutAlign ? align - LayoutAlign : 0;
+    return before + int64_t(llvm::alignTo(bytes, LayoutAlign));
+  }
+
   void checkStaticBytes(ASTContext &ctx, FunctionDecl *kernel,
                         const llvm::SetVector<VarDecl *> &vars) {
     for (int s = 0; s < NumSpaces; ++s) {
       std::vector<std::pair<int64_t, VarDecl *>> decls;
-      int64_t total = 0;
+      int64_t total = 0, placed = 0;
       for (VarDecl *vd : vars) {
         if (spaceOf(vd) != Space(s) || vd->getType()->isDependentType() ||
             vd->getType()->isIncompleteType())
           continue;
         int64_t bytes = ctx.getTypeSizeInChars(vd->getType()).getQuantity();
         total += bytes;
+        placed += layoutBytes(ctx, vd, bytes);
         decls.push_back({bytes, vd});
       }
       int64_t cap = capacity(spec, Space(s));
-      if (total <= cap)
+      if (placed <= cap)
         continue;
-      report(kernel->getLocation(), DiagnosticsEngine::Error,
-             "kernel %0 uses %1 bytes of static %2, more than the %3 bytes "
-             "the device '%4' has")
-          << kernel << std::to_string(total) << spaceNames[s]
-          << std::to_string(cap) << spec.name;
+      if (total > cap)
+        report(kernel->getLocation(), DiagnosticsEngine::Error,
+               "kernel %0 uses %1 bytes of static %2, more than the %3 bytes "
+               "the device '%4' has")
+            << kernel << std::to_string(total) << spaceNames[s]
+            << std::to_string(cap) << spec.name;
+      else
+        report(kernel->getLocation(), DiagnosticsEngine::Error,
+               "kernel %0 uses %1 bytes of static %2, which take up to %3 "
+               "bytes with each object placed at a %4-byte boundary, more "
+               "than the %5 bytes the device '%6' has")
+            << kernel << std::to_string(total) << spaceNames[s]
+            << std::to_string(placed) << std::to_string(LayoutAlign)
+            << std::to_string(cap) << spec.name;
       std::stable_sort(decls.begin(), decls.end(),
                        [](auto &a, auto &b) { return a.first > b.first; });
       for (size_t i = 0; i < decls.size() && i < 3; ++i)
