@@ -133,8 +133,8 @@ Error checkStatic(const DeviceSpec &spec, const Kernel &kernel,
   for (int s = 0; s < 3; ++s)
     if (layout.bytes[s] > caps[s])
       return launchError(llvm::formatv(
-          "kernel '{0}': its module has {1} bytes of static {2}, the device "
-          "'{3}' {4}",
+          "kernel '{0}': its module has {1} bytes of static {2}, more than "
+          "the {4} bytes the device '{3}' has",
           kernel.pretty, layout.bytes[s], names[s], spec.name, caps[s]));
   return Error::success();
 }

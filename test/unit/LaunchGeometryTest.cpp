@@ -259,10 +259,12 @@ TEST(LaunchGeometry, StaticBytesAtExactlyTheCardsCapacity) {
                      {1, 1, 1}, FuncType::Block);
     ASSERT_FALSE(bool(refused)) << "a module with one byte more " << space.name
                                 << " than the card launched";
-    EXPECT_TRUE(holdsInOrder(llvm::toString(refused.takeError()),
-                             {"kernel 'last'", std::to_string(bytes),
-                              std::string("bytes of static ") + space.name,
-                              std::to_string(bytes - 1)}));
+    EXPECT_TRUE(
+        holdsInOrder(llvm::toString(refused.takeError()),
+                     {"kernel 'last': its module has " + std::to_string(bytes) +
+                          " bytes of static " + space.name,
+                      "more than the " + std::to_string(bytes - 1) +
+                          " bytes the device '" + smaller.name + "' has"}));
   }
 }
 
