@@ -227,6 +227,17 @@ const Rule rules[] = {
     {"mlp_overlap", "int d",
      "__bang_mlp(fc + d, fc + 8, wk, fa, 2, 3, 2);", "__bang_mlp",
      {{4}, {14}}, {{5}, {13}}, "__bang_mlp: dst overlaps src"},
+    // Weights live in WRAM (wk is at its start): k floats ending exactly at
+    // its end run, one more runs past it; weights in NRAM fault.
+    {"matmul_weights_at_wram_end", "int k",
+     "__bang_matmul(fa, fb, (float *)((char *)wk + MAX_WRAM_SIZE) - 16, 1, k,"
+     " 1);",
+     "__bang_matmul", {{16}, {1}}, {{17}},
+     "(68 bytes) is out of bounds of WRAM of core 0"},
+    {"conv_weights_in_nram", "int in_nram",
+     "__bang_conv(fa, fb, in_nram ? fc : wk, 1, 1, 1, 1, 1, 1, 1, 1);",
+     "__bang_conv", {{0}}, {{1}},
+     "(4 bytes) must be in WRAM but is in NRAM of core 0"},
 };
 // clang-format on
 
