@@ -274,6 +274,20 @@ struct GroupPlan {
     return Ph * PI + int(int64_t(Core) * PI / Cores);
   }
   int itemEnd(int Core, int Ph = 0) const { return itemBegin(Core + 1, Ph); }
+  /// Calls \p Load(whether the item starts its phase, channel slice) for
+  /// each weight tile core \p Core loads: at each change of channel slice
+  /// along its items (a core keeps its tile from one phase to the next).
+  template <typename Fn> void forEachTileLoad(int Core, Fn &&Load) const {
+    int Prev = -1;
+    for (int Ph = 0; Ph < SramPhases; ++Ph)
+      for (int It = itemBegin(Core, Ph); It < itemEnd(Core, Ph); ++It) {
+        int Fi = itemF(It);
+        if (Fi == Prev)
+          continue;
+        Prev = Fi;
+        Load(It == itemBegin(Core, Ph), Fi);
+      }
+  }
   /// Images [first, last] that cluster \p K's items need.
   std::pair<int, int> clusterImages(int K, int CoresPerCluster) const {
     int B = itemBegin(K * CoresPerCluster);

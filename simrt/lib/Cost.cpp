@@ -19,6 +19,8 @@
 //===----------------------------------------------------------------------===//
 #include "Sim.h"
 
+#include "bangsim/CostModel.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -62,8 +64,8 @@ void bangsim::chargeDma(Task &task, int dir, int64_t bytes, int64_t segments,
                         bool async, const char *name) {
   const DeviceSpec &spec = *task.launch->spec;
   double perCycle = touchesGdram(dir) ? task.launch->gdramBytesPerCycle
-                                      : spec.onchipGBps / spec.clockGHz;
-  double cycles = double(spec.dmaLatencyCycles) + double(bytes) / perCycle;
+                                      : cost::onchipBytesPerCycle(spec);
+  double cycles = cost::dmaCycles(spec, double(bytes), perCycle);
   (void)segments; // strided copies cost by bytes alone (docs/device.md)
   // Either kind starts once the queue is free and the core has issued it.
   double start = std::max(task.dma, task.compute);
@@ -82,16 +84,13 @@ void bangsim::chargeCompute(Task &task, int opClass, int dtype, int64_t count,
   const DeviceSpec &spec = *task.launch->spec;
   double cycles;
   if (opClass == BANG_OP_MAC) {
-    double rate = spec.macsPerCycle;
-    if (dtype == BANG_DT_F32)
-      rate /= 4;
-    cycles = double(count) / rate;
+    cycles = double(count) / cost::matrixMacsPerCycle(spec, dtype);
   } else {
     int size = dtype >= 0 && dtype < BANG_DT_NUM ? dtypeBytes[dtype] : 4;
     cycles =
         task.launch->vectorBytesPerCycle[opClass].divide(double(count) * size);
   }
-  cycles = std::max(1.0, cycles);
+  cycles = cost::computeCycles(cycles);
   double start = task.compute;
   task.compute += cycles;
   task.stats.computeBusy += cycles;

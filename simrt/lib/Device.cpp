@@ -1,6 +1,8 @@
 //===- Device.cpp - The simulated device: memories and launches -----------===//
 #include "Sim.h"
 
+#include "bangsim/CostModel.h"
+
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -216,9 +218,7 @@ Expected<LaunchStats> Device::launch(const Kernel &kernel,
   l.scalarIPC = Rate(spec.scalarIPC);
   for (int c = 0; c < BANG_OP_NUM_CLASSES; ++c)
     l.vectorBytesPerCycle[c] = Rate(spec.vectorBytesPerCycle[c]);
-  l.gdramBytesPerCycle =
-      std::min(spec.gdramCoreGBps, spec.gdramGBps / activeCores) /
-      spec.clockGHz;
+  l.gdramBytesPerCycle = cost::gdramBytesPerCycle(spec, activeCores);
 
   LaunchStats &stats = l.stats;
   stats.kernel = kernel.pretty;

@@ -1,0 +1,328 @@
+//===- Buffers.cpp - LayerGroup planner: time steps and buffers -----------===//
+//
+// The time-step table of one item (load the inputs, compute each layer,
+// store the outputs) and the buffers it needs, as rectangles of time steps
+// x bytes: activations, per-channel vectors and scratch tiles in NRAM,
+// convolution weights in WRAM. Double buffers for a pipelined item loop;
+// in-place element-wise layers; group inputs loaded straight into their
+// reader's padded window tile.
+//
+//===----------------------------------------------------------------------===//
+#include "layergroup/plan/GroupPass.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace bangc::lg::plan {
+
+bool vectorPool(const Layer &l) {
+  return l.Kind == OpKind::SumPool ||
+         (l.Kind == OpKind::MaxPool && std::isinf(l.Cmp) && l.Cmp < 0);
+}
+
+int64_t tileCols(const Layer &l, int64_t outCols) {
+  return (outCols - 1) * l.SX + l.keffX();
+}
+
+int64_t tileRows(const Layer &l, int64_t outRows) {
+  return (outRows - 1) * l.SY + l.keffY();
+}
+
+/// True if a window op may need a padded scratch tile (inCols and outCols:
+/// the columns of its input and output slices).
+static bool needsTile(const Layer &l, int64_t inCols, int64_t outCols) {
+  return l.PU || l.PD || l.PL || l.PR || tileCols(l, outCols) != inCols;
+}
+
+bool usesChanTile(const Layer &l) {
+  switch (l.Kind) {
+  case OpKind::Conv:
+  case OpKind::SumPool:
+  case OpKind::Add:
+    return !l.Bias.empty();
+  case OpKind::Scale:
+    return !l.Bias.empty() || !l.Alpha.empty();
+  default:
+    return false;
+  }
+}
+
+int64_t weightElems(const Net &net, const Layer &l, int64_t channels) {
+  if (l.Kind == OpKind::Conv)
+    return channels * net.Tensors[l.Inputs[0]].C * l.KY * l.KX;
+  return 0;
+}
+
+int64_t vecElems(const Layer &l) {
+  return int64_t(l.Bias.size() + l.Alpha.size());
+}
+
+GroupPass::GroupPass(const Net &net, const bangsim::DeviceSpec &spec,
+                     const GroupInfo &group, const PlanOptions &options,
+                     GroupPlan &plan)
+    : net(net), spec(spec), group(group), options(options), plan(plan),
+      cost{spec, plan.Cores} {
+  for (int t : group.Inputs)
+    inputBytes += plan.Batch * net.Tensors[t].elements() * 4;
+}
+
+int GroupPass::lastUse(int t) const {
+  int last = -1;
+  for (int c : net.Tensors[t].Consumers)
+    if (group.contains(c))
+      last = std::max(last, computeStep(c));
+  return last;
+}
+
+// A window op reads its slice in place when no padding is needed and the
+// slice is exactly its window; with W slices an input read by several
+// layers holds their hull, so it copies.
+LayerSlice GroupPass::layerSlice(int l) const {
+  const Layer &layer = net.Layers[l];
+  int in0 = layer.Inputs[0], t = layer.Output;
+  LayerSlice s{rowsCap(t), colsCap(t), colsCap(in0),
+               plan.sliceChannels(net, t), false};
+  int readers = group.readers(net, in0);
+  s.tile = layer.windowed() &&
+           (layer.Kind == OpKind::Conv || vectorPool(layer)) &&
+           (needsTile(layer, s.inCols, s.outCols) ||
+            (plan.WSecs > 1 && readers > 1)) &&
+           !plan.PaddedInputs.count(in0);
+  return s;
+}
+
+int64_t GroupPass::inputBufferBytes(int t) const {
+  auto it = plan.PaddedInputs.find(t);
+  if (it == plan.PaddedInputs.end())
+    return plan.sliceBytes(net, t);
+  const Layer &reader = net.Layers[it->second];
+  return net.Tensors[t].C * tileRows(reader, rowsCap(reader.Output)) *
+         tileCols(reader, colsCap(reader.Output)) * 4;
+}
+
+// Pixels per call of the per-channel vector ops: the largest output slice
+// of the group, at most TileFloats / channels.
+void chooseVectorTile(GroupPass &pass) {
+  int64_t maxPx = 1, maxChannels = 1;
+  for (int l : pass.group.Layers) {
+    int t = pass.net.Layers[l].Output;
+    maxPx = std::max(maxPx, pass.rowsCap(t) * pass.colsCap(t));
+    if (usesChanTile(pass.net.Layers[l]))
+      maxChannels = std::max(maxChannels, pass.plan.sliceChannels(pass.net, t));
+  }
+  pass.plan.TilePx =
+      int(std::max<int64_t>(1, std::min(maxPx, TileFloats / maxChannels)));
+}
+
+// A group input read by one convolution alone, which pads it, is loaded
+// straight into that convolution's window tile (one image per item, whole
+// rows): its buffer is the tile, the padding columns are zeroed once, and
+// the convolution copies nothing.
+void choosePaddedInputs(GroupPass &pass) {
+  const Net &net = pass.net;
+  GroupPlan &p = pass.plan;
+  for (int t : pass.group.Inputs) {
+    int reader = -1, readers = 0;
+    for (int c : net.Tensors[t].Consumers)
+      if (pass.group.contains(c))
+        reader = c, ++readers;
+    if (readers != 1 || p.WSecs != 1 || p.NB != 1 ||
+        net.Layers[reader].Kind != OpKind::Conv ||
+        !pass.layerSlice(reader).tile)
+      continue;
+    const Layer &conv = net.Layers[reader];
+    if (conv.PL + net.Tensors[t].W > tileCols(conv, pass.colsCap(conv.Output)))
+      continue;
+    p.PaddedInputs[t] = reader;
+  }
+}
+
+namespace {
+
+LmemBuffer buffer(LmemBuffer::Kind kind, std::string name, int64_t bytes,
+                  int start, int end, int order) {
+  LmemBuffer b;
+  b.K = kind;
+  b.Name = std::move(name);
+  b.Bytes = bytes;
+  b.Start = start, b.End = end;
+  b.Order = order;
+  return b;
+}
+
+/// Group inputs: loaded in ts0 (pipelined or resident) or at their first
+/// reader's step; double-buffered when pipelined.
+void placeInputs(GroupPass &pass, int &orderId) {
+  const Net &net = pass.net;
+  GroupPlan &p = pass.plan;
+  for (int t : pass.group.Inputs) {
+    int first = INT_MAX;
+    for (int c : net.Tensors[t].Consumers)
+      if (pass.group.contains(c))
+        first = std::min(first, c - pass.group.First);
+    bool held = p.pipelined() || p.inputsResident();
+    int loadStep = held ? 0 : first;
+    p.Steps[loadStep].LoadTensors.push_back(t);
+    bool twice = p.pipelined() && !p.inputsResident();
+    // A padded input's padding columns are zeroed once, in the prologue: no
+    // other buffer may share its NRAM, before its load or after.
+    bool padded = p.PaddedInputs.count(t);
+    for (int copy = 0; copy < (twice ? 2 : 1); ++copy) {
+      LmemBuffer b = buffer(LmemBuffer::Activation,
+                            net.Tensors[t].Name + (copy ? "'" : ""),
+                            pass.inputBufferBytes(t), padded ? 0 : loadStep,
+                            (held || padded) ? TsInf : pass.lastUse(t),
+                            orderId);
+      b.Tensor = t, b.Copy = copy;
+      p.Buffers.push_back(b);
+    }
+    ++orderId;
+  }
+}
+
+/// Layer \p l's weights (WRAM, per step unless resident or tiled; two
+/// tiles for a pipelined global group) and per-channel vectors (NRAM,
+/// loaded once per core).
+void placeParameters(GroupPass &pass, int l, int orderId) {
+  const Layer &layer = pass.net.Layers[l];
+  GroupPlan &p = pass.plan;
+  int64_t elems =
+      weightElems(pass.net, layer, p.weightTileChannels(pass.net, l));
+  if (elems > 0) {
+    bool held = p.weightsResident() || p.global();
+    int loadStep = held ? 0 : l - pass.group.First;
+    p.Steps[loadStep].LoadWeights.push_back(l);
+    int copies = (p.global() && p.pipelined()) ? 2 : 1;
+    for (int copy = 0; copy < copies; ++copy) {
+      LmemBuffer b = buffer(LmemBuffer::Weight,
+                            layer.Name + ".w" + (copy ? "'" : ""), elems * 4,
+                            loadStep, held ? TsInf : pass.computeStep(l),
+                            orderId);
+      b.Layer = l, b.Copy = copy, b.Part = 0;
+      p.WramBuffers.push_back(b);
+    }
+  }
+  const int64_t vectors[3] = {0, int64_t(layer.Bias.size()),
+                              int64_t(layer.Alpha.size())};
+  for (int part = 1; part < 3; ++part) {
+    if (vectors[part] == 0)
+      continue;
+    LmemBuffer b = buffer(LmemBuffer::Weight,
+                          layer.Name + (part == 1 ? ".b" : ".a"),
+                          vectors[part] * 4, 0, TsInf, orderId);
+    b.Layer = l, b.Part = part;
+    p.Buffers.push_back(b);
+  }
+}
+
+/// Layer \p l's scratch tiles: the padded window tile, the vector tile.
+void placeScratch(GroupPass &pass, int l, int orderId) {
+  const Layer &layer = pass.net.Layers[l];
+  GroupPlan &p = pass.plan;
+  int t = layer.Output, step = pass.computeStep(l);
+  if (pass.layerSlice(l).tile) {
+    int64_t channels = layer.Kind == OpKind::Conv
+                           ? pass.net.Tensors[layer.Inputs[0]].C
+                           : p.sliceChannels(pass.net, t);
+    LmemBuffer b = buffer(LmemBuffer::Scratch, layer.Name + ".tile",
+                          tileRows(layer, pass.rowsCap(t)) *
+                              tileCols(layer, pass.colsCap(t)) * channels * 4,
+                          step, step, orderId);
+    b.Layer = l, b.Part = 0;
+    p.Buffers.push_back(b);
+  }
+  if (usesChanTile(layer)) {
+    LmemBuffer b = buffer(LmemBuffer::Scratch, layer.Name + ".vtile",
+                          int64_t(p.TilePx) * p.sliceChannels(pass.net, t) * 4,
+                          step, step, orderId);
+    b.Layer = l, b.Part = 1;
+    p.Buffers.push_back(b);
+  }
+}
+
+/// An element-wise layer whose input is produced in the group and read by
+/// it alone works in place: its output takes the input's buffer(s).
+bool inPlace(const GroupPass &pass, const Layer &layer) {
+  const Net &net = pass.net;
+  int in0 = layer.Inputs.empty() ? -1 : layer.Inputs[0];
+  return (layer.Kind == OpKind::Relu || layer.Kind == OpKind::Clamp ||
+          layer.Kind == OpKind::Scale) &&
+         layer.Inputs.size() == 1 && pass.group.computes(net, in0) &&
+         net.Tensors[in0].Consumers.size() == 1 &&
+         !pass.group.isOutput(in0) &&
+         pass.plan.sliceBytes(net, in0) == pass.plan.sliceBytes(net, layer.Output);
+}
+
+/// Tensor \p t shares the buffers of the tensor its input aliases, whose
+/// lifetime grows to cover both; a second copy if it needs one.
+void aliasBuffers(GroupPass &pass, int t, int in0, int copies, int start,
+                  int end) {
+  GroupPlan &p = pass.plan;
+  int root = p.Alias.count(in0) ? p.Alias[in0] : in0;
+  p.Alias[t] = root;
+  LmemBuffer *first = nullptr;
+  bool hasCopy1 = false;
+  for (LmemBuffer &b : p.Buffers)
+    if (b.K == LmemBuffer::Activation && b.Tensor == root) {
+      b.Start = std::min(b.Start, start);
+      b.End = std::max(b.End, end);
+      b.Name += "=" + pass.net.Tensors[t].Name;
+      hasCopy1 |= b.Copy == 1;
+      if (b.Copy == 0)
+        first = &b;
+    }
+  if (copies == 2 && !hasCopy1) {
+    LmemBuffer b = *first;
+    b.Copy = 1;
+    b.Name += "'";
+    p.Buffers.push_back(b);
+  }
+}
+
+/// Layer \p l's output: stored after its step (or at the end when
+/// pipelined, double-buffered) if a group output, else alive until its
+/// last reader.
+void placeOutput(GroupPass &pass, int l, int orderId) {
+  const Layer &layer = pass.net.Layers[l];
+  GroupPlan &p = pass.plan;
+  int t = layer.Output, step = pass.computeStep(l);
+  bool isOut = pass.group.isOutput(t);
+  int storeStep =
+      p.pipelined() ? pass.storeStep() : std::min(pass.storeStep(), step + 1);
+  if (isOut)
+    p.Steps[storeStep].StoreTensors.push_back(t);
+  bool doubled = isOut && p.pipelined();
+  int copies = doubled ? 2 : 1;
+  int start = doubled ? 0 : step;
+  int end = doubled ? TsInf
+                    : std::max(pass.lastUse(t), isOut ? storeStep : step);
+  if (inPlace(pass, layer)) {
+    aliasBuffers(pass, t, layer.Inputs[0], copies, start, end);
+    return;
+  }
+  for (int copy = 0; copy < copies; ++copy) {
+    LmemBuffer b = buffer(LmemBuffer::Activation,
+                          pass.net.Tensors[t].Name + (copy ? "'" : ""),
+                          p.sliceBytes(pass.net, t), start, end, orderId);
+    b.Tensor = t, b.Copy = copy;
+    p.Buffers.push_back(b);
+  }
+}
+
+} // namespace
+
+void placeInTimeSteps(GroupPass &pass) {
+  GroupPlan &p = pass.plan;
+  p.Steps.assign(pass.layers() + 2, TimeStep{});
+  int orderId = 0;
+  placeInputs(pass, orderId);
+  for (int l : pass.group.Layers) {
+    placeParameters(pass, l, orderId);
+    placeScratch(pass, l, orderId);
+    placeOutput(pass, l, orderId);
+    p.Steps[pass.computeStep(l)].Compute.push_back(l);
+    ++orderId;
+  }
+}
+
+} // namespace bangc::lg::plan

@@ -1,0 +1,309 @@
+//===- Cost.cpp - LayerGroup planner: estimated cycles --------------------===//
+//
+// The cycles of a group's kernel, estimated with the device's own cost
+// formulas (bangsim/CostModel.h, the same simrt charges): per layer the
+// vector, matrix and scalar work of its lg_ops.mlu function; per time step
+// compute against DMA; per item the steps, pipelined or not; per group the
+// prologue, the SRAM staging, the phases and the weight tiles of the
+// busiest core. And the search objective, cycles plus weighted traffic.
+//
+//===----------------------------------------------------------------------===//
+#include "layergroup/plan/GroupPass.h"
+
+#include <cstdlib>
+
+namespace bangc::lg {
+
+double planObjective(const GroupPlan &p, const bangsim::DeviceSpec &spec,
+                     const PlanOptions &o) {
+  double weight = o.TrafficWeight;
+  if (const char *env = getenv("BANGC_LG_TRAFFIC_WEIGHT"))
+    weight = atof(env);
+  double cyclesPerByte = spec.clockGHz / spec.gdramGBps;
+  return p.Cycles + weight * cyclesPerByte * double(p.ReadBytes + p.WriteBytes);
+}
+
+namespace plan {
+
+namespace {
+
+/// Instructions per inner iteration of the plain loops of lg_ops.mlu (from
+/// the simulator's scalar count; see docs/layergroup.md).
+constexpr double ScalarPoolPerTap = 30;
+constexpr double ScalarPerCall = 30;
+
+/// Cycles of lg_chan_op over \p px pixels of \p c channels.
+double chanOpCycles(const CostModel &m, int64_t px, int64_t c,
+                    int64_t tilePx) {
+  int64_t tp = std::max<int64_t>(1, std::min(px, tilePx));
+  double build = 0;
+  for (int64_t have = 1; have < tp; have *= 2)
+    build += m.vec(BANG_OP_MOVE, double(std::min(have, tp - have) * c)) +
+             m.scalar(ScalarPerCall);
+  int64_t chunks = (px + tp - 1) / tp;
+  return build + m.vec(BANG_OP_MOVE, double(c)) +
+         double(chunks) *
+             (m.vec(BANG_OP_ALU, double(tp * c)) + m.scalar(ScalarPerCall));
+}
+
+/// Cycles of filling a window tile of \p r x \p p pixels and copying the
+/// real rows in.
+double tileCycles(const CostModel &m, int64_t r, int64_t p, int64_t c,
+                  int64_t rows, int64_t w) {
+  return m.vec(BANG_OP_MOVE, double(r * p * c)) +
+         m.dma(double(rows * w * c * 4), false);
+}
+
+/// Cycles of filling and copying the window tile of convolution \p l for
+/// one image (0 without a tile).
+double windowTileCycles(const GroupPass &pass, const Layer &l,
+                        const LayerSlice &s) {
+  if (l.Kind != OpKind::Conv || !s.tile)
+    return 0;
+  int64_t r = tileRows(l, s.outRows), p = tileCols(l, s.outCols);
+  const Tensor &in = pass.net.Tensors[l.Inputs[0]];
+  return tileCycles(pass.cost, r, p, in.C, std::min(r, in.H), s.inCols);
+}
+
+/// Cycles of a pooling layer for one image.
+double poolCycles(const GroupPass &pass, const Layer &l, const LayerSlice &s,
+                  int64_t tilePx) {
+  const CostModel &m = pass.cost;
+  const Tensor &in = pass.net.Tensors[l.Inputs[0]];
+  int64_t px = s.outRows * s.outCols, ft = s.channels;
+  if (!vectorPool(l))
+    return m.scalar(double(ft * px) *
+                    (double(l.KY * l.KX) * ScalarPoolPerTap + 6));
+  double c = 0;
+  int64_t r = tileRows(l, s.outRows), p = tileCols(l, s.outCols);
+  if (s.tile)
+    c += tileCycles(m, r, p, ft, std::min(r, in.H), s.inCols);
+  c += m.vec(BANG_OP_REDUCE, double(px * ft * l.KY * l.KX)) +
+       m.scalar(ScalarPerCall);
+  if (!l.Bias.empty())
+    c += chanOpCycles(m, px, ft, tilePx);
+  return c;
+}
+
+/// Compute cycles of layer \p l for one item of \p nb images.
+double layerCompute(const GroupPass &pass, const Layer &l, int64_t nb,
+                    const LayerSlice &s, int64_t tilePx) {
+  const CostModel &m = pass.cost;
+  const Tensor &in = pass.net.Tensors[l.Inputs[0]];
+  int64_t ft = s.channels;
+  int64_t px = s.outRows * s.outCols;
+  double c = 0;
+  switch (l.Kind) {
+  case OpKind::Conv:
+    c += windowTileCycles(pass, l, s);
+    c += m.mac(double(px * ft * l.KY * l.KX * in.C)) + m.scalar(ScalarPerCall);
+    if (!l.Bias.empty())
+      c += chanOpCycles(m, px, ft, tilePx);
+    break;
+  case OpKind::MaxPool:
+  case OpKind::MinPool:
+  case OpKind::SumPool:
+    c += poolCycles(pass, l, s, tilePx);
+    break;
+  case OpKind::Relu:
+    c += m.vec(BANG_OP_ACT, double(ft * px)) + m.scalar(ScalarPerCall);
+    break;
+  case OpKind::Clamp:
+    c += m.scalar(double(ft * px) * 8);
+    break;
+  case OpKind::Scale:
+    c += m.vec(BANG_OP_MUL, double(ft * px)) + m.scalar(ScalarPerCall);
+    if (!l.Alpha.empty())
+      c += chanOpCycles(m, px, ft, tilePx);
+    if (!l.Bias.empty())
+      c += chanOpCycles(m, px, ft, tilePx);
+    break;
+  case OpKind::Add:
+    c += double(l.Inputs.size()) *
+         (m.vec(BANG_OP_ALU, double(ft * px)) + m.scalar(ScalarPerCall));
+    if (!l.Bias.empty())
+      c += chanOpCycles(m, px, ft, tilePx);
+    break;
+  }
+  return c * double(nb);
+}
+
+// The w4 correction: a weight load moves to an earlier step while that
+// step's compute hides it.
+void hoistWeightLoads(GroupPass &pass) {
+  GroupPlan &p = pass.plan;
+  std::vector<TimeStep> &steps = p.Steps;
+  for (int ts = 2; ts < int(steps.size()); ++ts) {
+    std::vector<int> keep;
+    for (int l : steps[ts].LoadWeights) {
+      int to = ts;
+      double c = pass.weightLoadCycles(l);
+      while (to > 1 && !steps[to - 1].SyncCopy &&
+             steps[to - 1].ComputeCycles >= steps[to - 1].DmaCycles + c)
+        --to;
+      if (to == ts) {
+        keep.push_back(l);
+        continue;
+      }
+      steps[to].LoadWeights.push_back(l);
+      steps[to].DmaCycles += c;
+      steps[ts].DmaCycles -= c;
+      for (LmemBuffer &b : p.WramBuffers)
+        if (b.Layer == l)
+          b.Start = to;
+    }
+    steps[ts].LoadWeights = keep;
+  }
+}
+
+/// Cycles of step \p s with \p dma cycles of DMA: compute and DMA overlap,
+/// except that a step copying a window tile (a synchronous on-chip DMA)
+/// waits for the loads and stores queued before it (one made before the
+/// step queues its DMA waits for nothing).
+double stepCycles(const TimeStep &s, double dma) {
+  if (s.TileFirstCycles > 0)
+    return s.TileFirstCycles + std::max(s.ComputeCycles - s.TileFirstCycles, dma);
+  return s.SyncCopy ? s.ComputeCycles + dma : std::max(s.ComputeCycles, dma);
+}
+
+/// Staging \p bytes in SRAM: per cluster, a core copies its share of a
+/// cluster's cores; broadcast, a core copies its share of the chip's cores
+/// and sends it to every other cluster.
+double stageCycles(const GroupPass &pass, double bytes) {
+  const CostModel &m = pass.cost;
+  if (!pass.plan.sramBroadcast())
+    return m.dma(bytes / pass.spec.coresPerCluster, true);
+  double share = bytes / pass.spec.numCores();
+  return m.dma(share, true) + (pass.spec.clusters - 1) * m.dma(share, false);
+}
+
+/// Once per core before the items: per-channel vectors (GDRAM->WRAM->NRAM),
+/// resident weights, resident inputs, the zeroed padding of padded inputs.
+double prologueCycles(const GroupPass &pass, const Traffic &traffic) {
+  const GroupPlan &p = pass.plan;
+  const CostModel &m = pass.cost;
+  const Net &net = pass.net;
+  double c = 0;
+  for (int l : pass.group.Layers)
+    if (vecElems(net.Layers[l]) > 0)
+      c += m.dma(double(vecElems(net.Layers[l]) * 4), true) +
+           m.dma(double(vecElems(net.Layers[l]) * 4), false);
+  if (p.weightsInSram())
+    c += stageCycles(pass, double(traffic.weightBytes)) +
+         m.dma(double(traffic.weightBytes), false);
+  else if (p.weightsResident())
+    for (int l : pass.group.Layers)
+      if (weightElems(net, net.Layers[l], p.weightTileChannels(net, l)) > 0)
+        c += pass.weightLoadCycles(l);
+  if (p.inputsResident())
+    for (int t : pass.group.Inputs)
+      c += m.dma(double(p.sliceBytes(net, t)), !p.inputsInSram());
+  for (auto [t, l] : p.PaddedInputs) // zero the padding columns once
+    c += (p.pipelined() && !p.inputsResident() ? 2 : 1) *
+         m.vec(BANG_OP_MOVE, double(pass.inputBufferBytes(t) / 4));
+  return c;
+}
+
+/// A pipelined global group's core loads a weight tile that the first item
+/// of a phase needs before that item (unhidden) and prefetches each later
+/// one in ts1 of the item before, beside that item's loads and stores
+/// (\p moved: the fill and drain DMA moved into ts1). The busiest core
+/// counts.
+double tileLoadCycles(const GroupPass &pass, double moved) {
+  const GroupPlan &p = pass.plan;
+  if (!p.pipelined() || !p.global())
+    return 0;
+  double load = pass.weightLoadCycles(pass.group.First);
+  const TimeStep &s1 = p.Steps[1];
+  double dma1 = s1.DmaCycles + moved;
+  double change = stepCycles(s1, dma1 + load) - stepCycles(s1, dma1);
+  double busiest = 0;
+  for (int c = 0; c < p.Cores; ++c) {
+    double own = 0;
+    p.forEachTileLoad(
+        c, [&](bool phaseStart, int) { own += phaseStart ? load : change; });
+    busiest = std::max(busiest, own);
+  }
+  return busiest;
+}
+
+} // namespace
+
+double GroupPass::weightLoadCycles(int l) const {
+  return cost.dma(double(weightElems(net, net.Layers[l],
+                                     plan.weightTileChannels(net, l)) *
+                         4),
+                  true);
+}
+
+void costTimeSteps(GroupPass &pass, const Traffic &traffic) {
+  GroupPlan &p = pass.plan;
+  for (int l : pass.group.Layers) {
+    TimeStep &s = p.Steps[pass.computeStep(l)];
+    LayerSlice slice = pass.layerSlice(l);
+    s.ComputeCycles =
+        layerCompute(pass, pass.net.Layers[l], p.NB, slice, p.TilePx);
+    s.SyncCopy |= slice.tile;
+  }
+  // A pipelined item of one image makes the window tile of a convolution
+  // computed first before it queues its stores and loads (see Codegen).
+  if (p.pipelined() && p.NB == 1) {
+    TimeStep &s1 = p.Steps[1];
+    int l = s1.Compute.front();
+    s1.TileFirstCycles =
+        windowTileCycles(pass, pass.net.Layers[l], pass.layerSlice(l));
+  }
+  // A global group reloads its tile only when the channel slice changes:
+  // the share of items that load one (pipelined, the tile loads are costed
+  // per core in estimateCycles instead).
+  double tileShare = !p.global()    ? 1.0
+                     : p.pipelined() ? 0.0
+                                     : double(traffic.tileLoads) / p.items();
+  for (TimeStep &s : p.Steps) {
+    if (!p.inputsResident())
+      for (int t : s.LoadTensors)
+        s.DmaCycles +=
+            pass.cost.dma(double(p.sliceBytes(pass.net, t)), !p.inputsInSram());
+    for (int t : s.StoreTensors)
+      s.DmaCycles += pass.cost.dma(double(p.sliceBytes(pass.net, t)), true);
+    if (!p.weightsResident())
+      for (int l : s.LoadWeights)
+        s.DmaCycles += tileShare * pass.weightLoadCycles(l);
+  }
+  if (!p.weightsResident() && !p.global())
+    hoistWeightLoads(pass);
+}
+
+// Cycles: per item the sum over steps of max(compute, DMA); a pipelined item
+// hides its input loads and output stores behind its first compute. Per
+// phase the staging, the items and the pipeline fill and drain; once the
+// prologue and the busiest core's weight tiles.
+void estimateCycles(GroupPass &pass, const Traffic &traffic) {
+  GroupPlan &p = pass.plan;
+  // A core with one item per phase stores and loads nothing in ts1.
+  int phaseItems = p.items() / p.SramPhases;
+  int rounds = (phaseItems + p.Cores - 1) / p.Cores;
+  double fillDrain = p.Steps[0].DmaCycles + p.Steps.back().DmaCycles;
+  double item = 0;
+  double moved = rounds > 1 ? fillDrain : 0;
+  if (p.pipelined()) {
+    for (int ts = 1; ts <= pass.layers(); ++ts)
+      item += stepCycles(p.Steps[ts],
+                         p.Steps[ts].DmaCycles + (ts == 1 ? moved : 0));
+  } else {
+    for (const TimeStep &s : p.Steps)
+      item += stepCycles(s, s.DmaCycles);
+  }
+  double phase = 0;
+  if (p.inputsInSram())
+    phase += stageCycles(
+        pass, double(pass.inputBytes / p.Batch * p.SramImages));
+  phase += rounds * item + (p.pipelined() ? fillDrain : 0);
+  double prologue = prologueCycles(pass, traffic);
+  double tiles = tileLoadCycles(pass, moved);
+  p.Cycles = prologue + tiles + p.SramPhases * phase;
+}
+
+} // namespace plan
+
+} // namespace bangc::lg

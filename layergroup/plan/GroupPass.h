@@ -1,0 +1,151 @@
+//===- GroupPass.h - LayerGroup planner: one group's passes -----*- C++ -*-===//
+//
+// Internal to the planner. planGroupWith (Planner.cpp) plans one group with
+// a given slicing as a sequence of passes, each in its own file:
+//   Slicing.cpp     the slice counts, H and W slices (backward-H/W);
+//   Buffers.cpp     the time steps and the NRAM/WRAM buffers of one item;
+//   Staging.cpp     GDRAM traffic and whether to stage inputs or weights in
+//                   SRAM;
+//   Cost.cpp        the cycles of the steps and of the whole group, with the
+//                   device's own cost formulas (bangsim/CostModel.h);
+//   Allocation.cpp  placing the buffers in NRAM and WRAM;
+//   Search.cpp      the slicings tried per group and the groups of a net.
+// GroupPass carries what they share: the inputs of the call, the plan
+// being built, and the small facts several passes ask.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BANGC_LAYERGROUP_PLAN_GROUPPASS_H
+#define BANGC_LAYERGROUP_PLAN_GROUPPASS_H
+
+#include "layergroup/Planner.h"
+
+#include "bangsim/CostModel.h"
+
+#include <optional>
+
+namespace bangc::lg::plan {
+
+/// The device's cost formulas for a launch on \p cores cores, in the
+/// planner's units (float elements).
+struct CostModel {
+  const bangsim::DeviceSpec &spec;
+  int cores;
+  /// A copy of \p bytes touching GDRAM (\p gdram) or on chip.
+  double dma(double bytes, bool gdram) const {
+    if (bytes <= 0)
+      return 0;
+    double perCycle =
+        gdram ? bangsim::cost::gdramBytesPerCycle(spec, std::max(1, cores))
+              : bangsim::cost::onchipBytesPerCycle(spec);
+    return bangsim::cost::dmaCycles(spec, bytes, perCycle);
+  }
+  double vec(int opClass, double elems) const {
+    return bangsim::cost::vectorCycles(spec, opClass, elems * 4);
+  }
+  /// Float multiply-accumulates on the matrix unit.
+  double mac(double macs) const {
+    return bangsim::cost::computeCycles(
+        macs / bangsim::cost::matrixMacsPerCycle(spec, BANG_DT_F32));
+  }
+  double scalar(double instructions) const {
+    return bangsim::cost::scalarCycles(spec, instructions);
+  }
+};
+
+/// The slice shape of a layer for one item: output rows and columns, input
+/// columns, output channels (the channels of its output slice), and whether
+/// its window op copies into a scratch tile.
+struct LayerSlice {
+  int64_t outRows = 1, outCols = 1, inCols = 1, channels = 1;
+  bool tile = false;
+};
+
+/// Bytes a group moves and loads, as the staging pass decides them.
+struct Traffic {
+  int64_t read = 0, write = 0;   ///< feature maps, GDRAM
+  int64_t params = 0;            ///< parameters read from GDRAM
+  int64_t vectorBytes = 0;       ///< per-channel vectors, per core
+  int64_t weightBytes = 0;       ///< all layers' whole weights
+  int64_t tileLoads = 0;         ///< weight tiles loaded, over all cores
+};
+
+struct GroupPass {
+  const Net &net;
+  const bangsim::DeviceSpec &spec;
+  const GroupInfo &group;
+  const PlanOptions &options;
+  GroupPlan &plan;
+  CostModel cost;
+  int64_t inputBytes = 0; ///< the whole group inputs, all images
+
+  GroupPass(const Net &net, const bangsim::DeviceSpec &spec,
+            const GroupInfo &group, const PlanOptions &options,
+            GroupPlan &plan);
+
+  int layers() const { return int(group.Layers.size()); }
+  /// The time step computing layer \p l (ts0 loads, the last stores).
+  int computeStep(int l) const { return l - group.First + 1; }
+  int storeStep() const { return layers() + 1; }
+  int64_t rowsCap(int t) const { return plan.H.RowsCap[group.slot(t)]; }
+  int64_t colsCap(int t) const { return plan.W.RowsCap[group.slot(t)]; }
+  /// The last step reading tensor \p t, -1 if none in the group.
+  int lastUse(int t) const;
+  LayerSlice layerSlice(int l) const;
+  /// Bytes of a group input's buffer: its slice, or its reader's padded
+  /// tile.
+  int64_t inputBufferBytes(int t) const;
+  /// Cycles of loading layer \p l's weight tile from GDRAM.
+  double weightLoadCycles(int l) const;
+};
+
+// --- Passes, in the order planGroupWith runs them --------------------------
+
+/// Slice counts, channel slices, H and W slices, cores.
+std::optional<PlanError> chooseSlices(GroupPlan &plan, const Net &net,
+                                      const bangsim::DeviceSpec &spec,
+                                      int64_t batch, int nSecs, int hSecs,
+                                      int wSecs, int fSecs);
+/// Pixels per call of the per-channel vector ops (GroupPlan::TilePx).
+void chooseVectorTile(GroupPass &pass);
+/// Group inputs loaded straight into their reader's padded window tile.
+void choosePaddedInputs(GroupPass &pass);
+/// The time steps of one item and its NRAM and WRAM buffers.
+void placeInTimeSteps(GroupPass &pass);
+/// GDRAM traffic, and staging of inputs or weights in SRAM.
+Traffic chooseStaging(GroupPass &pass);
+/// Compute and DMA cycles of each time step; weight loads moved earlier
+/// where compute hides them.
+void costTimeSteps(GroupPass &pass, const Traffic &traffic);
+/// Places the NRAM and WRAM buffers.
+std::optional<PlanError> allocateMemories(GroupPass &pass);
+/// The estimated cycles of the group (GroupPlan::Cycles).
+void estimateCycles(GroupPass &pass, const Traffic &traffic);
+
+// --- Shared helpers --------------------------------------------------------
+
+/// Runs \p plan with a PlanError and keeps only its message in \p why.
+template <typename Fn> auto withMessage(std::string *why, Fn &&plan) {
+  PlanError error;
+  auto result = plan(&error);
+  if (!result && why)
+    *why = std::move(error.Message);
+  return result;
+}
+
+/// Floats of one per-channel vector tile (lg_chan_op).
+inline constexpr int64_t TileFloats = 4096;
+/// Max or sum pooling on the vector unit (else scalar loops).
+bool vectorPool(const Layer &l);
+/// Columns (rows) of the window tile of \p outCols output columns (rows).
+int64_t tileCols(const Layer &l, int64_t outCols);
+int64_t tileRows(const Layer &l, int64_t outRows);
+/// Per-channel vector operands (bias, alpha) applied with lg_chan_op.
+bool usesChanTile(const Layer &l);
+/// Floats of a layer's weight tile of \p channels output channels.
+int64_t weightElems(const Net &net, const Layer &l, int64_t channels);
+/// Bias and alpha elements: whole vectors, resident in NRAM.
+int64_t vecElems(const Layer &l);
+
+} // namespace bangc::lg::plan
+
+#endif // BANGC_LAYERGROUP_PLAN_GROUPPASS_H

@@ -1,0 +1,263 @@
+//===- Search.cpp - LayerGroup planner: the slicings and the groups -------===//
+//
+// planGroup tries the slicings of one group in the order the design sets
+// (N first, then H, then H x W tiles, then output channels) and keeps the
+// cheapest by the objective; planNet runs the dynamic program over layer
+// ranges and picks the groups.
+//
+//===----------------------------------------------------------------------===//
+#include "layergroup/Planner.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+
+using namespace llvm;
+
+namespace bangc::lg {
+
+namespace {
+
+/// The candidates of one group and the best so far.
+struct GroupSearch {
+  const Net &net;
+  const bangsim::DeviceSpec &spec;
+  int64_t batch;
+  const GroupInfo &group;
+  const PlanOptions &options;
+  std::optional<GroupPlan> best;
+  PlanError lastWhy;
+
+  /// Plans one slicing; keeps it if it is the best. False if not valid.
+  bool consider(int nSecs, int hSecs, int wSecs, int fSecs) {
+    PlanError why;
+    auto p = planGroupWith(net, spec, batch, group, nSecs, hSecs, wSecs, fSecs,
+                           options, &why);
+    if (!p) {
+      lastWhy = why;
+      return false;
+    }
+    if (!best || planObjective(*p, spec, options) <
+                     planObjective(*best, spec, options))
+      best = std::move(p);
+    return true;
+  }
+  /// The last candidate failed on the h/2 rule: more H slices fail too.
+  bool failedOnH(bool ok) const {
+    return !ok && lastWhy.Kind == PlanFailure::HDuplication;
+  }
+  int64_t outRows() const {
+    return group.Outputs.empty() ? 1 : net.Tensors[group.Outputs.back()].H;
+  }
+  int64_t outCols() const {
+    return group.Outputs.empty() ? 1 : net.Tensors[group.Outputs.back()].W;
+  }
+  int maxHSecs() const {
+    return int(std::min<int64_t>(outRows(), options.MaxHSecs));
+  }
+  /// True if \p hSecs H slices leave none empty.
+  bool hSecsOk(int hSecs) const {
+    int64_t step = (outRows() + hSecs - 1) / hSecs;
+    return (hSecs - 1) * step < outRows();
+  }
+
+  void tryImageSlices();
+  void tryRowSlices();
+  void tryTiles();
+  void tryChannelSlices();
+};
+
+// N first, down to one image per slice.
+void GroupSearch::tryImageSlices() {
+  int64_t prevNB = -1;
+  for (int nSecs = 1; nSecs <= batch; ++nSecs) {
+    int64_t nb = (batch + nSecs - 1) / nSecs;
+    if (nb == prevNB)
+      continue;
+    prevNB = nb;
+    consider(nSecs, 1, 1, 1);
+  }
+}
+
+// Then H, until the h/2 rule fails.
+void GroupSearch::tryRowSlices() {
+  for (int hSecs = 2; hSecs <= maxHSecs(); ++hSecs) {
+    if (!hSecsOk(hSecs))
+      continue;
+    if (failedOnH(consider(int(batch), hSecs, 1, 1)))
+      break;
+  }
+}
+
+// Then H x W tiles, for rows too wide to hold several of them: W slice
+// counts by doubling while the w/2 rule holds; per count the H slices from
+// 1 until a tile fits, the items fill the cores twice over and two more
+// counts were tried (more H slices only add halo rows).
+void GroupSearch::tryTiles() {
+  int cores = spec.numCores();
+  for (int wSecs = 2; wSecs <= std::min<int64_t>(outCols(), options.MaxWSecs);
+       wSecs *= 2) {
+    if (!sliceW(net, group, wSecs))
+      break;
+    int extra = -1;
+    for (int hSecs = 1; hSecs <= maxHSecs() && extra < 2; ++hSecs) {
+      if (hSecs > 1 && !hSecsOk(hSecs))
+        continue;
+      bool ok = consider(int(batch), hSecs, wSecs, 1);
+      if (failedOnH(ok))
+        break;
+      if (extra >= 0 || (ok && batch * hSecs * wSecs >= 2 * cores))
+        ++extra;
+    }
+  }
+}
+
+// A convolution followed by channel-wise layers may also slice its output
+// channels (a global group): fewer weights per core, each slice re-reads
+// the input. Every power-of-two count is tried, and per count the H slices
+// from 1 until the items fill the cores twice over.
+void GroupSearch::tryChannelSlices() {
+  if (!channelSliceable(net, group))
+    return;
+  int cores = spec.numCores();
+  int64_t channels = net.Tensors[group.Outputs[0]].C;
+  for (int fSecs = 2; fSecs <= std::min<int64_t>(channels, options.MaxFSecs);
+       fSecs *= 2) {
+    bool fit = false;
+    for (int hSecs = 1; hSecs <= maxHSecs(); ++hSecs) {
+      if (hSecs > 1 && !hSecsOk(hSecs))
+        continue;
+      bool ok = consider(int(batch), hSecs, 1, fSecs);
+      if (failedOnH(ok))
+        break;
+      fit |= ok;
+      if (fit && batch * hSecs * fSecs >= 2 * cores)
+        break;
+    }
+  }
+}
+
+std::string debugLine(const std::optional<GroupPlan> &p,
+                      const std::string &why) {
+  if (!p)
+    return why;
+  return fmt::format("nsecs {} hsecs {} wsecs {} fsecs {} cycles {:.0f} peak "
+                     "{} wram {} bytes {} (weights {})",
+                     p->NSecs, p->HSecs, p->WSecs, p->FSecs, p->Cycles,
+                     p->PeakBytes, p->WramPeakBytes,
+                     p->ReadBytes + p->WriteBytes, p->WeightReadBytes);
+}
+
+using GroupTable = std::vector<std::vector<std::optional<GroupPlan>>>;
+
+/// Plans every group [i, j] the search considers. A longer group only needs
+/// more memory and duplicates more rows: extending stops once a
+/// single-output group fails.
+Error planGroups(const Net &net, const bangsim::DeviceSpec &spec,
+                 int64_t batch, const PlanOptions &o, GroupTable &table,
+                 NetPlan &result) {
+  int layers = int(net.Layers.size());
+  for (int i = 0; i < layers; ++i) {
+    int maxJ =
+        o.LayerByLayer ? i : std::min(layers - 1, i + o.MaxGroupLayers - 1);
+    for (int j = i; j <= maxJ; ++j) {
+      std::string why;
+      table[i][j] = planGroup(net, spec, batch, i, j, o, &why);
+      ++result.GroupEvaluations;
+      if (getenv("BANGC_LG_DEBUG"))
+        fprintf(stderr, "group %d..%d: %s\n", i, j,
+                debugLine(table[i][j], why).c_str());
+      if (!table[i][j] && i == j)
+        return createStringError(
+            inconvertibleErrorCode(),
+            fmt::format("layer group: layer '{}' does not fit in NRAM: {}",
+                        net.Layers[i].Name, why));
+      if (!table[i][j] && j > i && groupInfo(net, i, j).Outputs.size() == 1)
+        break;
+    }
+  }
+  return Error::success();
+}
+
+/// The dynamic program cost[i][j] = min(group(i..j), min_k cost[i][k] +
+/// cost[k+1][j]); returns the layer ranges of the cheapest grouping.
+std::vector<std::pair<int, int>> bestRanges(const GroupTable &table,
+                                            const bangsim::DeviceSpec &spec,
+                                            const PlanOptions &o) {
+  int layers = int(table.size());
+  const double inf = std::numeric_limits<double>::infinity();
+  std::vector<std::vector<double>> cost(layers,
+                                        std::vector<double>(layers, inf));
+  std::vector<std::vector<int>> split(layers, std::vector<int>(layers, -1));
+  for (int len = 1; len <= layers; ++len)
+    for (int i = 0; i + len - 1 < layers; ++i) {
+      int j = i + len - 1;
+      if (table[i][j])
+        cost[i][j] = planObjective(*table[i][j], spec, o);
+      for (int k = i; k < j; ++k) {
+        double c = cost[i][k] + cost[k + 1][j];
+        if (c < cost[i][j]) {
+          cost[i][j] = c;
+          split[i][j] = k;
+        }
+      }
+    }
+  std::vector<std::pair<int, int>> stack{{0, layers - 1}}, ranges;
+  while (!stack.empty()) {
+    auto [i, j] = stack.back();
+    stack.pop_back();
+    if (split[i][j] < 0) {
+      ranges.push_back({i, j});
+      continue;
+    }
+    stack.push_back({split[i][j] + 1, j});
+    stack.push_back({i, split[i][j]});
+  }
+  return ranges;
+}
+
+} // namespace
+
+std::optional<GroupPlan> planGroup(const Net &n,
+                                   const bangsim::DeviceSpec &spec,
+                                   int64_t batch, int first, int last,
+                                   const PlanOptions &o, std::string *why) {
+  GroupInfo g = groupInfo(n, first, last);
+  GroupSearch search{n, spec, batch, g, o, std::nullopt, {}};
+  search.tryImageSlices();
+  search.tryRowSlices();
+  search.tryTiles();
+  search.tryChannelSlices();
+  if (!search.best && why)
+    *why = search.lastWhy.Message;
+  return search.best;
+}
+
+Expected<NetPlan> planNet(const Net &n, const bangsim::DeviceSpec &spec,
+                          int64_t batch, const PlanOptions &o) {
+  auto t0 = std::chrono::steady_clock::now();
+  int layers = int(n.Layers.size());
+  NetPlan result;
+  if (layers == 0)
+    return result;
+  GroupTable table(layers, std::vector<std::optional<GroupPlan>>(layers));
+  if (Error e = planGroups(n, spec, batch, o, table, result))
+    return std::move(e);
+  for (auto [i, j] : bestRanges(table, spec, o)) {
+    const GroupPlan &p = *table[i][j];
+    result.Groups.push_back(p);
+    result.Cycles += p.Cycles;
+    result.ReadBytes += p.ReadBytes;
+    result.WriteBytes += p.WriteBytes;
+    result.WeightReadBytes += p.WeightReadBytes;
+  }
+  result.SearchSeconds = std::chrono::duration<double>(
+                             std::chrono::steady_clock::now() - t0)
+                             .count();
+  return result;
+}
+
+} // namespace bangc::lg
