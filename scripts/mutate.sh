@@ -111,7 +111,10 @@ def run(cmd, log=None, env=None, timeout=None, locked=False):
             raw, _ = p.communicate(timeout=timeout)
             status = p.returncode
         except BaseException as ex:
-            os.killpg(p.pid, signal.SIGKILL)
+            try:
+                os.killpg(p.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
             raw, _ = p.communicate()
             if not isinstance(ex, subprocess.TimeoutExpired):
                 raise
