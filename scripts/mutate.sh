@@ -349,6 +349,8 @@ def main():
     logs = os.path.join(work, "logs")
     os.makedirs(logs, exist_ok=True)
     setup = os.path.join(logs, "setup.log")
+    if os.path.exists(setup):
+        os.remove(setup)
     start = time.time()
     src, head = prepare_clone(work, setup)
     build = os.path.join(work, "build")
