@@ -1,21 +1,29 @@
 //===- Codegen.cpp - LayerGroup: one .mlu kernel per group ----------------===//
 //
-// The kernel of a group walks its work items (N slice x H slice x channel
-// slice), spread across cores by taskId. For each item it follows the
-// time-step table: per step, issue the step's loads and stores (async), run
-// the step's compute function, and __sync(). With more items than cores the
-// item loop is software pipelined: during the first compute step of item i
-// the outputs of item i-1 are stored and the inputs of item i+1 loaded, into
-// the other half of double-buffered NRAM.
+// The kernel of a group walks its work items (N slice x H slice x W slice x
+// channel slice), spread across cores by taskId. For each item it follows
+// the time-step table: per step, issue the step's loads and stores (async),
+// run the step's compute function, and __sync(). With more items than cores
+// the item loop is software pipelined: during the first compute step of
+// item i the outputs of item i-1 are stored and the inputs of item i+1
+// loaded, into the other half of double-buffered NRAM.
+//
+// KernelWriter writes the kernel section by section (header, declarations,
+// slice function, buffers, prologue, SRAM staging, the item loop and its
+// plain or pipelined body) through an Emitter, whose scopes give the
+// nesting. Every decision comes from the GroupPlan.
 //
 //===----------------------------------------------------------------------===//
 #include "layergroup/Codegen.h"
+
+#include "layergroup/Emitter.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace bangc::lg {
@@ -26,707 +34,819 @@ namespace {
 
 const char *lgOpsSource() { return LgOpsText; }
 
-std::string selfContainedSource(const GroupKernel &K) {
-  std::string S = K.Source;
-  const std::string Inc = "#include \"lg_ops.mlu\"";
-  size_t P = S.find(Inc);
-  if (P != std::string::npos)
-    S.replace(P, Inc.size(), std::string("// ---- lg_ops.mlu ----\n") +
-                                 LgOpsText + "// ---- end lg_ops.mlu ----\n");
-  return S;
+std::string selfContainedSource(const GroupKernel &k) {
+  std::string s = k.Source;
+  const std::string include = "#include \"lg_ops.mlu\"";
+  size_t at = s.find(include);
+  if (at != std::string::npos)
+    s.replace(at, include.size(),
+              std::string("// ---- lg_ops.mlu ----\n") + LgOpsText +
+                  "// ---- end lg_ops.mlu ----\n");
+  return s;
 }
 
-static std::string ident(const std::string &S) {
-  std::string R;
-  for (char C : S)
-    R += (isalnum((unsigned char)C) ? C : '_');
-  return R;
+namespace {
+
+std::string str(int64_t v) { return std::to_string(v); }
+const char *boolLit(bool b) { return b ? "true" : "false"; }
+
+std::string floatLit(double v) {
+  if (std::isinf(v))
+    return v > 0 ? "__builtin_inff()" : "(-__builtin_inff())";
+  return fmt::format("(float){:.17g}", v);
 }
 
-static std::string floatLit(double V) {
-  if (std::isinf(V))
-    return V > 0 ? "__builtin_inff()" : "(-__builtin_inff())";
-  return fmt::format("(float){:.17g}", V);
+using BufferMap = std::map<std::pair<int, int>, const LmemBuffer *>;
+
+class KernelWriter {
+public:
+  KernelWriter(const Net &n, const GroupPlan &p, int index)
+      : n(n), p(p), g(p.Info), index(index) {
+    k.Name = fmt::format("lg_group{}", index);
+    k.Tasks = p.Cores;
+    k.Union = p.launchUnion();
+  }
+
+  GroupKernel write();
+
+private:
+  const Net &n;
+  const GroupPlan &p;
+  const GroupInfo &g;
+  int index;
+  GroupKernel k;
+  Emitter e;
+  BufferMap act;   ///< (tensor, copy)
+  BufferMap vec;   ///< (layer, part)
+  BufferMap wt;    ///< (layer, copy)
+  BufferMap scr;   ///< (layer, part)
+  std::map<int, int64_t> sramOff;  ///< tensor -> float offset in lg_sram
+  std::map<int, int64_t> sramWOff; ///< layer -> float offset in lg_sram
+  int64_t sramFloats = 0;
+
+  int tensors() const { return int(g.Tensors.size()); }
+  /// The first convolution of a pipelined item of one image makes its
+  /// window tile before ts1 queues the stores and loads, which its
+  /// synchronous copy would otherwise wait for; -1 if none.
+  int tileFirst() const {
+    return p.pipelined() && p.Steps[1].TileFirstCycles > 0
+               ? p.Steps[1].Compute.front()
+               : -1;
+  }
+  std::string sliceCall(const std::string &item,
+                        const std::string &pfx = "") const {
+    return fmt::format("{}_slice({}, &{p}n0, &{p}nb, &{p}f0, &{p}ft, {p}lo, "
+                       "{p}hi, {p}clo, {p}chi);",
+                       k.Name, item, fmt::arg("p", pfx));
+  }
+
+  void header();
+  void declarations();
+  void sliceAxis(bool w);
+  void sliceFunction();
+  void signature();
+  void bufferPointers();
+  void prologue();
+  void clusterStaging();
+  void residentInputs();
+  void phaseStart();
+  void itemLoop();
+  void plainItem();
+  void pipelinedItem();
+  void pipelinedTransfers();
+  void drain();
+
+  void weightLoad(int l, const std::string &buf, const std::string &f0,
+                  const std::string &ft, bool async);
+  void tensorLoad(int t, const std::string &buf, const std::string &pfx,
+                  bool async);
+  void tensorStore(int t, const std::string &buf, const std::string &pfx,
+                   bool async);
+  void compute(int l);
+  void computeAdd(const Layer &layer, const std::string &out,
+                  const std::string &region, const std::string &bias,
+                  const std::string &vtile);
+};
+
+void KernelWriter::header() {
+  std::string layers;
+  for (int l : g.Layers)
+    layers += (layers.empty() ? "" : ", ") + n.Layers[l].Name;
+  e.line(fmt::format("// {}: LayerGroup kernel for group {} of {}.", k.Name,
+                     index, n.Name.empty() ? "the network" : n.Name));
+  e.line("// layers: " + layers);
+  std::string notes;
+  if (p.weightsResident())
+    notes += "; weights resident";
+  if (p.inputsResident())
+    notes += "; inputs resident";
+  if (p.inputsInSram())
+    notes += p.sramBroadcast()
+                 ? fmt::format("; inputs staged in SRAM once per chip "
+                               "(UNION{}), {} phase(s) of {} image(s)",
+                               p.launchUnion(), p.SramPhases, p.SramImages)
+                 : "; inputs staged in SRAM (UNION1)";
+  if (p.pipelined())
+    notes += "; software pipelined";
+  e.line("// slices: N " + str(p.NSecs) + " (" + str(p.NB) +
+         " image(s) each), H " + str(p.HSecs) + " (" + str(p.H.Step) +
+         " output rows each), W " + str(p.WSecs) + " (" + str(p.W.Step) +
+         " output columns each), output channels " + str(p.FSecs) + "; " +
+         str(p.items()) + " item(s) on " + str(p.Cores) +
+         " core(s), contiguous item ranges" + notes);
+  e.line("// time steps of one item:");
+  std::string steps = formatTimeSteps(n, p);
+  for (size_t at = 0, end; at < steps.size(); at = end + 1) {
+    end = steps.find('\n', at);
+    e.line("//   " + steps.substr(at, end - at));
+  }
+  e.line(fmt::format("// NRAM: {} bytes at peak; WRAM: {} bytes; estimated "
+                     "{:.0f} cycles, GDRAM {} bytes read ({} of parameters), "
+                     "{} written",
+                     p.PeakBytes, p.WramPeakBytes, p.Cycles, p.ReadBytes,
+                     p.WeightReadBytes, p.WriteBytes));
+  e.line("// Generated by bangc-sim graph --layer-group; compute functions in "
+         "lg_ops.mlu.");
+  e.line("#include \"lg_ops.mlu\"");
+  e.line("");
+}
+
+// Inputs staged in SRAM: SramImages images of each, [N][H][W][C]; then
+// resident weights staged in SRAM: each layer's [KY][KX][C][F].
+void KernelWriter::declarations() {
+  e.line("#define LG_NRAM_BYTES " + str(std::max<int64_t>(64, p.PeakBytes)));
+  e.line("#define LG_WRAM_BYTES " +
+         str(std::max<int64_t>({64, p.WramPeakBytes, p.maxVectorBytes(n)})));
+  e.line("__nram__ char lg_nram[LG_NRAM_BYTES];");
+  e.line("__wram__ char lg_wram[LG_WRAM_BYTES];");
+  if (p.inputsInSram())
+    for (int t : g.Inputs) {
+      sramOff[t] = sramFloats;
+      sramFloats += p.SramImages * n.Tensors[t].elements();
+    }
+  if (p.weightsInSram())
+    for (int l : g.Layers)
+      if (n.Layers[l].Kind == OpKind::Conv) {
+        sramWOff[l] = sramFloats;
+        sramFloats += int64_t(n.Layers[l].Weight.size());
+      }
+  if (p.usesSram()) {
+    const char *what = p.inputsInSram() && p.weightsInSram()
+                           ? "inputs and weights"
+                       : p.inputsInSram() ? "inputs"
+                                          : "weights";
+    const char *per = p.sramBroadcast() ? "chip (each cluster reads a share "
+                                          "and sends it to the others)"
+                                        : "cluster";
+    e.line(fmt::format("__mlu_shared__ float lg_sram[{}]; // the group {}, "
+                       "once per {}",
+                       sramFloats, what, per));
+  }
+  e.line("");
 }
 
 /// The slice function's ranges along H (lo/hi, from hs) or W (clo/chi, from
-/// ws): the group output's own range, then backwards through the layers
-/// (a tensor read by several layers takes the hull).
-static void emitSliceAxis(std::string &S, const Net &N, const GroupPlan &P,
-                          bool W) {
-  const GroupInfo &G = P.Info;
-  auto line = [&](const std::string &L) { S += L + "\n"; };
-  auto slot = [&](int T) { return G.slot(T); };
-  auto extent = [&](int T) { return W ? N.Tensors[T].W : N.Tensors[T].H; };
-  const char *Lo = W ? "clo" : "lo", *Hi = W ? "chi" : "hi";
-  const char *Idx = W ? "ws" : "hs";
-  int Secs = W ? P.WSecs : P.HSecs;
-  const HSlicing &A = W ? P.W : P.H;
-  if (Secs == 1) {
-    line(fmt::format("  (void){};", Idx));
-    for (size_t I = 0; I < G.Tensors.size(); ++I)
-      line(fmt::format("  {}[{}] = 0; {}[{}] = {}; // {}", Lo, I, Hi, I,
-                       extent(G.Tensors[I]), N.Tensors[G.Tensors[I]].Name));
+/// ws): the group output's own range, then backwards through the layers (a
+/// tensor read by several layers takes the hull).
+void KernelWriter::sliceAxis(bool w) {
+  auto extent = [&](int t) { return w ? n.Tensors[t].W : n.Tensors[t].H; };
+  std::string lo = w ? "clo" : "lo", hi = w ? "chi" : "hi";
+  const char *idx = w ? "ws" : "hs";
+  int secs = w ? p.WSecs : p.HSecs;
+  const HSlicing &axis = w ? p.W : p.H;
+  auto at = [](const std::string &a, int slot) {
+    return a + "[" + str(slot) + "]";
+  };
+  if (secs == 1) {
+    e.line(fmt::format("(void){};", idx));
+    for (int i = 0; i < tensors(); ++i)
+      e.line(at(lo, i) + " = 0; " + at(hi, i) + " = " +
+             str(extent(g.Tensors[i])) + "; // " +
+             n.Tensors[g.Tensors[i]].Name);
     return;
   }
-  int Final = G.Outputs[0];
-  int FS = slot(Final);
-  line(fmt::format("  {0}[{1}] = {2} * {3}; {4}[{1}] = {0}[{1}] + {3} < {5} ? "
-                   "{0}[{1}] + {3} : {5}; // {6}",
-                   Lo, FS, Idx, A.Step, Hi, extent(Final),
-                   N.Tensors[Final].Name));
-  std::set<int> Done{FS};
-  for (int L = G.Last; L >= G.First; --L) {
-    const Layer &Ly = N.Layers[L];
-    int O = slot(Ly.Output);
-    for (int In : Ly.Inputs) {
-      int I = slot(In);
-      bool Win = Ly.windowed();
-      int64_t St = Win ? (W ? Ly.SX : Ly.SY) : 1,
-              Pd = Win ? (W ? Ly.PL : Ly.PU) : 0,
-              Ke = Win ? (W ? Ly.keffX() : Ly.keffY()) : 1;
-      int64_t IE = extent(In);
-      line(fmt::format("  {{ int l = {}[{}] * {} - {}, h = ({}[{}] - 1) * {} - "
-                       "{} + {}; l = l < 0 ? 0 : l; h = h > {} ? {} : h; // "
-                       "{} <- {}",
-                       Lo, O, St, Pd, Hi, O, St, Pd, Ke, IE, IE,
-                       N.Tensors[In].Name, Ly.Name));
-      if (Done.count(I))
-        line(fmt::format("    {0}[{1}] = l < {0}[{1}] ? l : {0}[{1}]; "
-                         "{2}[{1}] = h > {2}[{1}] ? h : {2}[{1}]; }}",
-                         Lo, I, Hi));
+  int final = g.Outputs[0];
+  std::string flo = at(lo, g.slot(final)), fhi = at(hi, g.slot(final));
+  std::string step = str(axis.Step), ext = str(extent(final));
+  e.line(flo + " = " + idx + " * " + step + "; " + fhi + " = " + flo + " + " +
+         step + " < " + ext + " ? " + flo + " + " + step + " : " + ext +
+         "; // " + n.Tensors[final].Name);
+  std::set<int> done{g.slot(final)};
+  for (int l = g.Last; l >= g.First; --l) {
+    const Layer &layer = n.Layers[l];
+    int o = g.slot(layer.Output);
+    for (int in : layer.Inputs) {
+      int i = g.slot(in);
+      bool win = layer.windowed();
+      std::string stride = str(win ? (w ? layer.SX : layer.SY) : 1),
+                  pad = str(win ? (w ? layer.PL : layer.PU) : 0),
+                  kernel = str(win ? (w ? layer.keffX() : layer.keffY()) : 1),
+                  inExt = str(extent(in));
+      e.line("{ int l = " + at(lo, o) + " * " + stride + " - " + pad +
+             ", h = (" + at(hi, o) + " - 1) * " + stride + " - " + pad +
+             " + " + kernel + "; l = l < 0 ? 0 : l; h = h > " + inExt +
+             " ? " + inExt + " : h; // " + n.Tensors[in].Name + " <- " +
+             layer.Name);
+      auto inner = e.indent();
+      std::string ilo = at(lo, i), ihi = at(hi, i);
+      if (done.count(i))
+        e.line(ilo + " = l < " + ilo + " ? l : " + ilo + "; " + ihi +
+               " = h > " + ihi + " ? h : " + ihi + "; }");
       else
-        line(fmt::format("    {}[{}] = l; {}[{}] = h; }}", Lo, I, Hi, I));
-      Done.insert(I);
+        e.line(ilo + " = l; " + ihi + " = h; }");
+      done.insert(i);
     }
   }
 }
 
-GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index) {
-  const GroupInfo &G = P.Info;
-  GroupKernel K;
-  K.Name = fmt::format("lg_group{}", Index);
-  K.Tasks = P.Cores;
-  K.Union = P.launchUnion();
-  std::string S;
-  auto line = [&](const std::string &L) { S += L + "\n"; };
-  auto slot = [&](int T) { return G.slot(T); };
-  int64_t F = P.Channels, FT = P.SliceChannels;
-  bool Global = P.global();
-  // Channels of a tensor's slice at run time.
-  auto chansExpr = [&](int T) {
-    return (Global && G.computes(N, T)) ? std::string("ft")
-                                        : std::to_string(N.Tensors[T].C);
+// The item decomposition of the plan: the outermost axis needs no modulo,
+// the innermost no division.
+void KernelWriter::sliceFunction() {
+  e.line("// Item = ((channel slice * N slices + image slice) * H slices + H "
+         "slice) * W slices + W slice. Rows [lo, hi) and columns [clo, chi) "
+         "of each tensor (backward-H and backward-W from the group output).");
+  auto fn = e.block("__mlu_func__ void " + k.Name +
+                    "_slice(int item, int *n0, int *nb, int *f0, int *ft, int "
+                    "*lo, int *hi, int *clo, int *chi)");
+  auto outer = [](const ItemAxis &a) { return "item / " + str(a.Stride); };
+  auto inner = [](const ItemAxis &a) {
+    return "(item / " + str(a.Stride) + ") % " + str(a.Count);
   };
-
-  // Header.
-  std::vector<std::string> Names;
-  for (int L : G.Layers)
-    Names.push_back(N.Layers[L].Name);
-  line(fmt::format("// {}: LayerGroup kernel for group {} of {}.", K.Name,
-                   Index, N.Name.empty() ? "the network" : N.Name));
-  std::string LayerList;
-  for (size_t I = 0; I < Names.size(); ++I)
-    LayerList += (I ? ", " : "") + Names[I];
-  line("// layers: " + LayerList);
-  line(fmt::format("// slices: N {} ({} image(s) each), H {} ({} output rows "
-                   "each), W {} ({} output columns each), output channels {}; "
-                   "{} item(s) on {} core(s), contiguous item ranges{}{}{}{}",
-                   P.NSecs, P.NB, P.HSecs, P.H.Step, P.WSecs, P.W.Step, P.FSecs,
-                   P.items(), P.Cores,
-                   P.weightsResident() ? "; weights resident" : "",
-                   P.inputsResident() ? "; inputs resident" : "",
-                   !P.inputsInSram() ? ""
-                   : P.sramBroadcast()
-                       ? fmt::format("; inputs staged in SRAM once per "
-                                     "chip (UNION{}), {} phase(s) of {} "
-                                     "image(s)",
-                                     P.launchUnion(), P.SramPhases,
-                                     P.SramImages)
-                       : "; inputs staged in SRAM (UNION1)",
-                   P.pipelined() ? "; software pipelined" : ""));
-  line("// time steps of one item:");
-  std::string TS = formatTimeSteps(N, P);
-  for (size_t A = 0, B; A < TS.size(); A = B + 1) {
-    B = TS.find('\n', A);
-    line("//   " + TS.substr(A, B - A));
-  }
-  line(fmt::format("// NRAM: {} bytes at peak; WRAM: {} bytes; estimated "
-                   "{:.0f} cycles, GDRAM {} bytes read ({} of parameters), {} "
-                   "written",
-                   P.PeakBytes, P.WramPeakBytes, P.Cycles, P.ReadBytes,
-                   P.WeightReadBytes, P.WriteBytes));
-  line("// Generated by bangc-sim graph --layer-group; compute functions in "
-       "lg_ops.mlu.");
-  line("#include \"lg_ops.mlu\"");
-  line("");
-  int64_t MaxVec = P.maxVectorBytes(N);
-  line(fmt::format("#define LG_NRAM_BYTES {}", std::max<int64_t>(64, P.PeakBytes)));
-  line(fmt::format("#define LG_WRAM_BYTES {}",
-                   std::max<int64_t>({64, P.WramPeakBytes, MaxVec})));
-  line("__nram__ char lg_nram[LG_NRAM_BYTES];");
-  line("__wram__ char lg_wram[LG_WRAM_BYTES];");
-  // Inputs staged in SRAM: SramImages images of each, [N][H][W][C]; then
-  // resident weights staged in SRAM: each layer's [KY][KX][C][F].
-  std::map<int, int64_t> SramOff;  // tensor -> float offset
-  std::map<int, int64_t> SramWOff; // layer -> float offset
-  int64_t SramFloats = 0;
-  if (P.inputsInSram())
-    for (int T : G.Inputs) {
-      SramOff[T] = SramFloats;
-      SramFloats += P.SramImages * N.Tensors[T].elements();
-    }
-  if (P.weightsInSram())
-    for (int L : G.Layers)
-      if (N.Layers[L].Kind == OpKind::Conv) {
-        SramWOff[L] = SramFloats;
-        SramFloats += int64_t(N.Layers[L].Weight.size());
-      }
-  if (P.usesSram())
-    line(fmt::format("__mlu_shared__ float lg_sram[{}]; // the group {}, once "
-                     "per {}",
-                     SramFloats,
-                     P.inputsInSram() && P.weightsInSram() ? "inputs and weights"
-                     : P.inputsInSram()                  ? "inputs"
-                                                       : "weights",
-                     P.sramBroadcast() ? "chip (each cluster reads a share and "
-                                       "sends it to the others)"
-                                     : "cluster"));
-  line("");
-
-  // Slice function: rows and columns of every tensor for an item.
-  size_t NT = G.Tensors.size();
-  line("// Item = ((channel slice * N slices + image slice) * H slices + H "
-       "slice) * W slices + W slice. Rows [lo, hi) and columns [clo, chi) of "
-       "each tensor (backward-H and backward-W from the group output).");
-  line(fmt::format("__mlu_func__ void {}_slice(int item, int *n0, int *nb, "
-                   "int *f0, int *ft, int *lo, int *hi, int *clo, int *chi) {{",
-                   K.Name));
-  // The item decomposition of the plan: the outermost axis needs no
-  // modulo, the innermost no division.
-  auto outer = [](const ItemAxis &A) {
-    return fmt::format("item / {}", A.Stride);
-  };
-  auto inner = [](const ItemAxis &A) {
-    return fmt::format("(item / {}) % {}", A.Stride, A.Count);
-  };
-  std::string HsWs = fmt::format("hs = {}, ws = item % {}",
-                                 inner(P.rowAxis()), P.columnAxis().Count);
-  if (P.imagesOuter())
-    line(fmt::format("  int ni = {}, fi = {}, {}; // image slices outermost",
-                     outer(P.imageAxis()), inner(P.channelAxis()), HsWs));
+  std::string hsWs = "hs = " + inner(p.rowAxis()) +
+                     ", ws = item % " + str(p.columnAxis().Count);
+  if (p.imagesOuter())
+    e.line("int ni = " + outer(p.imageAxis()) + ", fi = " +
+           inner(p.channelAxis()) + ", " + hsWs +
+           "; // image slices outermost");
   else
-    line(fmt::format("  int fi = {}, ni = {}, {};", outer(P.channelAxis()),
-                     inner(P.imageAxis()), HsWs));
-  line(fmt::format("  *n0 = ni * {};", P.NB));
-  line(fmt::format("  *nb = {} - *n0 < {} ? {} - *n0 : {};", P.Batch, P.NB,
-                   P.Batch, P.NB));
-  line(fmt::format("  *f0 = fi * {};", FT));
-  line(fmt::format("  *ft = {} - *f0 < {} ? {} - *f0 : {};", F, FT, F, FT));
-  emitSliceAxis(S, N, P, false);
-  emitSliceAxis(S, N, P, true);
-  line("}");
-  line("");
+    e.line("int fi = " + outer(p.channelAxis()) + ", ni = " +
+           inner(p.imageAxis()) + ", " + hsWs + ";");
+  std::string nb = str(p.NB), batch = str(p.Batch);
+  std::string ft = str(p.SliceChannels), f = str(p.Channels);
+  e.line("*n0 = ni * " + nb + ";");
+  e.line("*nb = " + batch + " - *n0 < " + nb + " ? " + batch + " - *n0 : " +
+         nb + ";");
+  e.line("*f0 = fi * " + ft + ";");
+  e.line("*ft = " + f + " - *f0 < " + ft + " ? " + f + " - *f0 : " + ft + ";");
+  sliceAxis(false);
+  sliceAxis(true);
+}
 
-  // Parameters.
-  std::vector<std::string> Params;
-  for (int T : G.Inputs) {
-    Params.push_back(fmt::format("const float *g_t{}", T));
-    K.Params.push_back({KernelParamRef::Tensor, T});
-  }
-  for (int T : G.Outputs) {
-    Params.push_back(fmt::format("float *g_t{}", T));
-    K.Params.push_back({KernelParamRef::Tensor, T});
-  }
-  for (int L : G.Layers) {
-    const Layer &Ly = N.Layers[L];
-    if (Ly.Kind == OpKind::Conv) {
-      Params.push_back(fmt::format("const float *g_w{}", L));
-      K.Params.push_back({KernelParamRef::Weight, L});
-    }
-    if (!Ly.Bias.empty()) {
-      Params.push_back(fmt::format("const float *g_b{}", L));
-      K.Params.push_back({KernelParamRef::Bias, L});
-    }
-    if (!Ly.Alpha.empty()) {
-      Params.push_back(fmt::format("const float *g_a{}", L));
-      K.Params.push_back({KernelParamRef::Alpha, L});
-    }
-  }
-  std::string PL;
-  for (size_t I = 0; I < Params.size(); ++I)
-    PL += (I ? ", " : "") + Params[I];
-  line(fmt::format("__mlu_global__ void {}({}) {{", K.Name, PL));
-  line(fmt::format("  const int ITEMS = {};", P.items()));
-
-  // Buffers.
-  line("  // NRAM buffers: offset, bytes, lifetime [start, end] in time steps");
-  std::map<std::pair<int, int>, const LmemBuffer *> Act;     // (tensor, copy)
-  std::map<std::pair<int, int>, const LmemBuffer *> Vec;     // (layer, part)
-  std::map<std::pair<int, int>, const LmemBuffer *> Wt;      // (layer, copy)
-  std::map<std::pair<int, int>, const LmemBuffer *> Scr;     // (layer, part)
-  auto listBuf = [&](const LmemBuffer &B) {
-    std::string End = B.End == TsInf ? "inf" : std::to_string(B.End);
-    line(fmt::format("  //   {:>8} {:>8} [{}, {}] {}", B.Offset, B.Bytes,
-                     B.Start, End, B.Name));
+void KernelWriter::signature() {
+  std::string params;
+  auto param = [&](std::string decl, KernelParamRef ref) {
+    params += (params.empty() ? "" : ", ") + decl;
+    k.Params.push_back(ref);
   };
-  for (const LmemBuffer &B : P.Buffers) {
-    listBuf(B);
-    if (B.K == LmemBuffer::Activation)
-      Act[{B.Tensor, B.Copy}] = &B;
-    else if (B.K == LmemBuffer::Weight)
-      Vec[{B.Layer, B.Part}] = &B;
+  for (int t : g.Inputs)
+    param("const float *g_t" + str(t), {KernelParamRef::Tensor, t});
+  for (int t : g.Outputs)
+    param("float *g_t" + str(t), {KernelParamRef::Tensor, t});
+  for (int l : g.Layers) {
+    const Layer &layer = n.Layers[l];
+    if (layer.Kind == OpKind::Conv)
+      param("const float *g_w" + str(l), {KernelParamRef::Weight, l});
+    if (!layer.Bias.empty())
+      param("const float *g_b" + str(l), {KernelParamRef::Bias, l});
+    if (!layer.Alpha.empty())
+      param("const float *g_a" + str(l), {KernelParamRef::Alpha, l});
+  }
+  e.line("__mlu_global__ void " + k.Name + "(" + params + ") {");
+}
+
+// The buffers as comments and as pointers into lg_nram and lg_wram: a
+// tensor's two copies (the same one unless double-buffered; an in-place
+// tensor its alias's), a layer's weight tiles, vectors and scratch tiles.
+void KernelWriter::bufferPointers() {
+  e.line("const int ITEMS = " + str(p.items()) + ";");
+  e.line("// NRAM buffers: offset, bytes, lifetime [start, end] in time steps");
+  auto listBuf = [&](const LmemBuffer &b) {
+    std::string end = b.End == TsInf ? "inf" : str(b.End);
+    e.line(fmt::format("//   {:>8} {:>8} [{}, {}] {}", b.Offset, b.Bytes,
+                       b.Start, end, b.Name));
+  };
+  for (const LmemBuffer &b : p.Buffers) {
+    listBuf(b);
+    if (b.K == LmemBuffer::Activation)
+      act[{b.Tensor, b.Copy}] = &b;
+    else if (b.K == LmemBuffer::Weight)
+      vec[{b.Layer, b.Part}] = &b;
     else
-      Scr[{B.Layer, B.Part}] = &B;
+      scr[{b.Layer, b.Part}] = &b;
   }
-  line("  // WRAM buffers (convolution weights, [KY][KX][C][F])");
-  for (const LmemBuffer &B : P.WramBuffers) {
-    listBuf(B);
-    Wt[{B.Layer, B.Copy}] = &B;
+  e.line("// WRAM buffers (convolution weights, [KY][KX][C][F])");
+  for (const LmemBuffer &b : p.WramBuffers) {
+    listBuf(b);
+    wt[{b.Layer, b.Copy}] = &b;
   }
-  for (int T : G.Tensors) {
-    int Root = P.Alias.count(T) ? P.Alias.at(T) : T; // in place
-    const LmemBuffer *A = Act.at({Root, 0});
-    const LmemBuffer *B = Act.count({Root, 1}) ? Act.at({Root, 1}) : A;
-    // (Element by element: an initialised local array becomes a global
-    // initialiser, which may not take an on-chip address.)
-    line(fmt::format("  float *t{0}[2]; t{0}[0] = (float *)(lg_nram + {1}); "
-                     "t{0}[1] = (float *)(lg_nram + {2}); // {3}",
-                     T, A->Offset, B->Offset, N.Tensors[T].Name));
+  // (Element by element: an initialised local array becomes a global
+  // initialiser, which may not take an on-chip address.)
+  auto pair = [&](const std::string &name, const char *memory, int64_t off0,
+                  int64_t off1) {
+    return "float *" + name + "[2]; " + name + "[0] = (float *)(" + memory +
+           " + " + str(off0) + "); " + name + "[1] = (float *)(" + memory +
+           " + " + str(off1) + ");";
+  };
+  for (int t : g.Tensors) {
+    int root = p.Alias.count(t) ? p.Alias.at(t) : t; // in place
+    const LmemBuffer *a = act.at({root, 0});
+    const LmemBuffer *b = act.count({root, 1}) ? act.at({root, 1}) : a;
+    e.line(pair("t" + str(t), "lg_nram", a->Offset, b->Offset) + " // " +
+           n.Tensors[t].Name);
   }
-  for (auto &[Key, B] : Wt) {
-    auto [L, Copy] = Key;
-    if (Copy)
+  for (auto &[key, b] : wt) {
+    auto [l, copy] = key;
+    if (copy)
       continue;
-    const LmemBuffer *B1 = Wt.count({L, 1}) ? Wt.at({L, 1}) : B;
-    line(fmt::format("  float *w{0}[2]; w{0}[0] = (float *)(lg_wram + {1}); "
-                     "w{0}[1] = (float *)(lg_wram + {2});",
-                     L, B->Offset, B1->Offset));
+    const LmemBuffer *b1 = wt.count({l, 1}) ? wt.at({l, 1}) : b;
+    e.line(pair("w" + str(l), "lg_wram", b->Offset, b1->Offset));
   }
-  for (auto &[Key, B] : Vec)
-    line(fmt::format("  float *const {}{} = (float *)(lg_nram + {});",
-                     Key.second == 1 ? "b" : "a", Key.first, B->Offset));
-  for (auto &[Key, B] : Scr)
-    line(fmt::format("  float *const {}{} = (float *)(lg_nram + {});",
-                     Key.second == 0 ? "tile" : "vtile", Key.first, B->Offset));
+  auto fixed = [&](const std::string &name, int64_t off) {
+    e.line("float *const " + name + " = (float *)(lg_nram + " + str(off) +
+           ");");
+  };
+  for (auto &[key, b] : vec)
+    fixed((key.second == 1 ? "b" : "a") + str(key.first), b->Offset);
+  for (auto &[key, b] : scr)
+    fixed((key.second == 0 ? "tile" : "vtile") + str(key.first), b->Offset);
+}
 
-  auto kkc = [&](int L) { return GroupPlan::weightsPerChannel(N, L); };
-  // The weights of a channel slice are one contiguous HWIO block at
-  // f0 * KY * KX * C (GroupPlan::packWeights).
-  auto weightLoad = [&](const std::string &Ind, int L, const std::string &Buf,
-                        const std::string &F0, const std::string &Ft,
-                        bool Async) {
-    line(fmt::format("{}lg_load_wram(w{}[{}], g_w{} + {} * {}, {} * {}, {});",
-                     Ind, L, Buf, L, F0, kkc(L), Ft, kkc(L),
-                     Async ? "true" : "false"));
-  };
-  auto tensorLoad = [&](const std::string &Ind, int T, const std::string &Buf,
-                        const std::string &Pfx, bool Async) {
-    const Tensor &Tn = N.Tensors[T];
-    int Sl = slot(T);
-    std::string Src = P.inputsInSram()
-                          ? fmt::format("lg_sram + {}", SramOff.at(T))
-                          : fmt::format("g_t{}", T);
-    if (P.PaddedInputs.count(T)) {
-      // Into the reader's window tile: rows from lo * SY - PU, as many as
-      // its output rows need, and all W columns after PL padding ones.
-      const Layer &Ly = N.Layers[P.PaddedInputs.at(T)];
-      int So = slot(Ly.Output);
-      int64_t Cols = (N.Tensors[Ly.Output].W - 1) * Ly.SX + Ly.keffX();
-      line(fmt::format(
-          "{0}lg_load_padded(t{1}[{2}], {3}, {4}n0{5}, {6}, {7}, {8}, "
-          "{4}lo[{9}], {4}hi[{9}], {4}lo[{10}] * {11} - {12}, ({4}hi[{10}] - "
-          "{4}lo[{10}] - 1) * {11} + {13}, {14}, {15}, {16}, {17}); // load "
-          "{18} "
-          "into {19}'s padded tile",
-          Ind, T, Buf, Src, Pfx, P.inputsInSram() ? " - s_n0" : "", Tn.C, Tn.H,
-          Tn.W, Sl, So, Ly.SY, Ly.PU, Ly.keffY(), Cols, Ly.PL,
-          Async ? "true" : "false", P.inputsInSram() ? "true" : "false", Tn.Name,
-          Ly.Name));
-      return;
-    }
-    line(fmt::format("{0}lg_load(t{1}[{2}], {12}, {3}n0{14}, {3}nb, {4}, {5}, "
-                     "{6}, {3}lo[{7}], {3}hi[{7}], {3}clo[{7}], {3}chi[{7}], "
-                     "{8}, {9}, {10}, {13}); // load {11}",
-                     Ind, T, Buf, Pfx, Tn.C, Tn.H, Tn.W, Sl, P.H.RowsCap[Sl],
-                     P.W.RowsCap[Sl], Async ? "true" : "false", Tn.Name, Src,
-                     P.inputsInSram() ? "true" : "false",
-                     P.inputsInSram() ? " - s_n0" : ""));
-  };
-  auto tensorStore = [&](const std::string &Ind, int T, const std::string &Buf,
-                         const std::string &Pfx, bool Async) {
-    const Tensor &Tn = N.Tensors[T];
-    int Sl = slot(T);
-    // Only the item's own rows and columns: for an H (W) sliced output,
-    // its slice.
-    auto own = [&](const char *Lo, const char *Hi, const char *Idx, int Secs,
-                   int64_t Step, int64_t Ext) {
-      if (Secs == 1)
-        return fmt::format("{0}{1}[{3}], {0}{2}[{3}]", Pfx, Lo, Hi, Sl);
-      return fmt::format("{0}{1} * {2}, ({0}{1} * {2} + {2} < {3} ? {0}{1} * "
-                         "{2} + {2} : {3})",
-                         Pfx, Idx, Step, Ext);
-    };
-    line(fmt::format("{0}lg_store(g_t{1}, t{1}[{2}], {3}n0, {3}nb, {4}, {5}, "
-                     "{6}, {7}, {8}, {9}, {10}, {3}lo[{11}], {3}clo[{11}], "
-                     "{3}chi[{11}], {12}, {13}, {14}); // store {15}",
-                     Ind, T, Buf, Pfx, Global ? Pfx + "f0" : "0",
-                     Global ? Pfx + "ft" : std::to_string(Tn.C), Tn.C, Tn.H,
-                     Tn.W, own("lo", "hi", "hs", P.HSecs, P.H.Step, Tn.H),
-                     own("clo", "chi", "ws", P.WSecs, P.W.Step, Tn.W), Sl,
-                     P.H.RowsCap[Sl], P.W.RowsCap[Sl], Async ? "true" : "false",
-                     Tn.Name));
-  };
-  // The first convolution of a pipelined item of one image makes its
-  // window tile before ts1 queues the stores and loads, which its
-  // synchronous copy would otherwise wait for.
-  int TileFirst = P.pipelined() && P.Steps[1].TileFirstCycles > 0
-                      ? P.Steps[1].Compute.front()
-                      : -1;
-  auto emitCompute = [&](const std::string &Ind, int L) {
-    const Layer &Ly = N.Layers[L];
-    int O = Ly.Output;
-    const Tensor &To = N.Tensors[O];
-    int So = slot(O);
-    auto img = [&](int T) {
-      return fmt::format("t{}[cur] + i * {}", T, P.sliceImageFloats(N, T));
-    };
-    // An input slice: pointer, first row, columns [clo, chi).
-    auto inSlice = [&](int T) {
-      return fmt::format("{0}, lo[{1}], clo[{1}], chi[{1}]", img(T), slot(T));
-    };
-    // The output region: the whole output slice.
-    std::string Region =
-        fmt::format("lo[{0}], hi[{0}], clo[{0}], chi[{0}]", So);
-    std::string OutImg = img(O);
-    int I0 = Ly.Inputs[0];
-    const Tensor &Ti = N.Tensors[I0];
-    std::string Fo = (Global && G.computes(N, O)) ? "f0" : "0";
-    std::string BiasP = Ly.Bias.empty()
-                            ? "nullptr"
-                            : fmt::format("b{} + {}", L, Fo);
-    std::string AlphaP = Ly.Alpha.empty()
-                             ? "nullptr"
-                             : fmt::format("a{} + {}", L, Fo);
-    std::string Tile = Scr.count({L, 0}) ? fmt::format("tile{}", L) : "nullptr";
-    std::string VTile =
-        Scr.count({L, 1}) ? fmt::format("vtile{}", L) : "nullptr";
-    std::string Co = chansExpr(O);
-    line(fmt::format("{}for (int i = 0; i < nb; ++i) // {} ({})", Ind, Ly.Name,
-                     opKindName(Ly.Kind)));
-    std::string I2 = Ind + "  ";
-    switch (Ly.Kind) {
-    case OpKind::Conv:
-      if (P.PaddedInputs.count(I0) || TileFirst == L) {
-        line(fmt::format("{}lg_conv_tile({}, {}, {}, {}, hi[{}] - lo[{}], "
-                         "chi[{}] - clo[{}], w{}[{}], {}, {}, {}, {}, {}, {}, "
-                         "{}, {}, {}, 0);",
-                         I2, OutImg,
-                         TileFirst == L ? fmt::format("win{}", L)
-                                        : fmt::format("t{}[cur]", I0),
-                         Ti.C, Co, So, So, So, So, L, Global ? "wcur" : "0",
-                         BiasP, Ly.KY, Ly.KX, Ly.SY, Ly.SX, Ly.DY, Ly.DX, VTile,
-                         P.TilePx));
-        break;
-      }
-      line(fmt::format("{}lg_conv({}, {}, {}, {}, {}, {}, {}, w{}[{}], {}, "
-                       "{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, 0);",
-                       I2, OutImg, inSlice(I0), Ti.C, Ti.H, Ti.W, Co, Region, L,
-                       Global ? "wcur" : "0", BiasP, Ly.KY, Ly.KX, Ly.SY, Ly.SX,
-                       Ly.PU, Ly.PL, Ly.DY, Ly.DX, Tile, VTile, P.TilePx));
-      break;
-    case OpKind::MaxPool:
-    case OpKind::MinPool:
-    case OpKind::SumPool: {
-      int Mode = Ly.Kind == OpKind::MaxPool ? 0 : Ly.Kind == OpKind::MinPool ? 1 : 2;
-      line(fmt::format("{}lg_pool({}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, "
-                       "{}, {}, {}, {}, {}, {}, {}, {});",
-                       I2, OutImg, inSlice(I0), Co, Ti.H, Ti.W, Region, Ly.KY,
-                       Ly.KX, Ly.SY, Ly.SX, Ly.PU, Ly.PL, Mode,
-                       floatLit(Ly.Cmp), BiasP, floatLit(Ly.ConstB), Tile,
-                       VTile, P.TilePx));
-      break;
-    }
-    case OpKind::Relu:
-      line(fmt::format("{}lg_relu({}, {}, {}, {});", I2, OutImg, inSlice(I0),
-                       Co, Region));
-      break;
-    case OpKind::Clamp:
-      line(fmt::format("{}lg_clamp({}, {}, {}, {}, {}, {});", I2, OutImg,
-                       inSlice(I0), Co, Region, Ly.ClampMax ? 0 : 1,
-                       floatLit(Ly.Cmp)));
-      break;
-    case OpKind::Scale:
-      line(fmt::format("{}lg_scale({}, {}, {}, {}, {}, {}, {}, {}, {}, {});",
-                       I2, OutImg, inSlice(I0), Co, Region, AlphaP,
-                       floatLit(Ly.ConstA), BiasP, floatLit(Ly.ConstB), VTile,
-                       P.TilePx));
-      break;
-    case OpKind::Add: {
-      if (Ly.Inputs.size() == 1) {
-        line(fmt::format("{}lg_scale({}, {}, {}, {}, nullptr, 1.0f, {}, {}, "
-                         "{}, {});",
-                         I2, OutImg, inSlice(I0), Co, Region, BiasP,
-                         floatLit(Ly.ConstB), VTile, P.TilePx));
-        break;
-      }
-      line(Ind + "{");
-      int I1 = Ly.Inputs[1];
-      bool Last = Ly.Inputs.size() == 2;
-      line(fmt::format("{}lg_add({}, {}, {}, {}, {}, {}, {}, {}, {});", I2,
-                       OutImg, inSlice(I0), inSlice(I1), Co, Region,
-                       Last ? BiasP : "nullptr",
-                       Last ? floatLit(Ly.ConstB) : "0.0f", VTile, P.TilePx));
-      for (size_t X = 2; X < Ly.Inputs.size(); ++X) {
-        int Ix = Ly.Inputs[X];
-        bool L2 = X + 1 == Ly.Inputs.size();
-        line(fmt::format("{}lg_add({}, {}, {}, {}, {}, {}, {}, {}, {});", I2,
-                         OutImg, inSlice(O), inSlice(Ix), Co, Region,
-                         L2 ? BiasP : "nullptr",
-                         L2 ? floatLit(Ly.ConstB) : "0.0f", VTile, P.TilePx));
-      }
-      line(Ind + "}");
-      break;
-    }
-    }
-  };
+// The weights of a channel slice are one contiguous HWIO block at
+// f0 * KY * KX * C (GroupPlan::packWeights).
+void KernelWriter::weightLoad(int l, const std::string &buf,
+                              const std::string &f0, const std::string &ft,
+                              bool async) {
+  std::string perChannel = str(GroupPlan::weightsPerChannel(n, l));
+  e.line(call("lg_load_wram",
+              {"w" + str(l) + "[" + buf + "]",
+               "g_w" + str(l) + " + " + f0 + " * " + perChannel,
+               ft + " * " + perChannel, boolLit(async)}));
+}
 
-  // Prologue.
-  for (auto [T, L] : P.PaddedInputs) {
-    line(fmt::format("  // {}'s padded tile: the padding columns stay zero",
-                     N.Layers[L].Name));
-    const LmemBuffer *A = Act.at({T, 0});
-    line(fmt::format("  __bang_write_zero(t{}[0], {});", T, A->Bytes / 4));
-    if (Act.count({T, 1}))
-      line(fmt::format("  __bang_write_zero(t{}[1], {});", T, A->Bytes / 4));
+void KernelWriter::tensorLoad(int t, const std::string &buf,
+                              const std::string &pfx, bool async) {
+  const Tensor &tensor = n.Tensors[t];
+  std::string slot = str(g.slot(t));
+  bool sram = p.inputsInSram();
+  std::string src = sram ? "lg_sram + " + str(sramOff.at(t)) : "g_t" + str(t);
+  std::string n0 = pfx + "n0" + (sram ? " - s_n0" : "");
+  std::string dst = "t" + str(t) + "[" + buf + "]";
+  if (p.PaddedInputs.count(t)) {
+    // Into the reader's window tile: rows from lo * SY - PU, as many as its
+    // output rows need, and all W columns after PL padding ones.
+    const Layer &reader = n.Layers[p.PaddedInputs.at(t)];
+    std::string out = str(g.slot(reader.Output));
+    std::string olo = pfx + "lo[" + out + "]", ohi = pfx + "hi[" + out + "]";
+    int64_t cols =
+        (n.Tensors[reader.Output].W - 1) * reader.SX + reader.keffX();
+    e.line(call("lg_load_padded",
+                {dst, src, n0, str(tensor.C), str(tensor.H), str(tensor.W),
+                 pfx + "lo[" + slot + "]", pfx + "hi[" + slot + "]",
+                 olo + " * " + str(reader.SY) + " - " + str(reader.PU),
+                 "(" + ohi + " - " + olo + " - 1) * " + str(reader.SY) +
+                     " + " + str(reader.keffY()),
+                 str(cols), str(reader.PL), boolLit(async), boolLit(sram)}) +
+           " // load " + tensor.Name + " into " + reader.Name +
+           "'s padded tile");
+    return;
   }
-  line("  // prologue: per-channel vectors, staged through WRAM; once per core");
-  for (auto &[Key, B] : Vec)
-    line(fmt::format("  lg_load_vec({0}{1}, (float *)lg_wram, g_{0}{1}, {2});",
-                     Key.second == 1 ? "b" : "a", Key.first,
-                     B->Bytes / 4));
-  if (P.weightsInSram() && P.sramBroadcast()) {
-    line("  // resident weights, staged in SRAM once per chip (each core "
-         "copies a share and sends it to the other clusters), then "
-         "SRAM->WRAM by every core");
-    for (auto &[Key, B] : Wt)
-      if (Key.second == 0)
-        line(fmt::format("  lg_stage_sram_all(lg_sram + {}, g_w{}, {});",
-                         SramWOff.at(Key.first), Key.first,
-                         N.Layers[Key.first].Weight.size()));
-    line("  __sync_all();");
-  } else if (P.weightsInSram()) {
-    line("  // resident weights, staged in SRAM once per cluster (each core "
-         "copies a share), then SRAM->WRAM by every core");
-    for (auto &[Key, B] : Wt)
-      if (Key.second == 0)
-        line(fmt::format("  lg_stage_sram(lg_sram + {}, g_w{}, {}, coreId, "
-                         "coreDim);",
-                         SramWOff.at(Key.first), Key.first,
-                         N.Layers[Key.first].Weight.size()));
-    line("  __sync_cluster();");
-  }
-  if (P.weightsInSram()) {
-    for (auto &[Key, B] : Wt)
-      if (Key.second == 0)
-        line(fmt::format("  lg_load_wram_sram(w{}[0], lg_sram + {}, {});",
-                         Key.first, SramWOff.at(Key.first),
-                         N.Layers[Key.first].Weight.size()));
-  } else if (P.weightsResident()) {
-    line("  // resident weights, loaded once per core");
-    for (auto &[Key, B] : Wt)
-      if (Key.second == 0)
-        weightLoad("  ", Key.first, "0", "0",
-                   std::to_string(N.Tensors[N.Layers[Key.first].Output].C),
-                   false);
-  }
-  line(fmt::format("  int n0, nb, f0, ft, lo[{0}], hi[{0}], clo[{0}], "
-                   "chi[{0}];",
-                   NT));
-  // Inputs staged once per chip run in phases: each phase stages its
-  // images in every cluster's SRAM and spreads its items over all cores.
-  bool Phased = P.phased();
-  if (!Phased)
-    line("  const int begin = taskId * ITEMS / taskDim, end = (taskId + 1) * "
-         "ITEMS / taskDim;");
-  if (P.inputsInSram() && !Phased) {
-    line("  // the images [s_n0, s_n1) of the group inputs that this cluster's "
-         "items need, staged in SRAM: each core of the cluster copies a share");
-    line(fmt::format("  {}_slice(clusterId * coreDim * ITEMS / taskDim, &n0, "
-                     "&nb, &f0, &ft, lo, hi, clo, chi);",
-                     K.Name));
-    line("  const int s_n0 = n0;");
-    line(fmt::format("  {}_slice((clusterId + 1) * coreDim * ITEMS / taskDim - "
-                     "1, &n0, &nb, &f0, &ft, lo, hi, clo, chi);",
-                     K.Name));
-    line("  const int s_n1 = n0 + nb;");
-    for (int T : G.Inputs)
-      line(fmt::format("  lg_stage_sram(lg_sram + {}, g_t{} + (long)s_n0 * {}, "
-                       "(long)(s_n1 - s_n0) * {}, coreId, coreDim);",
-                       SramOff.at(T), T, N.Tensors[T].elements(),
-                       N.Tensors[T].elements()));
-    line("  __sync_cluster();");
-  }
-  auto residentInputs = [&](const std::string &Ind) {
-    line(Ind + "// resident inputs (the same rows for every item), once per "
-               "core");
-    line(fmt::format("{}{}_slice(begin, &n0, &nb, &f0, &ft, lo, hi, clo, "
-                     "chi);",
-                     Ind, K.Name));
-    for (int X : G.Inputs)
-      tensorLoad(Ind, X, "0", "", false);
+  int s = g.slot(t);
+  e.line(call("lg_load",
+              {dst, src, n0, pfx + "nb", str(tensor.C), str(tensor.H),
+               str(tensor.W), pfx + "lo[" + slot + "]", pfx + "hi[" + slot + "]",
+               pfx + "clo[" + slot + "]", pfx + "chi[" + slot + "]",
+               str(p.H.RowsCap[s]), str(p.W.RowsCap[s]), boolLit(async),
+               boolLit(sram)}) +
+         " // load " + tensor.Name);
+}
+
+void KernelWriter::tensorStore(int t, const std::string &buf,
+                               const std::string &pfx, bool async) {
+  const Tensor &tensor = n.Tensors[t];
+  int s = g.slot(t);
+  std::string slot = str(s);
+  // Only the item's own rows and columns: for an H (W) sliced output, its
+  // slice.
+  auto own = [&](const char *lo, const char *hi, const char *idx, int secs,
+                 int64_t step, int64_t extent) {
+    if (secs == 1)
+      return pfx + lo + "[" + slot + "], " + pfx + hi + "[" + slot + "]";
+    std::string first = pfx + idx + " * " + str(step);
+    std::string last = first + " + " + str(step);
+    return first + ", (" + last + " < " + str(extent) + " ? " + last + " : " +
+           str(extent) + ")";
   };
-  if (P.inputsResident() && !Phased)
-    residentInputs("  ");
-  if (Global)
-    line("  int wf = -1, wcur = 0; // the channel slice in w[wcur]");
-  if (P.pipelined())
-    line(fmt::format("  int p_n0 = 0, p_nb = 0, p_f0 = 0, p_ft = 0, p_hs = 0, "
-                     "p_ws = 0, p_lo[{0}], p_hi[{0}], p_clo[{0}], p_chi[{0}], "
-                     "x_n0, x_nb, x_f0, x_ft, x_lo[{0}], x_hi[{0}], "
-                     "x_clo[{0}], x_chi[{0}];",
-                     NT));
-  if (Phased) {
-    int64_t PI = P.items() / P.SramPhases;
-    line(fmt::format("  for (int ph = 0; ph < {}; ++ph) {{", P.SramPhases));
-    line(fmt::format("    // phase ph: images [s_n0, s_n0 + {}) of the group "
-                     "inputs in every cluster's SRAM (each core copies a share "
-                     "and sends it to the other clusters), then items "
-                     "[ph * {}, (ph + 1) * {}) over all cores",
-                     P.SramImages, PI, PI));
-    line("    if (ph > 0)");
-    line("      __sync_all(); // every core is done with the previous images");
-    line(fmt::format("    const int s_n0 = ph * {};", P.SramImages));
-    for (int T : G.Inputs)
-      line(fmt::format("    lg_stage_sram_all(lg_sram + {}, g_t{} + (long)s_n0 "
-                       "* {}, {}L);",
-                       SramOff.at(T), T, N.Tensors[T].elements(),
-                       P.SramImages * N.Tensors[T].elements()));
-    line("    __sync_all();");
-    line(fmt::format("    const int begin = ph * {0} + taskId * {0} / taskDim, "
-                     "end = ph * {0} + (taskId + 1) * {0} / taskDim;",
-                     PI));
-    if (P.inputsResident())
-      residentInputs("    ");
+  bool global = p.global();
+  e.line(call("lg_store",
+              {"g_t" + str(t), "t" + str(t) + "[" + buf + "]", pfx + "n0",
+               pfx + "nb", global ? pfx + "f0" : "0",
+               global ? pfx + "ft" : str(tensor.C), str(tensor.C),
+               str(tensor.H), str(tensor.W),
+               own("lo", "hi", "hs", p.HSecs, p.H.Step, tensor.H),
+               own("clo", "chi", "ws", p.WSecs, p.W.Step, tensor.W),
+               pfx + "lo[" + slot + "]", pfx + "clo[" + slot + "]",
+               pfx + "chi[" + slot + "]", str(p.H.RowsCap[s]),
+               str(p.W.RowsCap[s]), boolLit(async)}) +
+         " // store " + tensor.Name);
+}
+
+void KernelWriter::computeAdd(const Layer &layer, const std::string &out,
+                              const std::string &region,
+                              const std::string &bias,
+                              const std::string &vtile) {
+  auto inSlice = [&](int t) {
+    std::string s = str(g.slot(t));
+    return fmt::format("t{}[cur] + i * {}", t, p.sliceImageFloats(n, t)) +
+           ", lo[" + s + "], clo[" + s + "], chi[" + s + "]";
+  };
+  std::string co = p.global() && g.computes(n, layer.Output)
+                       ? "ft"
+                       : str(n.Tensors[layer.Output].C);
+  // The bias goes with the last addition.
+  auto add = [&](int a, int b, bool last) {
+    e.line(call("lg_add",
+                {out, inSlice(a), inSlice(b), co, region,
+                 last ? bias : "nullptr",
+                 last ? floatLit(layer.ConstB) : "0.0f", vtile,
+                 str(p.TilePx)}));
+  };
+  add(layer.Inputs[0], layer.Inputs[1], layer.Inputs.size() == 2);
+  for (size_t x = 2; x < layer.Inputs.size(); ++x)
+    add(layer.Output, layer.Inputs[x], x + 1 == layer.Inputs.size());
+}
+
+void KernelWriter::compute(int l) {
+  const Layer &layer = n.Layers[l];
+  int o = layer.Output;
+  std::string so = str(g.slot(o));
+  auto img = [&](int t) {
+    return fmt::format("t{}[cur] + i * {}", t, p.sliceImageFloats(n, t));
+  };
+  // An input slice: pointer, first row, columns [clo, chi).
+  auto inSlice = [&](int t) {
+    std::string s = str(g.slot(t));
+    return img(t) + ", lo[" + s + "], clo[" + s + "], chi[" + s + "]";
+  };
+  // The output region: the whole output slice.
+  std::string region =
+      "lo[" + so + "], hi[" + so + "], clo[" + so + "], chi[" + so + "]";
+  std::string out = img(o);
+  int in0 = layer.Inputs[0];
+  const Tensor &in = n.Tensors[in0];
+  bool sliced = p.global() && g.computes(n, o);
+  std::string fo = sliced ? "f0" : "0";
+  std::string bias =
+      layer.Bias.empty() ? "nullptr" : "b" + str(l) + " + " + fo;
+  std::string alpha =
+      layer.Alpha.empty() ? "nullptr" : "a" + str(l) + " + " + fo;
+  std::string tile = scr.count({l, 0}) ? "tile" + str(l) : "nullptr";
+  std::string vtile = scr.count({l, 1}) ? "vtile" + str(l) : "nullptr";
+  std::string co = sliced ? "ft" : str(n.Tensors[o].C);
+  std::string tilePx = str(p.TilePx);
+  std::string weights =
+      "w" + str(l) + "[" + (p.global() ? "wcur" : "0") + "]";
+  e.line(fmt::format("for (int i = 0; i < nb; ++i) // {} ({})", layer.Name,
+                     opKindName(layer.Kind)));
+  if (layer.Kind == OpKind::Add && layer.Inputs.size() > 1) {
+    e.line("{");
+    {
+      auto body = e.indent();
+      computeAdd(layer, out, region, bias, vtile);
+    }
+    e.line("}");
+    return;
   }
-  size_t BodyAt = S.size(); // indented once more inside the phase loop
-  line("  int k = 0;");
-  line("  for (int item = begin; item < end; ++item, ++k) {");
-  line("    const int cur = k & 1;");
-  line(fmt::format("    {}_slice(item, &n0, &nb, &f0, &ft, lo, hi, clo, chi);",
-                   K.Name));
-  line(fmt::format("    const int hs = (item / {}) % {}, ws = item % {};",
-                   P.WSecs, P.HSecs, P.WSecs));
-  line("    (void)hs; (void)ws;");
-  int KL = int(G.Layers.size());
-  if (!P.pipelined()) {
-    for (int Ts = 0; Ts < int(P.Steps.size()); ++Ts) {
-      const TimeStep &T = P.Steps[Ts];
-      line(fmt::format("    // ts{}", Ts));
-      if (!P.inputsResident())
-        for (int X : T.LoadTensors)
-          tensorLoad("    ", X, "cur", "", true);
-      if (!P.weightsResident())
-        for (int L : T.LoadWeights) {
-          if (Global) {
-            line("    if (f0 != wf) {");
-            weightLoad("      ", L, "wcur", "f0", "ft", true);
-            line("      wf = f0;");
-            line("    }");
-          } else {
-            weightLoad("    ", L, "0", "0",
-                       std::to_string(N.Tensors[N.Layers[L].Output].C), true);
-          }
+  auto body = e.indent();
+  switch (layer.Kind) {
+  case OpKind::Conv:
+    if (p.PaddedInputs.count(in0) || tileFirst() == l) {
+      e.line(call("lg_conv_tile",
+                  {out,
+                   tileFirst() == l ? "win" + str(l) : "t" + str(in0) + "[cur]",
+                   str(in.C), co, "hi[" + so + "] - lo[" + so + "]",
+                   "chi[" + so + "] - clo[" + so + "]", weights, bias,
+                   str(layer.KY), str(layer.KX), str(layer.SY), str(layer.SX),
+                   str(layer.DY), str(layer.DX), vtile, tilePx, "0"}));
+      break;
+    }
+    e.line(call("lg_conv",
+                {out, inSlice(in0), str(in.C), str(in.H), str(in.W), co,
+                 region, weights, bias, str(layer.KY), str(layer.KX),
+                 str(layer.SY), str(layer.SX), str(layer.PU), str(layer.PL),
+                 str(layer.DY), str(layer.DX), tile, vtile, tilePx, "0"}));
+    break;
+  case OpKind::MaxPool:
+  case OpKind::MinPool:
+  case OpKind::SumPool: {
+    int mode = layer.Kind == OpKind::MaxPool   ? 0
+               : layer.Kind == OpKind::MinPool ? 1
+                                               : 2;
+    e.line(call("lg_pool",
+                {out, inSlice(in0), co, str(in.H), str(in.W), region,
+                 str(layer.KY), str(layer.KX), str(layer.SY), str(layer.SX),
+                 str(layer.PU), str(layer.PL), str(mode), floatLit(layer.Cmp),
+                 bias, floatLit(layer.ConstB), tile, vtile, tilePx}));
+    break;
+  }
+  case OpKind::Relu:
+    e.line(call("lg_relu", {out, inSlice(in0), co, region}));
+    break;
+  case OpKind::Clamp:
+    e.line(call("lg_clamp", {out, inSlice(in0), co, region,
+                             layer.ClampMax ? "0" : "1", floatLit(layer.Cmp)}));
+    break;
+  case OpKind::Scale:
+    e.line(call("lg_scale", {out, inSlice(in0), co, region, alpha,
+                             floatLit(layer.ConstA), bias,
+                             floatLit(layer.ConstB), vtile, tilePx}));
+    break;
+  case OpKind::Add: // one input: a scale by 1 with the bias
+    e.line(call("lg_scale", {out, inSlice(in0), co, region, "nullptr", "1.0f",
+                             bias, floatLit(layer.ConstB), vtile, tilePx}));
+    break;
+  }
+}
+
+// Once per core: the padded inputs' zero columns, the per-channel vectors
+// (staged through WRAM), resident weights (staged in SRAM or straight to
+// WRAM).
+void KernelWriter::prologue() {
+  for (auto [t, l] : p.PaddedInputs) {
+    e.line("// " + n.Layers[l].Name +
+           "'s padded tile: the padding columns stay zero");
+    const LmemBuffer *a = act.at({t, 0});
+    e.line(call("__bang_write_zero", {"t" + str(t) + "[0]", str(a->Bytes / 4)}));
+    if (act.count({t, 1}))
+      e.line(
+          call("__bang_write_zero", {"t" + str(t) + "[1]", str(a->Bytes / 4)}));
+  }
+  e.line("// prologue: per-channel vectors, staged through WRAM; once per core");
+  for (auto &[key, b] : vec) {
+    std::string name = (key.second == 1 ? "b" : "a") + str(key.first);
+    e.line(call("lg_load_vec",
+                {name, "(float *)lg_wram", "g_" + name, str(b->Bytes / 4)}));
+  }
+  // Calls each(layer, its weights in lg_sram, their floats).
+  auto stagedWeights = [&](auto &&each) {
+    for (auto &[key, b] : wt)
+      if (key.second == 0)
+        each(key.first, "lg_sram + " + str(sramWOff.at(key.first)),
+             str(n.Layers[key.first].Weight.size()));
+  };
+  if (p.weightsInSram() && p.sramBroadcast()) {
+    e.line("// resident weights, staged in SRAM once per chip (each core "
+           "copies a share and sends it to the other clusters), then "
+           "SRAM->WRAM by every core");
+    stagedWeights([&](int l, std::string sram, std::string size) {
+      e.line(call("lg_stage_sram_all", {sram, "g_w" + str(l), size}));
+    });
+    e.line("__sync_all();");
+  } else if (p.weightsInSram()) {
+    e.line("// resident weights, staged in SRAM once per cluster (each core "
+           "copies a share), then SRAM->WRAM by every core");
+    stagedWeights([&](int l, std::string sram, std::string size) {
+      e.line(call("lg_stage_sram",
+                  {sram, "g_w" + str(l), size, "coreId", "coreDim"}));
+    });
+    e.line("__sync_cluster();");
+  }
+  if (p.weightsInSram()) {
+    stagedWeights([&](int l, std::string sram, std::string size) {
+      e.line(call("lg_load_wram_sram", {"w" + str(l) + "[0]", sram, size}));
+    });
+  } else if (p.weightsResident()) {
+    e.line("// resident weights, loaded once per core");
+    for (auto &[key, b] : wt)
+      if (key.second == 0)
+        weightLoad(key.first, "0", "0",
+                   str(n.Tensors[n.Layers[key.first].Output].C), false);
+  }
+}
+
+// Inputs staged once per cluster: the images [s_n0, s_n1) its items need.
+void KernelWriter::clusterStaging() {
+  e.line("// the images [s_n0, s_n1) of the group inputs that this cluster's "
+         "items need, staged in SRAM: each core of the cluster copies a "
+         "share");
+  e.line(sliceCall("clusterId * coreDim * ITEMS / taskDim"));
+  e.line("const int s_n0 = n0;");
+  e.line(sliceCall("(clusterId + 1) * coreDim * ITEMS / taskDim - 1"));
+  e.line("const int s_n1 = n0 + nb;");
+  for (int t : g.Inputs) {
+    std::string elems = str(n.Tensors[t].elements());
+    e.line(call("lg_stage_sram",
+                {"lg_sram + " + str(sramOff.at(t)),
+                 "g_t" + str(t) + " + (long)s_n0 * " + elems,
+                 "(long)(s_n1 - s_n0) * " + elems, "coreId", "coreDim"}));
+  }
+  e.line("__sync_cluster();");
+}
+
+void KernelWriter::residentInputs() {
+  e.line("// resident inputs (the same rows for every item), once per core");
+  e.line(sliceCall("begin"));
+  for (int t : g.Inputs)
+    tensorLoad(t, "0", "", false);
+}
+
+// Inputs staged once per chip run in phases: each phase stages its images
+// in every cluster's SRAM and spreads its items over all cores.
+void KernelWriter::phaseStart() {
+  std::string phaseItems = str(p.items() / p.SramPhases);
+  std::string images = str(p.SramImages);
+  e.line("// phase ph: images [s_n0, s_n0 + " + images +
+         ") of the group inputs in every cluster's SRAM (each core copies a "
+         "share and sends it to the other clusters), then items [ph * " +
+         phaseItems + ", (ph + 1) * " + phaseItems + ") over all cores");
+  e.line("if (ph > 0)");
+  {
+    auto body = e.indent();
+    e.line("__sync_all(); // every core is done with the previous images");
+  }
+  e.line("const int s_n0 = ph * " + images + ";");
+  for (int t : g.Inputs)
+    e.line(call("lg_stage_sram_all",
+                {"lg_sram + " + str(sramOff.at(t)),
+                 "g_t" + str(t) + " + (long)s_n0 * " +
+                     str(n.Tensors[t].elements()),
+                 str(p.SramImages * n.Tensors[t].elements()) + "L"}));
+  e.line("__sync_all();");
+  e.line("const int begin = ph * " + phaseItems + " + taskId * " + phaseItems +
+         " / taskDim, end = ph * " + phaseItems + " + (taskId + 1) * " +
+         phaseItems + " / taskDim;");
+  if (p.inputsResident())
+    residentInputs();
+}
+
+// Not pipelined: per step its loads, weight loads, stores, compute, sync.
+void KernelWriter::plainItem() {
+  for (int ts = 0; ts < int(p.Steps.size()); ++ts) {
+    const TimeStep &step = p.Steps[ts];
+    e.line("// ts" + str(ts));
+    if (!p.inputsResident())
+      for (int t : step.LoadTensors)
+        tensorLoad(t, "cur", "", true);
+    if (!p.weightsResident())
+      for (int l : step.LoadWeights) {
+        if (!p.global()) {
+          weightLoad(l, "0", "0", str(n.Tensors[n.Layers[l].Output].C), true);
+          continue;
         }
-      for (int X : T.StoreTensors)
-        tensorStore("    ", X, "cur", "", true);
-      for (int L : T.Compute)
-        emitCompute("    ", L);
-      line("    __sync();");
+        auto changed = e.block("if (f0 != wf)");
+        weightLoad(l, "wcur", "f0", "ft", true);
+        e.line("wf = f0;");
+      }
+    for (int t : step.StoreTensors)
+      tensorStore(t, "cur", "", true);
+    for (int l : step.Compute)
+      compute(l);
+    e.line("__sync();");
+  }
+}
+
+// ts1 of a pipelined item: store the previous item's outputs, load the next
+// item's inputs (and its weight tile when its channel slice changes).
+void KernelWriter::pipelinedTransfers() {
+  {
+    auto store = e.block("if (k > 0)", "store i-1");
+    for (int t : g.Outputs)
+      tensorStore(t, "cur ^ 1", "p_", true);
+  }
+  auto load = e.block("if (item + 1 < end)", "load i+1");
+  e.line(sliceCall("item + 1", "x_"));
+  if (!p.inputsResident())
+    for (int t : g.Inputs)
+      tensorLoad(t, "cur ^ 1", "x_", true);
+  if (p.global()) {
+    e.line("if (x_f0 != f0) // a new channel slice: its weight tile");
+    auto body = e.indent();
+    weightLoad(g.First, "wcur ^ 1", "x_f0", "x_ft", true);
+  }
+}
+
+void KernelWriter::pipelinedItem() {
+  {
+    auto first = e.block("if (k == 0)", "ts0 of the first item: nothing to "
+                                        "overlap with");
+    if (!p.inputsResident())
+      for (int t : g.Inputs)
+        tensorLoad(t, "cur", "", false);
+    if (p.global()) {
+      auto kept = e.block("if (f0 != wf)", "kept from an earlier phase "
+                                           "otherwise");
+      weightLoad(g.First, "wcur", "f0", "ft", false);
+      e.line("wf = f0;");
     }
-  } else {
-    line("    if (k == 0) { // ts0 of the first item: nothing to overlap with");
-    if (!P.inputsResident())
-      for (int X : G.Inputs)
-        tensorLoad("      ", X, "cur", "", false);
-    if (Global) {
-      line("      if (f0 != wf) { // kept from an earlier phase otherwise");
-      weightLoad("        ", G.First, "wcur", "f0", "ft", false);
-      line("        wf = f0;");
-      line("      }");
-    }
-    line("    }");
-    if (Global)
-      line("    if (f0 != wf) { wcur ^= 1; wf = f0; } // prefetched by the "
+  }
+  if (p.global())
+    e.line("if (f0 != wf) { wcur ^= 1; wf = f0; } // prefetched by the "
            "previous item");
-    for (int Ts = 1; Ts <= KL; ++Ts) {
-      line(fmt::format("    // ts{}", Ts));
-      if (Ts == 1 && TileFirst >= 0) {
-        const Layer &Ly = N.Layers[TileFirst];
-        int I0 = Ly.Inputs[0], Si = slot(I0), So = slot(Ly.Output);
-        const Tensor &Ti = N.Tensors[I0];
-        line(fmt::format(
-            "    const float *win{0} = lg_conv_window(t{1}[cur], lo[{2}], "
-            "clo[{2}], chi[{2}], {3}, {4}, {5}, lo[{6}], hi[{6}], clo[{6}], "
-            "chi[{6}], {7}, {8}, {9}, {10}, {11}, {12}, {13}, {14}, tile{0}); "
-            "// {15}'s window tile first",
-            TileFirst, I0, Si, Ti.C, Ti.H, Ti.W, So, Ly.KY, Ly.KX, Ly.SY, Ly.SX,
-            Ly.PU, Ly.PL, Ly.DY, Ly.DX, Ly.Name));
-      }
-      if (Ts == 1) {
-        line("    if (k > 0) { // store i-1");
-        for (int X : G.Outputs)
-          tensorStore("      ", X, "cur ^ 1", "p_", true);
-        line("    }");
-        line("    if (item + 1 < end) { // load i+1");
-        line(fmt::format("      {}_slice(item + 1, &x_n0, &x_nb, &x_f0, "
-                         "&x_ft, x_lo, x_hi, x_clo, x_chi);",
-                         K.Name));
-        if (!P.inputsResident())
-          for (int X : G.Inputs)
-            tensorLoad("      ", X, "cur ^ 1", "x_", true);
-        if (Global) {
-          line("      if (x_f0 != f0) // a new channel slice: its weight tile");
-          weightLoad("        ", G.First, "wcur ^ 1", "x_f0", "x_ft", true);
-        }
-        line("    }");
-      }
-      for (int L : P.Steps[Ts].Compute)
-        emitCompute("    ", L);
-      line("    __sync();");
+  for (int ts = 1; ts <= int(g.Layers.size()); ++ts) {
+    e.line("// ts" + str(ts));
+    int first = tileFirst();
+    if (ts == 1 && first >= 0) {
+      const Layer &layer = n.Layers[first];
+      int in0 = layer.Inputs[0];
+      std::string si = str(g.slot(in0)), so = str(g.slot(layer.Output));
+      const Tensor &in = n.Tensors[in0];
+      e.line("const float *win" + str(first) + " = " +
+             call("lg_conv_window",
+                  {"t" + str(in0) + "[cur]", "lo[" + si + "]",
+                   "clo[" + si + "]", "chi[" + si + "]", str(in.C), str(in.H),
+                   str(in.W), "lo[" + so + "]", "hi[" + so + "]",
+                   "clo[" + so + "]", "chi[" + so + "]", str(layer.KY),
+                   str(layer.KX), str(layer.SY), str(layer.SX), str(layer.PU),
+                   str(layer.PL), str(layer.DY), str(layer.DX),
+                   "tile" + str(first)}) +
+             " // " + layer.Name + "'s window tile first");
     }
-    line("    p_n0 = n0; p_nb = nb; p_f0 = f0; p_ft = ft; p_hs = hs; p_ws = "
-         "ws;");
-    line(
-        fmt::format("    for (int s = 0; s < {}; ++s) {{ p_lo[s] = lo[s]; "
-                    "p_hi[s] = hi[s]; p_clo[s] = clo[s]; p_chi[s] = chi[s]; }}",
-                    NT));
+    if (ts == 1)
+      pipelinedTransfers();
+    for (int l : p.Steps[ts].Compute)
+      compute(l);
+    e.line("__sync();");
   }
-  line("  }");
-  if (P.pipelined()) {
-    line("  if (k > 0) { // the last item's outputs");
-    line("    const int cur = k & 1;");
-    for (int X : G.Outputs)
-      tensorStore("    ", X, "cur ^ 1", "p_", false);
-    line("  }");
-  }
-  if (Phased) {
-    std::string Body = S.substr(BodyAt), Indented;
-    for (size_t A = 0, E; A < Body.size(); A = E + 1) {
-      E = Body.find('\n', A);
-      Indented += "  " + Body.substr(A, E - A) + "\n";
+  e.line("p_n0 = n0; p_nb = nb; p_f0 = f0; p_ft = ft; p_hs = hs; p_ws = ws;");
+  e.line("for (int s = 0; s < " + str(tensors()) +
+         "; ++s) { p_lo[s] = lo[s]; p_hi[s] = hi[s]; p_clo[s] = clo[s]; "
+         "p_chi[s] = chi[s]; }");
+}
+
+void KernelWriter::itemLoop() {
+  e.line("int k = 0;");
+  auto loop = e.block("for (int item = begin; item < end; ++item, ++k)");
+  e.line("const int cur = k & 1;");
+  e.line(sliceCall("item"));
+  e.line("const int hs = (item / " + str(p.WSecs) + ") % " + str(p.HSecs) +
+         ", ws = item % " + str(p.WSecs) + ";");
+  e.line("(void)hs; (void)ws;");
+  if (p.pipelined())
+    pipelinedItem();
+  else
+    plainItem();
+}
+
+// A pipelined core stores its last item's outputs after the loop.
+void KernelWriter::drain() {
+  auto last = e.block("if (k > 0)", "the last item's outputs");
+  e.line("const int cur = k & 1;");
+  for (int t : g.Outputs)
+    tensorStore(t, "cur ^ 1", "p_", false);
+}
+
+GroupKernel KernelWriter::write() {
+  header();
+  declarations();
+  sliceFunction();
+  e.line("");
+  signature();
+  {
+    auto body = e.indent();
+    bufferPointers();
+    prologue();
+    std::string nt = str(tensors());
+    e.line("int n0, nb, f0, ft, lo[" + nt + "], hi[" + nt + "], clo[" + nt +
+           "], chi[" + nt + "];");
+    if (!p.phased())
+      e.line("const int begin = taskId * ITEMS / taskDim, end = (taskId + 1) "
+             "* ITEMS / taskDim;");
+    if (p.inputsInSram() && !p.phased())
+      clusterStaging();
+    if (p.inputsResident() && !p.phased())
+      residentInputs();
+    if (p.global())
+      e.line("int wf = -1, wcur = 0; // the channel slice in w[wcur]");
+    if (p.pipelined())
+      e.line(fmt::format("int p_n0 = 0, p_nb = 0, p_f0 = 0, p_ft = 0, p_hs = "
+                         "0, p_ws = 0, p_lo[{0}], p_hi[{0}], p_clo[{0}], "
+                         "p_chi[{0}], x_n0, x_nb, x_f0, x_ft, x_lo[{0}], "
+                         "x_hi[{0}], x_clo[{0}], x_chi[{0}];",
+                         tensors()));
+    {
+      std::optional<Emitter::Scope> phase;
+      if (p.phased()) {
+        phase.emplace(e.block("for (int ph = 0; ph < " + str(p.SramPhases) +
+                              "; ++ph)"));
+        phaseStart();
+      }
+      itemLoop();
+      if (p.pipelined())
+        drain();
     }
-    S.resize(BodyAt);
-    S += Indented;
-    line("  }");
+    if (p.pipelined())
+      e.line("(void)x_n0; (void)x_nb; (void)x_f0; (void)x_ft;");
+    if (p.global())
+      e.line("(void)wf; (void)wcur;");
   }
-  if (P.pipelined())
-    line("  (void)x_n0; (void)x_nb; (void)x_f0; (void)x_ft;");
-  if (Global)
-    line("  (void)wf; (void)wcur;");
-  line("}");
-  K.Source = S;
-  return K;
+  e.line("}");
+  k.Source = e.text();
+  return k;
+}
+
+} // namespace
+
+GroupKernel emitGroupKernel(const Net &n, const GroupPlan &p, int index) {
+  return KernelWriter(n, p, index).write();
 }
 
 } // namespace bangc::lg
