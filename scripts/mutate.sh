@@ -185,12 +185,15 @@ def first_error(out):
     return "(see log)"
 
 
-FAILED = re.compile(r"^\s*\d+\s+-\s+(\S+)\s+\((.*)\)\s*$")
+# "\t247 - NAME (Failed)"; a parameterised test's NAME goes on with
+# "  # GetParam() = (...)".
+FAILED = re.compile(r"^\s*\d+\s+-\s+(.+?)\s+\(([^()]*)\)\s*$")
 
 
 def ctest(build, regex, exclude, jobs, timeout, env, log):
-    """Runs the selected CTest entries. Returns (ran, failed, status): how
-    many ran, the failing names in order, the exit status (124: timeout)."""
+    """Runs the selected CTest entries. Returns (ran, failed, status, names):
+    how many ran, the failures to show in order, the exit status (124:
+    timeout), the full names of the failing entries."""
     cmd = ["ctest", "--test-dir", build, "--output-on-failure", f"-j{jobs}",
            "--timeout", str(timeout)]
     if regex:
@@ -205,11 +208,13 @@ def ctest(build, regex, exclude, jobs, timeout, env, log):
         elif in_list:
             m = FAILED.match(line)
             if m:
-                failed.append(f"{m.group(1)} ({m.group(2)})")
+                failed.append((m.group(1), m.group(2)))
+    names = [name for name, _ in failed]
+    failed = [f"{name.split('  #')[0]} ({why})" for name, why in failed]
     m = re.search(r"tests? failed out of (\d+)", out)
     ran = int(m.group(1)) if m else 0
     if "No tests were found" in out:
-        return 0, [], status
+        return 0, [], status, []
     lit = re.search(r"^FAIL: .* :: (\S+)", out, re.M)
     if lit and failed and failed[0].startswith("lit "):
         failed[0] = f"lit: {lit.group(1)}"
@@ -217,7 +222,7 @@ def ctest(build, regex, exclude, jobs, timeout, env, log):
         failed.append("(the whole run timed out)")
     elif status != 0 and not failed:
         failed.append(f"(ctest exit {status}, see log)")
-    return ran, failed, status
+    return ran, failed, status, names
 
 
 # ---- One mutation ---------------------------------------------------------
@@ -264,7 +269,7 @@ def mutate_one(e, src, build, args, exclude, logs, targets):
         if status != 0:
             return "build-failure", first_error(out)
         t0 = time.time()
-        ran, failed, status = ctest(build, e["tests"], exclude, args.jobs,
+        ran, failed, status, _ = ctest(build, e["tests"], exclude, args.jobs,
                                     args.timeout, e["env"], log)
         e["test_s"] = time.time() - t0
         if ran == 0 and not failed:
@@ -288,11 +293,10 @@ def baseline(entries, build, args, logs):
     log = os.path.join(logs, "baseline.log")
     if os.path.exists(log):
         os.remove(log)
-    ran, failed, status = ctest(build, union, "", args.jobs,
-                                args.timeout * 3, [], log)
+    ran, failed, status, names = ctest(build, union, "", args.jobs,
+                                       args.timeout * 3, [], log)
     if status == 124:
         raise RunnerError(f"the baseline test run timed out; see {log}")
-    names = [f.split(" ")[0] for f in failed if not f.startswith("(")]
     if status != 0 and not names:
         raise RunnerError(f"the baseline test run failed; see {log}")
     for n in names:
