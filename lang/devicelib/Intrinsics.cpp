@@ -9,6 +9,9 @@
 #include "Convert.h"
 #include "Elementwise.h"
 #include "Reduce.h"
+// The mlu-ops families F1-F3, F5: each header defines its rows' bodies.
+#include "Compare.h"
+#include "Math.h"
 
 using namespace bangdev;
 
