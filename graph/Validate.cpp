@@ -369,31 +369,39 @@ void Validator::checkInterfaces(const TaskBlock &B, bool Input, int Idx) {
 void Validator::checkClusters(const TaskBlock &B) {
   BlockType T = B.type();
   if (isStorageBlock(T)) {
-    if (B.input_clusters_size() > 1)
+    if (B.input_clusters_size() > 1) {
+      BadClusters.insert(&B);
       error(B, "input_clusters",
             fmt::format("storage blocks have at most one input cluster, got "
                         "{}",
                         B.input_clusters_size()));
-    else if (B.input_clusters_size() == 1)
+    } else if (B.input_clusters_size() == 1) {
       checkCluster(B, true, 0, expectedStorageInputCluster(B), "input");
-    if (T == SO && B.output_clusters_size() > 0)
+    }
+    if (T == SO && B.output_clusters_size() > 0) {
+      BadClusters.insert(&B);
       error(B, "output_clusters", "SO blocks have no output cluster");
-    else if (B.output_clusters_size() > 1)
+    } else if (B.output_clusters_size() > 1) {
+      BadClusters.insert(&B);
       error(B, "output_clusters",
             fmt::format("storage blocks have at most one output cluster, got "
                         "{}",
                         B.output_clusters_size()));
-    else if (B.output_clusters_size() == 1)
+    } else if (B.output_clusters_size() == 1) {
       checkCluster(B, false, 0, expectedOutputCluster(B), "output");
+    }
     return;
   }
-  // Compute blocks.
-  if (B.output_clusters_size() != 1)
+  // Compute blocks. A wrong number of clusters leaves their interfaces
+  // unindexed: BadClusters keeps the edges from repeating the problem.
+  if (B.output_clusters_size() != 1) {
+    BadClusters.insert(&B);
     error(B, "output_clusters",
           fmt::format("compute blocks have exactly one output cluster, got {}",
                       B.output_clusters_size()));
-  else
+  } else {
     checkCluster(B, false, 0, expectedOutputCluster(B), "output");
+  }
 
   std::vector<InputRole> Roles = inputRoles(B);
   int N = B.input_clusters_size();
@@ -425,6 +433,7 @@ void Validator::checkClusters(const TaskBlock &B) {
   }
   int Max = T == CADD ? INT32_MAX : Fixed + (takesBias(T) ? 1 : 0);
   if (N < Fixed || N > Max || (T == CADD && NumData < 1)) {
+    BadClusters.insert(&B);
     error(B, "input_clusters",
           fmt::format("{} takes input clusters ({}), got {}", blockTypeName(T),
                       Layout, N));
@@ -653,23 +662,22 @@ void Validator::checkRolesAndPrecisions(const TaskBlock &B) {
             fmt::format("{} keeps its input precision {}, got {}",
                         blockTypeName(T), DataName, precisionName(Out)));
   } else if (T == CLUT) {
+    int64_t TableSize = B.data().int32_data_size() +
+                        B.data().uint32_data_size() +
+                        B.data().float_data_size();
     if (FloatIn || DataP == INT32 || DataP == UINT32)
       error(B, "precision",
             fmt::format("CLUT indexes its table with the input value; {} "
                         "inputs are not supported (use INT8, UINT8, INT9, "
                         "INT16, UINT16 or TERNARY)",
                         DataName));
-    else if (B.data().int32_data_size() + B.data().uint32_data_size() +
-                 B.data().float_data_size() !=
-             precisionMax(DataP) - precisionMin(DataP) + 1)
+    else if (TableSize > 0 && // no table: reported by checkData
+             TableSize != precisionMax(DataP) - precisionMin(DataP) + 1)
       error(B, "data",
             fmt::format("CLUT table for {} inputs needs {} entries (one per "
                         "input value from {}), got {}",
                         DataName, precisionMax(DataP) - precisionMin(DataP) + 1,
-                        precisionMin(DataP),
-                        B.data().int32_data_size() +
-                            B.data().uint32_data_size() +
-                            B.data().float_data_size()));
+                        precisionMin(DataP), TableSize));
   } else if (T != CVS && T != CAX && T != CLIF &&
              isFloatPrecision(Out) != FloatIn) {
     error(B, "precision",
