@@ -80,6 +80,12 @@ std::vector<std::string> driverArgs(llvm::StringRef source,
       "-DMAX_WRAM_SIZE=" + std::to_string(options.device.wramBytes),
       "-DMAX_SRAM_SIZE=" + std::to_string(options.device.sramBytes),
       "-D__BANGC_SIM__=1",
+      // What cncc predefines for --bang-mlu-arch: the architecture number
+      // and the on-chip memory sizes in KiB (the prelude adds __BANG__).
+      "-D__BANG_ARCH__=" + std::to_string(bangsim::bangArch(options.device)),
+      "-D__MLU_NRAM_SIZE__=" + std::to_string(options.device.nramBytes / 1024),
+      "-D__MLU_WRAM_SIZE__=" + std::to_string(options.device.wramBytes / 1024),
+      "-D__MLU_SRAM_SIZE__=" + std::to_string(options.device.sramBytes / 1024),
   };
   if (options.colors)
     args.push_back("-fcolor-diagnostics");

@@ -17,7 +17,11 @@ const char *const bangc::tools::CommonOptionsHelp =
     "                    (faster small calls, slower compile) or call the\n"
     "                    device library precompiled for this CPU (default:\n"
     "                    inline at -O3 only)\n"
-    "  --device SPEC     mlu370 (default), mlu270, tiny, or a JSON spec file\n"
+    "  --device SPEC     mlu370 (default), mlu270, mlu290, mlu590, tiny, a\n"
+    "                    cncc arch (mtp_372) or a JSON spec file\n"
+    "  --bang-mlu-arch=mtp_NNN, --bang-arch=compute_NN\n"
+    "                    cncc's spelling of --device: mtp_270, mtp_290,\n"
+    "                    mtp_372, mtp_592; compute_20, compute_30, compute_50\n"
     "  -mllvm OPTION     pass OPTION to LLVM (e.g. -time-passes,\n"
     "                    -print-after-all), as clang does\n";
 
@@ -58,6 +62,18 @@ bool CommonOptions::parse(Args &args) {
     return true;
   }
   if (auto v = args.value("--device")) {
+    device = *v;
+    return true;
+  }
+  // cncc's options: the same device choice, by architecture name.
+  for (const char *cnccOption : {"--bang-mlu-arch", "--bang-arch"}) {
+    auto v = args.value(cnccOption);
+    if (!v)
+      continue;
+    if (bangsim::deviceForBangArch(*v).empty())
+      args.error = "unknown architecture '" + *v + "' for " + cnccOption +
+                   " (mtp_270, mtp_290, mtp_372, mtp_592, compute_20, "
+                   "compute_30, compute_50)";
     device = *v;
     return true;
   }

@@ -25,6 +25,16 @@ namespace {
 //   NRAM 768 KiB, WRAM 1 MiB per core, SRAM 4 MiB per cluster (BANG C guide,
 //   MLU370 memory table). 72 TFLOPS / 16 cores / 1.3 GHz ~ 1728 fp16 MACs per
 //   cycle per core, rounded to 2048. The rest are estimates.
+// mlu290: Cambricon MLU290-M5 (MLUv02, the training card of that generation).
+//   64 cores, which we lay out as 16 clusters x 4 cores like MLU270's; 32 GB
+//   HBM2 at 1228 GB/s (MLU290-M5 product brief). Assumptions: the clock,
+//   the core's memories (taken as MLU270's: same MLUv02 core) and every rate
+//   not named above, scaled from mlu270.
+// mlu590: Cambricon MLU590 (MLUv05, the cncc arch mtp_592). Few figures are
+//   published; all of these are assumptions: 8 clusters x 4 cores, HBM at
+//   1.6 TB/s, 1.5 GHz, NRAM 512 KiB, WRAM 512 KiB per core, SRAM 2 MiB per
+//   cluster (kernel code must read __MLU_*_SIZE__, not hard-code them), and
+//   mlu370's per-core rates.
 // tiny: a small made-up card whose 16 KiB NRAM forces kernels onto their
 //   split paths in tests.
 const char *const mlu270JSON = R"({
@@ -45,6 +55,24 @@ const char *const mlu370JSON = R"({
     "cvt": 128, "act": 64, "reduce": 128, "atomic": 8},
   "macs_per_cycle": 2048, "scalar_ipc": 1.0
 })";
+const char *const mlu290JSON = R"({
+  "name": "mlu290", "clusters": 16, "cores_per_cluster": 4,
+  "nram_kib": 512, "wram_kib": 1024, "sram_kib": 2048, "gdram_mib": 32768,
+  "clock_ghz": 1.3, "gdram_gbps": 1228.8, "gdram_core_gbps": 38.4,
+  "onchip_gbps": 256, "dma_latency_cycles": 600, "nram_banks": 0,
+  "vector_bytes_per_cycle": {"move": 128, "alu": 128, "mul": 128, "div": 16,
+    "cvt": 64, "act": 32, "reduce": 64, "atomic": 4},
+  "macs_per_cycle": 2048, "scalar_ipc": 1.0
+})";
+const char *const mlu590JSON = R"({
+  "name": "mlu590", "clusters": 8, "cores_per_cluster": 4,
+  "nram_kib": 512, "wram_kib": 512, "sram_kib": 2048, "gdram_mib": 81920,
+  "clock_ghz": 1.5, "gdram_gbps": 1600, "gdram_core_gbps": 51.2,
+  "onchip_gbps": 512, "dma_latency_cycles": 500, "nram_banks": 0,
+  "vector_bytes_per_cycle": {"move": 256, "alu": 256, "mul": 256, "div": 32,
+    "cvt": 128, "act": 64, "reduce": 128, "atomic": 8},
+  "macs_per_cycle": 4096, "scalar_ipc": 1.0
+})";
 const char *const tinyJSON = R"({
   "name": "tiny", "clusters": 2, "cores_per_cluster": 2,
   "nram_kib": 16, "wram_kib": 16, "sram_kib": 64, "gdram_mib": 1024,
@@ -60,7 +88,22 @@ struct Builtin {
   const char *json;
 };
 const Builtin builtins[] = {
-    {"mlu270", mlu270JSON}, {"mlu370", mlu370JSON}, {"tiny", tinyJSON}};
+    {"mlu270", mlu270JSON}, {"mlu290", mlu290JSON}, {"mlu370", mlu370JSON},
+    {"mlu590", mlu590JSON}, {"tiny", tinyJSON}};
+
+// cncc's names of the architectures (--bang-mlu-arch=mtp_NNN, and the
+// generation names --bang-arch=compute_NN), the built-in profile each
+// selects and its __BANG_ARCH__.
+struct BangArch {
+  const char *cnccName;
+  const char *device;
+  int arch;
+};
+const BangArch bangArches[] = {
+    {"mtp_270", "mlu270", 270},   {"mtp_290", "mlu290", 290},
+    {"mtp_372", "mlu370", 372},   {"mtp_592", "mlu590", 592},
+    {"compute_20", "mlu270", 270}, {"compute_30", "mlu370", 372},
+    {"compute_50", "mlu590", 592}};
 
 const char *const classKeys[BANG_OP_NUM_CLASSES] = {
     "move", "alu", "mul", "div", "cvt", "act", "reduce", "mac", "atomic"};
@@ -196,14 +239,32 @@ Expected<DeviceSpec> bangsim::parseDeviceSpec(llvm::StringRef json,
   return spec;
 }
 
+std::string bangsim::deviceForBangArch(llvm::StringRef cnccArch) {
+  for (const BangArch &a : bangArches)
+    if (cnccArch == a.cnccName)
+      return a.device;
+  return "";
+}
+
+int bangsim::bangArch(const DeviceSpec &spec) {
+  for (const BangArch &a : bangArches)
+    if (spec.name == a.device)
+      return a.arch;
+  return 372;
+}
+
 Expected<DeviceSpec> bangsim::loadDeviceSpec(llvm::StringRef nameOrPath) {
+  std::string fromArch = deviceForBangArch(nameOrPath);
+  if (!fromArch.empty())
+    nameOrPath = fromArch;
   for (const Builtin &b : builtins)
     if (nameOrPath == b.name)
       return parseDeviceSpec(b.json, b.name);
   auto buffer = llvm::MemoryBuffer::getFile(nameOrPath);
   if (!buffer)
     return specError(nameOrPath, "cannot read: " + buffer.getError().message() +
-                                     " (built-in devices: mlu270, mlu370, tiny)");
+                                     " (built-in devices: mlu270, mlu290, "
+                                     "mlu370, mlu590, tiny, or mtp_NNN)");
   return parseDeviceSpec((*buffer)->getBuffer(), nameOrPath);
 }
 

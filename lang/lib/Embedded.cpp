@@ -2,9 +2,11 @@
 #include "bang/Embedded.h"
 
 extern const unsigned char bangc_devicelib_bc[], bangc_prelude_h[],
-    bangc_intrinsics_def[], bangc_intrinsics_h[], bangc_kernelabi_h[];
+    bangc_intrinsics_def[], bangc_intrinsics_h[], bangc_kernelabi_h[],
+    bangc_mlu_h[], bangc_bang_h[];
 extern const unsigned long bangc_devicelib_bc_size, bangc_prelude_h_size,
-    bangc_intrinsics_def_size, bangc_intrinsics_h_size, bangc_kernelabi_h_size;
+    bangc_intrinsics_def_size, bangc_intrinsics_h_size, bangc_kernelabi_h_size,
+    bangc_mlu_h_size, bangc_bang_h_size;
 
 using namespace bangc;
 
@@ -19,6 +21,9 @@ llvm::ArrayRef<EmbeddedFile> bangc::embeddedHeaders() {
        bytes(bangc_intrinsics_def, bangc_intrinsics_def_size)},
       {"bang/intrinsics.h", bytes(bangc_intrinsics_h, bangc_intrinsics_h_size)},
       {"bangsim/KernelABI.h", bytes(bangc_kernelabi_h, bangc_kernelabi_h_size)},
+      // cncc's header names, for sources that include them (lang/include).
+      {"mlu.h", bytes(bangc_mlu_h, bangc_mlu_h_size)},
+      {"bang.h", bytes(bangc_bang_h, bangc_bang_h_size)},
   };
   return files;
 }

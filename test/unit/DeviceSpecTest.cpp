@@ -24,6 +24,31 @@ TEST(DeviceSpec, BuiltinsLoad) {
   EXPECT_EQ(tiny->numCores(), 4);
 }
 
+// cncc's arch names select built-in cards, for the host API as for the CLI;
+// __BANG_ARCH__ follows the card (tiny and JSON specs: 372).
+TEST(DeviceSpec, CnccArchNamesSelectCards) {
+  const struct {
+    const char *arch, *device;
+    int number;
+  } cases[] = {{"mtp_270", "mlu270", 270},   {"mtp_290", "mlu290", 290},
+               {"mtp_372", "mlu370", 372},   {"mtp_592", "mlu590", 592},
+               {"compute_20", "mlu270", 270}, {"compute_30", "mlu370", 372},
+               {"compute_50", "mlu590", 592}};
+  for (const auto &c : cases) {
+    auto spec = loadDeviceSpec(c.arch);
+    ASSERT_TRUE(bool(spec)) << c.arch << ": " << llvm::toString(spec.takeError());
+    EXPECT_EQ(spec->name, c.device) << c.arch;
+    EXPECT_EQ(bangArch(*spec), c.number) << c.arch;
+  }
+  EXPECT_EQ(deviceForBangArch("mtp_999"), "");
+  EXPECT_EQ(deviceForBangArch("mlu370"), "");
+  EXPECT_EQ(bangArch(*loadDeviceSpec("tiny")), 372);
+  auto mlu290 = loadDeviceSpec("mlu290");
+  ASSERT_TRUE(bool(mlu290));
+  EXPECT_EQ(mlu290->numCores(), 64); // MLU290-M5: 64 cores
+  EXPECT_EQ(mlu290->gdramBytes, int64_t(32) << 30);
+}
+
 TEST(DeviceSpec, RoundTripsThroughJSON) {
   const DeviceSpec &spec = defaultDeviceSpec();
   auto again = parseDeviceSpec(deviceSpecToJSON(spec), "again");

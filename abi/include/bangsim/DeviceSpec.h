@@ -41,11 +41,22 @@ struct DeviceSpec {
   int numCores() const { return clusters * coresPerCluster; }
 };
 
-/// Names of the built-in profiles: "mlu270", "mlu370", "tiny".
+/// Names of the built-in profiles: "mlu270", "mlu290", "mlu370", "mlu590",
+/// "tiny".
 std::vector<std::string> builtinDeviceNames();
 
-/// A built-in profile by name, or the spec in a JSON file at that path.
+/// A built-in profile by name or by cncc arch name ("mtp_372", see
+/// deviceForBangArch), or the spec in a JSON file at that path.
 llvm::Expected<DeviceSpec> loadDeviceSpec(llvm::StringRef nameOrPath);
+
+/// The built-in profile cncc's arch name selects: mtp_270, mtp_290, mtp_372,
+/// mtp_592 (--bang-mlu-arch) and compute_20, compute_30, compute_50
+/// (--bang-arch); empty for any other name.
+std::string deviceForBangArch(llvm::StringRef cnccArch);
+
+/// The spec's __BANG_ARCH__: 270, 290, 372 or 592 for the built-in cards by
+/// name, 372 (the generation we simulate) for tiny and JSON specs.
+int bangArch(const DeviceSpec &spec);
 
 /// Parses a JSON spec; `origin` names the source in errors.
 llvm::Expected<DeviceSpec> parseDeviceSpec(llvm::StringRef json,

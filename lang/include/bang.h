@@ -1,0 +1,15 @@
+//===- bang.h - The header cncc's kernels include -----------*- C++ -*-===//
+//
+// cncc's toolkit ships <bang.h> (and <mlu.h>) declaring the builtins of the
+// language; mlu-ops' kernels/kernel.h includes it under `#if
+// defined(__BANG__)`. bangc-sim declares them all in bang/prelude.h, which
+// every compile includes first, so this header only includes it again
+// (idempotently) for sources that expect the name to exist.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BANGC_BANG_H
+#define BANGC_BANG_H
+
+#include "bang/prelude.h"
+
+#endif // BANGC_BANG_H
