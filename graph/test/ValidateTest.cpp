@@ -92,8 +92,8 @@ TEST(Validate, BadGraphCorpus) {
   ASSERT_GE(Cases.size(), 85u) << "the corpus went missing";
   for (const BadCase &C : Cases) {
     EXPECT_FALSE(C.Got.empty()) << C.Name << " was accepted";
-    EXPECT_EQ(C.Got, C.Want) << C.Name << ": expected" << joined(C.Want)
-                             << "\ngot" << joined(C.Got);
+    EXPECT_EQ(C.Got, C.Want)
+        << C.Name << ": expected" << joined(C.Want) << "\ngot" << joined(C.Got);
   }
 }
 
@@ -247,7 +247,9 @@ std::vector<Site> validatorSites() {
         << "unexpected call at offset " << Open << " of " << Path;
     if (Args.size() != (Graph ? 1u : 3u))
       continue;
-    std::string Prefix = Graph ? "graph: " : Args[0] == "E" ? "edge .*: " : "block .*: ";
+    std::string Prefix = Graph            ? "graph: "
+                         : Args[0] == "E" ? "edge .*: "
+                                          : "block .*: ";
     size_t FieldLiteral = 0;
     std::string Field = Graph ? "" : fieldRegex(Args[1], FieldLiteral) + ": ";
     for (const std::string &Fmt : formats(Args.back())) {

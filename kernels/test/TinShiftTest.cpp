@@ -239,10 +239,10 @@ mluop::TinShiftPolicy policyFor(int64_t N, int64_t T, int64_t C, int64_t HW,
   mluop::TinShiftPolicy p =
       mluop::chooseTinShiftPolicy(spec, N, T, C, HW, G, elemBytes);
   const int64_t cap = spec.nramBytes / elemBytes;
-  std::string what = "[" + std::to_string(N) + ", " + std::to_string(T) +
-                     ", " + std::to_string(C) + ", " + std::to_string(HW) +
-                     "] G=" + std::to_string(G) + " cap=" +
-                     std::to_string(cap) + ": " + p.describe();
+  std::string what = "[" + std::to_string(N) + ", " + std::to_string(T) + ", " +
+                     std::to_string(C) + ", " + std::to_string(HW) +
+                     "] G=" + std::to_string(G) +
+                     " cap=" + std::to_string(cap) + ": " + p.describe();
   int want = T * HW <= cap ? 1 : HW <= cap ? 2 : 3;
   EXPECT_EQ(p.regime, want) << what;
   int64_t staged = p.regime == 1   ? p.cChunk * T * HW

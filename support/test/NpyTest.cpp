@@ -2,8 +2,8 @@
 #include "support/Npy.h"
 
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/SwapByteOrder.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/SwapByteOrder.h"
 
 #include <gtest/gtest.h>
 
@@ -173,31 +173,52 @@ struct OrderRow {
   DType Ty;
   const char *Code; // kind and size, e.g. "i2"
   std::vector<uint64_t> Bits;
-  std::vector<int64_t> Ints;   // integer types
-  std::vector<double> Reals;   // float types
+  std::vector<int64_t> Ints; // integer types
+  std::vector<double> Reals; // float types
 };
 
 const std::vector<OrderRow> &orderRows() {
   static const std::vector<OrderRow> Rows = {
       {DType::I8, "i1", {0x01, 0xfe, 0x7f, 0x80}, {1, -2, 127, -128}, {}},
       {DType::U8, "u1", {0x01, 0xfe, 0x80, 0x00}, {1, 254, 128, 0}, {}},
-      {DType::I16, "i2", {0x0102, 0xfffe, 0x7f80, 0x8000},
-       {258, -2, 32640, -32768}, {}},
-      {DType::U16, "u2", {0x0102, 0xfffe, 0x7f80, 0x0001},
-       {258, 65534, 32640, 1}, {}},
-      {DType::I32, "i4", {0x01020304, 0xfffffffe, 0x7fffffff, 0x80000000},
-       {16909060, -2, 2147483647, -2147483647 - 1}, {}},
-      {DType::U32, "u4", {0x01020304, 0xfffffffe, 0x80000000, 0x00000001},
-       {16909060, 4294967294, 2147483648, 1}, {}},
-      {DType::I64, "i8",
+      {DType::I16,
+       "i2",
+       {0x0102, 0xfffe, 0x7f80, 0x8000},
+       {258, -2, 32640, -32768},
+       {}},
+      {DType::U16,
+       "u2",
+       {0x0102, 0xfffe, 0x7f80, 0x0001},
+       {258, 65534, 32640, 1},
+       {}},
+      {DType::I32,
+       "i4",
+       {0x01020304, 0xfffffffe, 0x7fffffff, 0x80000000},
+       {16909060, -2, 2147483647, -2147483647 - 1},
+       {}},
+      {DType::U32,
+       "u4",
+       {0x01020304, 0xfffffffe, 0x80000000, 0x00000001},
+       {16909060, 4294967294, 2147483648, 1},
+       {}},
+      {DType::I64,
+       "i8",
        {0x0102030405060708, 0xfffffffffffffffe, 0x7fffffffffffffff,
         0x8000000000000000},
-       {72623859790382856, -2, INT64_MAX, INT64_MIN}, {}},
-      {DType::F16, "f2", {0x3c00, 0xc000, 0x3555, 0x7bff}, {},
+       {72623859790382856, -2, INT64_MAX, INT64_MIN},
+       {}},
+      {DType::F16,
+       "f2",
+       {0x3c00, 0xc000, 0x3555, 0x7bff},
+       {},
        {1.0, -2.0, 0.333251953125, 65504.0}},
-      {DType::F32, "f4", {0x3fc00000, 0xbdcccccd, 0x7f7fffff, 0x00000001}, {},
+      {DType::F32,
+       "f4",
+       {0x3fc00000, 0xbdcccccd, 0x7f7fffff, 0x00000001},
+       {},
        {1.5, double(-0.1f), double(FLT_MAX), double(FLT_TRUE_MIN)}},
-      {DType::F64, "f8",
+      {DType::F64,
+       "f8",
        {0x3ff8000000000000, 0xbfb999999999999a, 0x7fe1ccf385ebc8a0,
         0x0000000000000001},
        {},
@@ -262,11 +283,12 @@ void expectValues(const OrderRow &R, char Order) {
       std::reverse(Payload.begin() + I, Payload.begin() + I + Width);
   std::string Descr = std::string(1, Order) + R.Code;
   std::string What = "descr '" + Descr + "'";
-  llvm::Expected<NpyArray> A = parseNpy(
-      makeNpy("{'descr': '" + Descr + "', 'fortran_order': False, "
-              "'shape': (4,), }",
-              Payload),
-      "order.npy");
+  llvm::Expected<NpyArray> A =
+      parseNpy(makeNpy("{'descr': '" + Descr +
+                           "', 'fortran_order': False, "
+                           "'shape': (4,), }",
+                       Payload),
+               "order.npy");
   ASSERT_TRUE(bool(A)) << What << ": " << errorText(A.takeError());
   EXPECT_EQ(A->dtype, R.Ty) << What;
   EXPECT_EQ(A->data, std::vector<uint8_t>(Le.begin(), Le.end()))
