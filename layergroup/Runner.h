@@ -1,20 +1,23 @@
-//===- Runner.h - LayerGroup: compile, run, report --------------*- C++ -*-===//
+//===- Runner.h - LayerGroup: compile and run a plan ------------*- C++ -*-===//
+//
+// Execution of a plan on the simulated device: upload the inputs and the
+// parameters (convolution weights packed as the plan says), compile each
+// group's kernel, launch it, read the counters and the outputs back. The
+// report (Report.h) and the command line (tools/LayerGroupCommand.cpp) are
+// apart.
+//
+//===----------------------------------------------------------------------===//
 #ifndef BANGC_LAYERGROUP_RUNNER_H
 #define BANGC_LAYERGROUP_RUNNER_H
 
 #include "layergroup/Codegen.h"
 #include "layergroup/Planner.h"
 
-#include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 
 #include <map>
 #include <string>
 #include <vector>
-
-namespace bangc::graph {
-class Graph;
-}
 
 namespace bangc::lg {
 
@@ -44,22 +47,9 @@ llvm::Expected<RunResult> runPlan(const Net &N, const NetPlan &P,
                                   const std::string &EmitDir = "",
                                   bool UseCache = true);
 
-/// The NRAM allocation of every group as an SVG (time across, address up).
-std::string lmemSvg(const Net &N, const NetPlan &P, int64_t Capacity);
-
-/// `bangc-sim graph FILE --layer-group ...`: the options after parsing.
-struct LayerGroupOptions {
-  std::string File;
-  std::string Device = "mlu370";
-  std::string EmitDir, Report, LmemSvg;
-  bool Run = false;
-  bool Compare = true; ///< with --report: run layer by layer and the reference
-  int64_t Batch = 0;   ///< 0: from the inputs (or 1)
-  bool UseCache = true; ///< false: --no-cache
-  std::vector<std::pair<std::string, std::string>> Ins, Outs;
-};
-int runLayerGroupCommand(const graph::Graph &G, const LayerGroupOptions &O);
+/// Writes \p text to the file \p path.
+llvm::Error writeTextFile(const std::string &path, const std::string &text);
 
 } // namespace bangc::lg
 
-#endif
+#endif // BANGC_LAYERGROUP_RUNNER_H

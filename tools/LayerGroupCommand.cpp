@@ -3,32 +3,281 @@
 // bangc-sim's graph command: the graph command of tools/GraphCommand.cpp
 // with LayerGroup (layergroup/) behind --layer-group. Kept apart so that
 // the standalone bangc-graph links neither LayerGroup nor the compiler.
+// The command reads the inputs, plans, prints the plan, runs it grouped
+// (and, for --report, layer by layer and on the reference executor), and
+// writes the outputs, the report and the drawing; planning, running and
+// reporting themselves are layergroup/'s.
 //
 //===----------------------------------------------------------------------===//
 #include "tools/Commands.h"
 #include "tools/GraphCommand.h"
 
+#include "layergroup/Report.h"
 #include "layergroup/Runner.h"
+
+#include "graph/Executor.h"
+#include "graph/Graph.h"
+#include "support/Npy.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <optional>
+
+using namespace llvm;
+using namespace bangc::lg;
+using bangc::graph::graphFailure;
 
 namespace bangc::tools {
 
 namespace {
 
+/// The network inputs: values [N, H, W, C] by tensor, the batch, and
+/// whether the outputs get a leading batch axis.
+struct NetInputs {
+  std::map<int, std::vector<double>> values;
+  int64_t batch = 0;
+  bool batched = false;
+
+  HostTensors onDevice() const {
+    HostTensors in;
+    for (auto &[t, v] : values)
+      in[t] = std::vector<float>(v.begin(), v.end());
+    return in;
+  }
+};
+
+int inputTensor(const Net &n, const std::string &name) {
+  for (int t : n.inputs())
+    if (n.Tensors[t].InputName == name)
+      return t;
+  return -1;
+}
+
+/// The inputs of --in NAME=FILE.npy; an exit status on failure.
+std::optional<int> readInputs(const Net &n, const graph::NamedFiles &ins,
+                              NetInputs &in) {
+  for (auto &[name, file] : ins) {
+    int t = inputTensor(n, name);
+    if (t < 0)
+      return graphFailure("--in " + name + ": no input of that name");
+    auto array = readNpy(file);
+    if (!array)
+      return graphFailure(toString(array.takeError()));
+    auto values =
+        graph::npyToValues(*array, taskir::FLOAT32, "input '" + name + "'");
+    if (!values)
+      return graphFailure(toString(values.takeError()));
+    const Tensor &tensor = n.Tensors[t];
+    int64_t b = int64_t(values->size()) / std::max<int64_t>(1, tensor.elements());
+    if (b * tensor.elements() != int64_t(values->size()) ||
+        array->shape.size() < 3)
+      return graphFailure(fmt::format(
+          "--in {}: expected [{}, {}, {}] or [N, {}, {}, {}]", name, tensor.H,
+          tensor.W, tensor.C, tensor.H, tensor.W, tensor.C));
+    in.batched |= array->shape.size() == 4;
+    if (in.batch && in.batch != b)
+      return graphFailure("inputs disagree on the batch size");
+    in.batch = b;
+    in.values[t] = std::move(*values);
+  }
+  return std::nullopt;
+}
+
+/// Inputs not given: deterministic values in [-1, 1).
+void fillInputs(const Net &n, NetInputs &in) {
+  if (!in.batch)
+    in.batch = 1;
+  in.batched |= in.batch > 1;
+  for (int t : n.inputs()) {
+    if (in.values.count(t))
+      continue;
+    std::vector<double> v(size_t(in.batch * n.Tensors[t].elements()));
+    uint64_t x = 0x9E3779B97F4A7C15ull + uint64_t(t);
+    for (double &d : v) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      d = double(x >> 11) / double(1ull << 52) - 1.0;
+    }
+    in.values[t] = std::move(v);
+  }
+}
+
+/// Writes --out NAME=FILE.npy from the grouped run.
+std::optional<int> writeOutputs(const Net &n, const graph::NamedFiles &outs,
+                                const NetInputs &in,
+                                const std::optional<RunResult> &grouped) {
+  for (auto &[name, file] : outs) {
+    int t = -1;
+    for (int i : n.outputs())
+      for (auto &outName : n.Tensors[i].OutputNames)
+        if (outName == name)
+          t = i;
+    if (t < 0)
+      return graphFailure("--out " + name + ": no SO block of that name");
+    if (!grouped)
+      return graphFailure("--out needs --run");
+    const Tensor &tensor = n.Tensors[t];
+    const std::vector<float> &out = grouped->Outputs.at(t);
+    std::vector<double> values(out.begin(), out.end());
+    std::vector<int64_t> shape{tensor.H, tensor.W, tensor.C};
+    if (in.batched)
+      shape.insert(shape.begin(), in.batch);
+    if (Error e = writeNpy(file, graph::valuesToNpy(values, shape,
+                                                    taskir::FLOAT32)))
+      return graphFailure(toString(std::move(e)));
+    llvm::outs() << fmt::format("wrote output '{}' to {}\n", name, file);
+  }
+  return std::nullopt;
+}
+
+/// The grouped and layer-by-layer outputs against the reference executor,
+/// image by image.
+Expected<Accuracy> compareWithReference(const graph::Graph &g, const Net &n,
+                                        const NetInputs &in,
+                                        const RunResult &grouped,
+                                        const RunResult &layerByLayer) {
+  Accuracy a;
+  for (int64_t img = 0; img < in.batch; ++img) {
+    graph::TensorMap tm;
+    for (auto &[t, v] : in.values) {
+      const Tensor &tensor = n.Tensors[t];
+      std::vector<double> one(v.begin() + img * tensor.elements(),
+                              v.begin() + (img + 1) * tensor.elements());
+      tm[tensor.InputName] = graph::valuesToNpy(
+          one, {tensor.H, tensor.W, tensor.C}, taskir::FLOAT32);
+    }
+    auto ref = graph::runGraph(g, tm);
+    if (!ref)
+      return createStringError(inconvertibleErrorCode(),
+                               "reference executor: " +
+                                   toString(ref.takeError()));
+    for (int t : n.outputs()) {
+      const Tensor &tensor = n.Tensors[t];
+      const std::vector<float> &mine = grouped.Outputs.at(t);
+      const std::vector<float> &other = layerByLayer.Outputs.at(t);
+      for (const std::string &outName : tensor.OutputNames) {
+        auto rv = graph::npyToValues(ref->at(outName), taskir::FLOAT32,
+                                     outName);
+        if (!rv)
+          return rv.takeError();
+        for (size_t i = 0; i < rv->size(); ++i) {
+          double r = (*rv)[i];
+          size_t j = size_t(img * tensor.elements()) + i;
+          a.maxAbsErr = std::max(a.maxAbsErr, std::fabs(double(mine[j]) - r));
+          a.maxAbsErrLayerByLayer =
+              std::max(a.maxAbsErrLayerByLayer, std::fabs(double(other[j]) - r));
+          a.maxAbsRef = std::max(a.maxAbsRef, std::fabs(r));
+        }
+      }
+    }
+  }
+  return a;
+}
+
+/// One invocation of `graph FILE --layer-group ...`.
+struct LayerGroupRun {
+  const graph::Graph &g;
+  const graph::GraphActions &a;
+  const LayerGroupArgs &lg;
+  bangsim::DeviceSpec spec;
+  Net net;
+  NetInputs in;
+  std::optional<NetPlan> plan;
+  std::optional<RunResult> grouped;
+
+  std::optional<int> planAndRun();
+  std::optional<int> compare(json::Object &report);
+  int writeReport();
+};
+
+std::optional<int> LayerGroupRun::planAndRun() {
+  auto p = planNet(net, spec, in.batch, PlanOptions{});
+  if (!p)
+    return graphFailure(toString(p.takeError()));
+  plan = std::move(*p);
+  llvm::outs() << planSummary(net, *plan);
+  if (lg.lmemSvg)
+    if (Error e = writeTextFile(*lg.lmemSvg,
+                                lmemSvg(net, *plan, spec.nramBytes)))
+      return graphFailure(toString(std::move(e)));
+  if (!a.run && !lg.report && !lg.emitMlu)
+    return std::nullopt;
+  auto r = runPlan(net, *plan, spec, in.batch, in.onDevice(),
+                   lg.emitMlu.value_or(""), !lg.noCache);
+  if (!r)
+    return graphFailure(toString(r.takeError()));
+  grouped = std::move(*r);
+  llvm::outs() << runSummary("grouped", *grouped);
+  return std::nullopt;
+}
+
+// Layer by layer and the reference: the baseline and the check.
+std::optional<int> LayerGroupRun::compare(json::Object &report) {
+  PlanOptions o;
+  o.LayerByLayer = true;
+  auto lp = planNet(net, spec, in.batch, o);
+  if (!lp)
+    return graphFailure(toString(lp.takeError()));
+  auto lr = runPlan(net, *lp, spec, in.batch, in.onDevice(), "", !lg.noCache);
+  if (!lr)
+    return graphFailure(toString(lr.takeError()));
+  report["layer_by_layer"] = runJson(net, *lp, &*lr);
+  llvm::outs() << runSummary("layer by layer", *lr);
+  Expected<Accuracy> accuracy =
+      compareWithReference(g, net, in, *grouped, *lr);
+  if (!accuracy)
+    return graphFailure(toString(accuracy.takeError()));
+  addComparison(report, *grouped, *lr, *accuracy);
+  llvm::outs() << fmt::format("max_abs_err {:.3g} (max |ref| {:.3g}, "
+                              "relative {:.3g})\n",
+                              accuracy->maxAbsErr, accuracy->maxAbsRef,
+                              accuracy->relative());
+  return std::nullopt;
+}
+
+int LayerGroupRun::writeReport() {
+  json::Object report{{"graph", a.file},
+                      {"device", spec.name},
+                      {"batch", in.batch},
+                      {"layers", int64_t(net.Layers.size())}};
+  report["grouped"] = runJson(net, *plan, grouped ? &*grouped : nullptr);
+  if (!lg.noCompare)
+    if (std::optional<int> stop = compare(report))
+      return *stop;
+  std::string text;
+  raw_string_ostream os(text);
+  os << formatv("{0:2}", json::Value(std::move(report))) << "\n";
+  if (Error e = writeTextFile(*lg.report, os.str()))
+    return graphFailure(toString(std::move(e)));
+  llvm::outs() << "wrote report " << *lg.report << "\n";
+  return 0;
+}
+
 int runLayerGroup(const graph::Graph &g, const graph::GraphActions &a,
                   const LayerGroupArgs &lg) {
-  lg::LayerGroupOptions o;
-  o.File = a.file;
-  o.Run = a.run;
-  o.Compare = !lg.noCompare;
-  o.UseCache = !lg.noCache;
-  o.Ins = a.ins;
-  o.Outs = a.outs;
-  o.EmitDir = lg.emitMlu.value_or("");
-  o.Report = lg.report.value_or("");
-  o.LmemSvg = lg.lmemSvg.value_or("");
-  if (lg.device)
-    o.Device = *lg.device;
-  return lg::runLayerGroupCommand(g, o);
+  auto spec = bangsim::loadDeviceSpec(lg.device.value_or("mlu370"));
+  if (!spec)
+    return graphFailure(toString(spec.takeError()));
+  auto net = buildNet(g);
+  if (!net)
+    return graphFailure(toString(net.takeError()));
+  LayerGroupRun run{g, a, lg, *spec, std::move(*net), {}, {}, {}};
+  run.net.Name = sys::path::stem(a.file).str();
+  if (std::optional<int> stop = readInputs(run.net, a.ins, run.in))
+    return *stop;
+  fillInputs(run.net, run.in);
+  if (std::optional<int> stop = run.planAndRun())
+    return *stop;
+  if (std::optional<int> stop = writeOutputs(run.net, a.outs, run.in,
+                                             run.grouped))
+    return *stop;
+  if (!lg.report)
+    return 0;
+  return run.writeReport();
 }
 
 } // namespace

@@ -1,0 +1,51 @@
+//===- Report.h - LayerGroup: summaries, JSON report, NRAM drawing -*- C++ -*-===//
+//
+// How a plan and its runs are shown: the plan summary the command prints,
+// the JSON of --report (docs/layergroup.md, "Report") and the SVG of the
+// NRAM allocation (--lmem-svg). Nothing here runs anything.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BANGC_LAYERGROUP_REPORT_H
+#define BANGC_LAYERGROUP_REPORT_H
+
+#include "layergroup/Planner.h"
+#include "layergroup/Runner.h"
+
+#include "llvm/Support/JSON.h"
+
+#include <string>
+
+namespace bangc::lg {
+
+/// "layer group: N layers in G groups ..." and a line per group.
+std::string planSummary(const Net &n, const NetPlan &p);
+
+/// "grouped: C cycles, GDRAM read R write W bytes (P of parameters)" (with
+/// \p what for "grouped").
+std::string runSummary(const char *what, const RunResult &r);
+
+/// The plan's groups, estimates and search, with the simulated figures of
+/// \p r if given.
+llvm::json::Object runJson(const Net &n, const NetPlan &p,
+                           const RunResult *r);
+
+/// The errors of a run against the reference executor.
+struct Accuracy {
+  double maxAbsErr = 0, maxAbsRef = 0;
+  double maxAbsErrLayerByLayer = 0;
+  double relative() const {
+    return maxAbsRef > 0 ? maxAbsErr / maxAbsRef : maxAbsErr;
+  }
+};
+
+/// The comparison part of the report: grouped against layer by layer
+/// (bytes and cycles) and both against the reference.
+void addComparison(llvm::json::Object &report, const RunResult &grouped,
+                   const RunResult &layerByLayer, const Accuracy &accuracy);
+
+/// The NRAM allocation of every group as an SVG (time across, address up).
+std::string lmemSvg(const Net &N, const NetPlan &P, int64_t Capacity);
+
+} // namespace bangc::lg
+
+#endif // BANGC_LAYERGROUP_REPORT_H
