@@ -12,6 +12,7 @@
 // The mlu-ops families F1-F3, F5: each header defines its rows' bodies.
 #include "Compare.h"
 #include "Math.h"
+#include "Vector.h"
 
 using namespace bangdev;
 

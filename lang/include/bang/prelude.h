@@ -25,6 +25,9 @@
 #define __mlu_device__ inline
 #define __mlu_host__
 #define __mlu_builtin__ inline
+/// A function of the vector-register API (__vv_*): a device helper, as
+/// __mlu_func__.
+#define __mlu_vector__ __mlu_func__
 
 // --- Memory spaces ------------------------------------------------------===//
 // A memory space is a property of the declaration, as CUDA's __shared__ is:
@@ -92,6 +95,24 @@ typedef enum mluFusionOp {
 #ifndef MAX_NRAM_SIZE
 #error "MAX_NRAM_SIZE comes from the device spec; compile with bangc-sim"
 #endif
+
+// --- Vector registers (__vv_* intrinsics) ------------------------------===//
+// A register holds BANG_VV_BYTES bytes: __vv_get_length() returns it, and a
+// vv_T holds BANG_VV_BYTES / sizeof(T) elements of T. It is a value of the
+// kernel (its locals), not memory of any space; __vv_load and __vv_store
+// move it from and to NRAM. docs/language.md gives the model.
+#define BANG_VV_BYTES 256
+#define BANG_VV_TYPE(NAME, T)                                                  \
+  struct alignas(64) NAME {                                                    \
+    T v[BANG_VV_BYTES / sizeof(T)];                                            \
+  };
+BANG_VV_TYPE(vv_half, half)
+BANG_VV_TYPE(vv_float, float)
+BANG_VV_TYPE(vv_int16, int16_t)
+BANG_VV_TYPE(vv_uint16, uint16_t)
+BANG_VV_TYPE(vv_int32, int32_t)
+BANG_VV_TYPE(vv_uint32, uint32_t)
+#undef BANG_VV_TYPE
 
 // --- Intrinsics, declared from the one table ----------------------------===//
 // bang/intrinsics.h is intrinsics.def expanded at build time into one plain
