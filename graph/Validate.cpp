@@ -681,7 +681,7 @@ void Validator::checkRolesAndPrecisions(const TaskBlock &B) {
   } else if (T != CVS && T != CAX && T != CLIF &&
              isFloatPrecision(Out) != FloatIn) {
     error(B, "precision",
-          fmt::format("{} with {} inputs must produce a {} precision, got {}",
+          fmt::format("{} with {} inputs must have {} output precision, got {}",
                       blockTypeName(T), DataName, Class(DataP),
                       precisionName(Out)));
   }

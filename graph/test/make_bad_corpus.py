@@ -263,7 +263,7 @@ case("cmp_keeps_precision", "block 1 (CCMPB 'pool'): precision: CCMPB keeps its 
 case("clut_float_input", "block 10 (CLUT 'lut'): precision: CLUT indexes its table with the input value; FLOAT16 inputs are not supported (use INT8, UINT8, INT9, INT16, UINT16 or TERNARY)",
      lambda g: (blk(g,0).update(precision="FLOAT16"), blk(g,10).update(data={"int32_data": [1, 2, 3]})), start=lut())
 case("clut_table_size", "block 10 (CLUT 'lut'): data: CLUT table for INT8 inputs needs 256 entries (one per input value from -128), got 3", lambda g: blk(g,10).update(data={"int32_data": [1, 2, 3]}), start=lut())
-case("output_class", "block 10 (CADD 'op'): precision: CADD with INT8 inputs must produce a integer precision, got FLOAT16", lambda g: (blk(g,10).update(precision="FLOAT16"), blk(g,11).update(precision="FLOAT16")), start=elementwise("CADD"))
+case("output_class", "block 10 (CADD 'op'): precision: CADD with INT8 inputs must have integer output precision, got FLOAT16", lambda g: (blk(g,10).update(precision="FLOAT16"), blk(g,11).update(precision="FLOAT16")), start=elementwise("CADD"))
 
 # --- Data -------------------------------------------------------------------------
 case("init_on_wrong_block", "block 0 (SI 'x'): init: only SW, SWFC and SB blocks may be initialised", lambda g: B(g,0).update(init={"seed": 1, "kind": "UNIFORM", "scale": 1}))
