@@ -15,7 +15,7 @@
 // for each u64 length + object.
 //
 //===----------------------------------------------------------------------===//
-#include "CompileCache.h"
+#include "driver/CompileCache.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"

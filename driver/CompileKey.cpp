@@ -7,10 +7,10 @@
 // device number cannot be left out of the key unnoticed.
 //
 //===----------------------------------------------------------------------===//
-#include "CompileKey.h"
-#include "CodegenOptions.h"
-#include "CompileCache.h"
-#include "FieldCount.h"
+#include "driver/CompileKey.h"
+#include "driver/CompileCache.h"
+#include "driver/CompilerInvocation.h"
+#include "driver/FieldCount.h"
 
 #include "codegen/HostTarget.h"
 

@@ -2,7 +2,10 @@
 #ifndef BANGSIM_COMPILEKEY_H
 #define BANGSIM_COMPILEKEY_H
 
-#include "bangsim/Module.h"
+#include "bangsim/CompileOptions.h"
+#include "bangsim/DeviceSpec.h"
+
+#include "llvm/ADT/StringRef.h"
 
 #include <string>
 

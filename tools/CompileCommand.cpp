@@ -2,10 +2,9 @@
 #include "tools/Commands.h"
 #include "tools/CommonOptions.h"
 
-#include "codegen/NativeDeviceLib.h"
-#include "codegen/Output.h"
-#include "codegen/Pipeline.h"
-#include "frontend/Frontend.h"
+#include "driver/Compile.h"
+
+#include "bang/CompileFailed.h"
 
 #include "llvm/IR/PassTimingInfo.h"
 #include "llvm/Support/FileSystem.h"
@@ -104,26 +103,15 @@ struct CompileCommand {
           << "no such file: '" << input << "'\n";
       return 1;
     }
+    bangsim::CompilerInvocation inv =
+        bangsim::makeInvocation(common.compile, *spec);
     llvm::LLVMContext context;
-    FrontendOptions fe;
-    fe.includeDirs = common.compile.includeDirs;
-    fe.defines = common.compile.defines;
-    fe.optLevel = common.compile.optLevel;
-    fe.debugInfo = common.compile.debugInfo;
-    fe.device = *spec;
-    auto module = compileToIR(input, std::nullopt, fe, context);
+    auto module = bangsim::runFrontend(input, std::nullopt, inv, context);
     if (!module)
       return reportCompileError(module.takeError());
     if (syntaxOnly)
       return 0;
-    CodegenOptions cg;
-    cg.optLevel = common.compile.optLevel;
-    cg.checkAccesses = common.compile.checkAccesses;
-    cg.nativeDeviceLib = usableNativeDeviceLibrary();
-    cg.inlineIntrinsics = common.compile.inlineIntrinsics;
-    llvm::Error e = passes.empty() ? optimizeModule(**module, cg)
-                                   : runPassPipeline(**module, passes, cg);
-    if (e)
+    if (llvm::Error e = bangsim::optimize(**module, inv, passes))
       return reportCompileError(std::move(e));
     std::optional<OutputKind> k = kind();
     if (!k)
@@ -139,7 +127,7 @@ struct CompileCommand {
           << "cannot write '" << path << "': " << ec.message() << "\n";
       return 1;
     }
-    if (llvm::Error err = writeModule(**module, *k, cg.optLevel, out.os()))
+    if (llvm::Error err = bangsim::writeOutput(**module, *k, inv, out.os()))
       return reportCompileError(std::move(err));
     out.keep();
     llvm::reportAndResetTimings(); // codegen's -mllvm -time-passes, if on

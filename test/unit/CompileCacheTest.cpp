@@ -6,7 +6,7 @@
 // miss.
 //
 //===----------------------------------------------------------------------===//
-#include "simrt/lib/CompileCache.h"
+#include "driver/CompileCache.h"
 
 #include "bangsim/Device.h"
 #include "bangsim/Module.h"

@@ -14,8 +14,10 @@
 // a run the object compiled for the other choice.
 //
 //===----------------------------------------------------------------------===//
-#include "simrt/lib/CompileKey.h"
-#include "simrt/lib/CodegenOptions.h"
+#include "driver/CompileKey.h"
+#include "driver/CompilerInvocation.h"
+
+#include "codegen/NativeDeviceLib.h"
 
 #include "bangsim/Module.h"
 
