@@ -45,8 +45,7 @@ std::string summarize(const std::vector<double> &values) {
   double sum = 0;
   for (double x : values)
     sum += x;
-  return fmt::format("min {} max {} mean {:.6g}", lo, hi,
-                     sum / values.size());
+  return fmt::format("min {} max {} mean {:.6g}", lo, hi, sum / values.size());
 }
 
 int runOnReference(const Graph &g, const GraphActions &a) {
@@ -70,8 +69,8 @@ int runOnReference(const Graph &g, const GraphActions &a) {
   ro.TimeSteps = a.steps;
   Expected<TensorMap> out = runGraph(g, inputs, ro);
   if (!out)
-    return graphFailure(fmt::format("{}: run failed: {}", a.file,
-                                    toString(out.takeError())));
+    return graphFailure(
+        fmt::format("{}: run failed: {}", a.file, toString(out.takeError())));
   std::vector<std::string> written;
   for (auto &[name, file] : a.outs) {
     const taskir::TaskBlock *b = g.findBlock(name);
@@ -131,8 +130,8 @@ int printDrawConvert(const Graph &g, const GraphActions &a) {
     std::error_code ec;
     raw_fd_ostream os(*a.dot, ec);
     if (ec)
-      return graphFailure(fmt::format("{}: cannot open for writing: {}",
-                                      *a.dot, ec.message()));
+      return graphFailure(
+          fmt::format("{}: cannot open for writing: {}", *a.dot, ec.message()));
     os << graphToDot(g.proto());
   }
   if (a.writeBinary)

@@ -1,4 +1,5 @@
-//===- GraphActions.h - What the graph command does with a graph -*- C++ -*-===//
+//===- GraphActions.h - What the graph command does with a graph -*- C++
+//-*-===//
 //
 // The graph-only part of `bangc-sim graph` and of the standalone bangc-graph
 // tool: read a Task IR file, validate it, print its summary or statistics,

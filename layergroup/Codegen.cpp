@@ -76,10 +76,10 @@ private:
   int index;
   GroupKernel k;
   Emitter e;
-  BufferMap act;   ///< (tensor, copy)
-  BufferMap vec;   ///< (layer, part)
-  BufferMap wt;    ///< (layer, copy)
-  BufferMap scr;   ///< (layer, part)
+  BufferMap act;                   ///< (tensor, copy)
+  BufferMap vec;                   ///< (layer, part)
+  BufferMap wt;                    ///< (layer, copy)
+  BufferMap scr;                   ///< (layer, part)
   std::map<int, int64_t> sramOff;  ///< tensor -> float offset in lg_sram
   std::map<int, int64_t> sramWOff; ///< layer -> float offset in lg_sram
   int64_t sramFloats = 0;
@@ -148,7 +148,7 @@ void KernelWriter::header() {
                  : "; inputs staged in SRAM (UNION1)";
   if (p.pipelined())
     notes += "; software pipelined";
-  e.line("// slices: N " + str(p.NSecs) + " (" + str(p.NB) +
+  e.line("// slices: N " + str(p.NSecs) + " (" + str(p.ImagesPerSlice) +
          " image(s) each), H " + str(p.HSecs) + " (" + str(p.H.Step) +
          " output rows each), W " + str(p.WSecs) + " (" + str(p.W.Step) +
          " output columns each), output channels " + str(p.FSecs) + "; " +
@@ -243,10 +243,9 @@ void KernelWriter::sliceAxis(bool w) {
                   kernel = str(win ? (w ? layer.keffX() : layer.keffY()) : 1),
                   inExt = str(extent(in));
       e.line("{ int l = " + at(lo, o) + " * " + stride + " - " + pad +
-             ", h = (" + at(hi, o) + " - 1) * " + stride + " - " + pad +
-             " + " + kernel + "; l = l < 0 ? 0 : l; h = h > " + inExt +
-             " ? " + inExt + " : h; // " + n.Tensors[in].Name + " <- " +
-             layer.Name);
+             ", h = (" + at(hi, o) + " - 1) * " + stride + " - " + pad + " + " +
+             kernel + "; l = l < 0 ? 0 : l; h = h > " + inExt + " ? " + inExt +
+             " : h; // " + n.Tensors[in].Name + " <- " + layer.Name);
       auto inner = e.indent();
       std::string ilo = at(lo, i), ihi = at(hi, i);
       if (done.count(i))
@@ -272,20 +271,20 @@ void KernelWriter::sliceFunction() {
   auto inner = [](const ItemAxis &a) {
     return "(item / " + str(a.Stride) + ") % " + str(a.Count);
   };
-  std::string hsWs = "hs = " + inner(p.rowAxis()) +
-                     ", ws = item % " + str(p.columnAxis().Count);
+  std::string hsWs = "hs = " + inner(p.rowAxis()) + ", ws = item % " +
+                     str(p.columnAxis().Count);
   if (p.imagesOuter())
-    e.line("int ni = " + outer(p.imageAxis()) + ", fi = " +
-           inner(p.channelAxis()) + ", " + hsWs +
+    e.line("int ni = " + outer(p.imageAxis()) +
+           ", fi = " + inner(p.channelAxis()) + ", " + hsWs +
            "; // image slices outermost");
   else
-    e.line("int fi = " + outer(p.channelAxis()) + ", ni = " +
-           inner(p.imageAxis()) + ", " + hsWs + ";");
-  std::string nb = str(p.NB), batch = str(p.Batch);
+    e.line("int fi = " + outer(p.channelAxis()) +
+           ", ni = " + inner(p.imageAxis()) + ", " + hsWs + ";");
+  std::string nb = str(p.ImagesPerSlice), batch = str(p.Batch);
   std::string ft = str(p.SliceChannels), f = str(p.Channels);
   e.line("*n0 = ni * " + nb + ";");
-  e.line("*nb = " + batch + " - *n0 < " + nb + " ? " + batch + " - *n0 : " +
-         nb + ";");
+  e.line("*nb = " + batch + " - *n0 < " + nb + " ? " + batch +
+         " - *n0 : " + nb + ";");
   e.line("*f0 = fi * " + ft + ";");
   e.line("*ft = " + f + " - *f0 < " + ft + " ? " + f + " - *f0 : " + ft + ";");
   sliceAxis(false);
@@ -377,10 +376,9 @@ void KernelWriter::weightLoad(int l, const std::string &buf,
                               const std::string &f0, const std::string &ft,
                               bool async) {
   std::string perChannel = str(GroupPlan::weightsPerChannel(n, l));
-  e.line(call("lg_load_wram",
-              {"w" + str(l) + "[" + buf + "]",
-               "g_w" + str(l) + " + " + f0 + " * " + perChannel,
-               ft + " * " + perChannel, boolLit(async)}));
+  e.line(call("lg_load_wram", {"w" + str(l) + "[" + buf + "]",
+                               "g_w" + str(l) + " + " + f0 + " * " + perChannel,
+                               ft + " * " + perChannel, boolLit(async)}));
 }
 
 void KernelWriter::tensorLoad(int t, const std::string &buf,
@@ -403,21 +401,21 @@ void KernelWriter::tensorLoad(int t, const std::string &buf,
                 {dst, src, n0, str(tensor.C), str(tensor.H), str(tensor.W),
                  pfx + "lo[" + slot + "]", pfx + "hi[" + slot + "]",
                  olo + " * " + str(reader.SY) + " - " + str(reader.PU),
-                 "(" + ohi + " - " + olo + " - 1) * " + str(reader.SY) +
-                     " + " + str(reader.keffY()),
+                 "(" + ohi + " - " + olo + " - 1) * " + str(reader.SY) + " + " +
+                     str(reader.keffY()),
                  str(cols), str(reader.PL), boolLit(async), boolLit(sram)}) +
            " // load " + tensor.Name + " into " + reader.Name +
            "'s padded tile");
     return;
   }
   int s = g.slot(t);
-  e.line(call("lg_load",
-              {dst, src, n0, pfx + "nb", str(tensor.C), str(tensor.H),
-               str(tensor.W), pfx + "lo[" + slot + "]", pfx + "hi[" + slot + "]",
-               pfx + "clo[" + slot + "]", pfx + "chi[" + slot + "]",
-               str(p.H.RowsCap[s]), str(p.W.RowsCap[s]), boolLit(async),
-               boolLit(sram)}) +
-         " // load " + tensor.Name);
+  e.line(
+      call("lg_load", {dst, src, n0, pfx + "nb", str(tensor.C), str(tensor.H),
+                       str(tensor.W), pfx + "lo[" + slot + "]",
+                       pfx + "hi[" + slot + "]", pfx + "clo[" + slot + "]",
+                       pfx + "chi[" + slot + "]", str(p.H.RowsCap[s]),
+                       str(p.W.RowsCap[s]), boolLit(async), boolLit(sram)}) +
+      " // load " + tensor.Name);
 }
 
 void KernelWriter::tensorStore(int t, const std::string &buf,
@@ -437,16 +435,15 @@ void KernelWriter::tensorStore(int t, const std::string &buf,
            str(extent) + ")";
   };
   bool global = p.global();
-  e.line(call("lg_store",
-              {"g_t" + str(t), "t" + str(t) + "[" + buf + "]", pfx + "n0",
-               pfx + "nb", global ? pfx + "f0" : "0",
-               global ? pfx + "ft" : str(tensor.C), str(tensor.C),
-               str(tensor.H), str(tensor.W),
-               own("lo", "hi", "hs", p.HSecs, p.H.Step, tensor.H),
-               own("clo", "chi", "ws", p.WSecs, p.W.Step, tensor.W),
-               pfx + "lo[" + slot + "]", pfx + "clo[" + slot + "]",
-               pfx + "chi[" + slot + "]", str(p.H.RowsCap[s]),
-               str(p.W.RowsCap[s]), boolLit(async)}) +
+  e.line(call("lg_store", {"g_t" + str(t), "t" + str(t) + "[" + buf + "]",
+                           pfx + "n0", pfx + "nb", global ? pfx + "f0" : "0",
+                           global ? pfx + "ft" : str(tensor.C), str(tensor.C),
+                           str(tensor.H), str(tensor.W),
+                           own("lo", "hi", "hs", p.HSecs, p.H.Step, tensor.H),
+                           own("clo", "chi", "ws", p.WSecs, p.W.Step, tensor.W),
+                           pfx + "lo[" + slot + "]", pfx + "clo[" + slot + "]",
+                           pfx + "chi[" + slot + "]", str(p.H.RowsCap[s]),
+                           str(p.W.RowsCap[s]), boolLit(async)}) +
          " // store " + tensor.Name);
 }
 
@@ -464,11 +461,10 @@ void KernelWriter::computeAdd(const Layer &layer, const std::string &out,
                        : str(n.Tensors[layer.Output].C);
   // The bias goes with the last addition.
   auto add = [&](int a, int b, bool last) {
-    e.line(call("lg_add",
-                {out, inSlice(a), inSlice(b), co, region,
-                 last ? bias : "nullptr",
-                 last ? floatLit(layer.ConstB) : "0.0f", vtile,
-                 str(p.TilePx)}));
+    e.line(
+        call("lg_add",
+             {out, inSlice(a), inSlice(b), co, region, last ? bias : "nullptr",
+              last ? floatLit(layer.ConstB) : "0.0f", vtile, str(p.TilePx)}));
   };
   add(layer.Inputs[0], layer.Inputs[1], layer.Inputs.size() == 2);
   for (size_t x = 2; x < layer.Inputs.size(); ++x)
@@ -495,16 +491,14 @@ void KernelWriter::compute(int l) {
   const Tensor &in = n.Tensors[in0];
   bool sliced = p.global() && g.computes(n, o);
   std::string fo = sliced ? "f0" : "0";
-  std::string bias =
-      layer.Bias.empty() ? "nullptr" : "b" + str(l) + " + " + fo;
+  std::string bias = layer.Bias.empty() ? "nullptr" : "b" + str(l) + " + " + fo;
   std::string alpha =
       layer.Alpha.empty() ? "nullptr" : "a" + str(l) + " + " + fo;
   std::string tile = scr.count({l, 0}) ? "tile" + str(l) : "nullptr";
   std::string vtile = scr.count({l, 1}) ? "vtile" + str(l) : "nullptr";
   std::string co = sliced ? "ft" : str(n.Tensors[o].C);
   std::string tilePx = str(p.TilePx);
-  std::string weights =
-      "w" + str(l) + "[" + (p.global() ? "wcur" : "0") + "]";
+  std::string weights = "w" + str(l) + "[" + (p.global() ? "wcur" : "0") + "]";
   e.line(fmt::format("for (int i = 0; i < nb; ++i) // {} ({})", layer.Name,
                      opKindName(layer.Kind)));
   if (layer.Kind == OpKind::Add && layer.Inputs.size() > 1) {
@@ -529,11 +523,13 @@ void KernelWriter::compute(int l) {
                    str(layer.DY), str(layer.DX), vtile, tilePx, "0"}));
       break;
     }
-    e.line(call("lg_conv",
-                {out, inSlice(in0), str(in.C), str(in.H), str(in.W), co,
-                 region, weights, bias, str(layer.KY), str(layer.KX),
-                 str(layer.SY), str(layer.SX), str(layer.PU), str(layer.PL),
-                 str(layer.DY), str(layer.DX), tile, vtile, tilePx, "0"}));
+    e.line(call("lg_conv", {out,           inSlice(in0),  str(in.C),
+                            str(in.H),     str(in.W),     co,
+                            region,        weights,       bias,
+                            str(layer.KY), str(layer.KX), str(layer.SY),
+                            str(layer.SX), str(layer.PU), str(layer.PL),
+                            str(layer.DY), str(layer.DX), tile,
+                            vtile,         tilePx,        "0"}));
     break;
   case OpKind::MaxPool:
   case OpKind::MinPool:
@@ -556,9 +552,9 @@ void KernelWriter::compute(int l) {
                              layer.ClampMax ? "0" : "1", floatLit(layer.Cmp)}));
     break;
   case OpKind::Scale:
-    e.line(call("lg_scale", {out, inSlice(in0), co, region, alpha,
-                             floatLit(layer.ConstA), bias,
-                             floatLit(layer.ConstB), vtile, tilePx}));
+    e.line(call("lg_scale",
+                {out, inSlice(in0), co, region, alpha, floatLit(layer.ConstA),
+                 bias, floatLit(layer.ConstB), vtile, tilePx}));
     break;
   case OpKind::Add: // one input: a scale by 1 with the bias
     e.line(call("lg_scale", {out, inSlice(in0), co, region, "nullptr", "1.0f",
@@ -575,12 +571,14 @@ void KernelWriter::prologue() {
     e.line("// " + n.Layers[l].Name +
            "'s padded tile: the padding columns stay zero");
     const LmemBuffer *a = act.at({t, 0});
-    e.line(call("__bang_write_zero", {"t" + str(t) + "[0]", str(a->Bytes / 4)}));
+    e.line(
+        call("__bang_write_zero", {"t" + str(t) + "[0]", str(a->Bytes / 4)}));
     if (act.count({t, 1}))
       e.line(
           call("__bang_write_zero", {"t" + str(t) + "[1]", str(a->Bytes / 4)}));
   }
-  e.line("// prologue: per-channel vectors, staged through WRAM; once per core");
+  e.line(
+      "// prologue: per-channel vectors, staged through WRAM; once per core");
   for (auto &[key, b] : vec) {
     std::string name = (key.second == 1 ? "b" : "a") + str(key.first);
     e.line(call("lg_load_vec",
@@ -665,11 +663,11 @@ void KernelWriter::phaseStart() {
   }
   e.line("const int s_n0 = ph * " + images + ";");
   for (int t : g.Inputs)
-    e.line(call("lg_stage_sram_all",
-                {"lg_sram + " + str(sramOff.at(t)),
-                 "g_t" + str(t) + " + (long)s_n0 * " +
-                     str(n.Tensors[t].elements()),
-                 str(p.SramImages * n.Tensors[t].elements()) + "L"}));
+    e.line(call(
+        "lg_stage_sram_all",
+        {"lg_sram + " + str(sramOff.at(t)),
+         "g_t" + str(t) + " + (long)s_n0 * " + str(n.Tensors[t].elements()),
+         str(p.SramImages * n.Tensors[t].elements()) + "L"}));
   e.line("__sync_all();");
   e.line("const int begin = ph * " + phaseItems + " + taskId * " + phaseItems +
          " / taskDim, end = ph * " + phaseItems + " + (taskId + 1) * " +
@@ -750,14 +748,26 @@ void KernelWriter::pipelinedItem() {
       std::string si = str(g.slot(in0)), so = str(g.slot(layer.Output));
       const Tensor &in = n.Tensors[in0];
       e.line("const float *win" + str(first) + " = " +
-             call("lg_conv_window",
-                  {"t" + str(in0) + "[cur]", "lo[" + si + "]",
-                   "clo[" + si + "]", "chi[" + si + "]", str(in.C), str(in.H),
-                   str(in.W), "lo[" + so + "]", "hi[" + so + "]",
-                   "clo[" + so + "]", "chi[" + so + "]", str(layer.KY),
-                   str(layer.KX), str(layer.SY), str(layer.SX), str(layer.PU),
-                   str(layer.PL), str(layer.DY), str(layer.DX),
-                   "tile" + str(first)}) +
+             call("lg_conv_window", {"t" + str(in0) + "[cur]",
+                                     "lo[" + si + "]",
+                                     "clo[" + si + "]",
+                                     "chi[" + si + "]",
+                                     str(in.C),
+                                     str(in.H),
+                                     str(in.W),
+                                     "lo[" + so + "]",
+                                     "hi[" + so + "]",
+                                     "clo[" + so + "]",
+                                     "chi[" + so + "]",
+                                     str(layer.KY),
+                                     str(layer.KX),
+                                     str(layer.SY),
+                                     str(layer.SX),
+                                     str(layer.PU),
+                                     str(layer.PL),
+                                     str(layer.DY),
+                                     str(layer.DX),
+                                     "tile" + str(first)}) +
              " // " + layer.Name + "'s window tile first");
     }
     if (ts == 1)
@@ -825,8 +835,8 @@ GroupKernel KernelWriter::write() {
     {
       std::optional<Emitter::Scope> phase;
       if (p.phased()) {
-        phase.emplace(e.block("for (int ph = 0; ph < " + str(p.SramPhases) +
-                              "; ++ph)"));
+        phase.emplace(
+            e.block("for (int ph = 0; ph < " + str(p.SramPhases) + "; ++ph)"));
         phaseStart();
       }
       itemLoop();

@@ -25,14 +25,14 @@ struct GroupKernel {
   int Union = 0;
 };
 
-/// Writes the kernel of group \p Index of a plan.
-GroupKernel emitGroupKernel(const Net &N, const GroupPlan &P, int Index);
+/// Writes the kernel of group \p index of a plan.
+GroupKernel emitGroupKernel(const Net &n, const GroupPlan &p, int index);
 
 /// The text of layergroup/lg_ops.mlu (embedded at build time).
 const char *lgOpsSource();
 
-/// \p K's source with the lg_ops include replaced by its text.
-std::string selfContainedSource(const GroupKernel &K);
+/// \p k's source with the lg_ops include replaced by its text.
+std::string selfContainedSource(const GroupKernel &k);
 
 } // namespace bangc::lg
 

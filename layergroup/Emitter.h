@@ -1,4 +1,5 @@
-//===- Emitter.h - LayerGroup: a small writer of indented source -*- C++ -*-===//
+//===- Emitter.h - LayerGroup: a small writer of indented source -*- C++
+//-*-===//
 //
 // The codegen writes each kernel line by line at the current depth (two
 // spaces a level); a block's scope closes it, so the generated nesting

@@ -11,53 +11,55 @@
 
 namespace bangc::lg {
 
-int GroupInfo::slot(int T) const {
-  auto It = std::find(Tensors.begin(), Tensors.end(), T);
-  return It == Tensors.end() ? -1 : int(It - Tensors.begin());
+int GroupInfo::slot(int t) const {
+  auto it = std::find(Tensors.begin(), Tensors.end(), t);
+  return it == Tensors.end() ? -1 : int(it - Tensors.begin());
 }
 
-bool GroupInfo::isOutput(int T) const {
-  return std::find(Outputs.begin(), Outputs.end(), T) != Outputs.end();
+bool GroupInfo::isOutput(int t) const {
+  return std::find(Outputs.begin(), Outputs.end(), t) != Outputs.end();
 }
 
-int GroupInfo::readers(const Net &N, int T) const {
-  int Count = 0;
-  for (int C : N.Tensors[T].Consumers)
-    Count += contains(C);
-  return Count;
+int GroupInfo::readers(const Net &n, int t) const {
+  int count = 0;
+  for (int c : n.Tensors[t].Consumers)
+    count += contains(c);
+  return count;
 }
 
-int64_t GroupPlan::maxVectorBytes(const Net &N) const {
-  int64_t Max = 0;
-  for (int L : Info.Layers)
-    Max = std::max<int64_t>(
-        Max, std::max(N.Layers[L].Bias.size(), N.Layers[L].Alpha.size()) * 4);
-  return Max;
+int64_t GroupPlan::maxVectorBytes(const Net &n) const {
+  int64_t max = 0;
+  for (int l : Info.Layers)
+    max = std::max<int64_t>(
+        max, std::max(n.Layers[l].Bias.size(), n.Layers[l].Alpha.size()) * 4);
+  return max;
 }
 
-int64_t GroupPlan::weightsPerChannel(const Net &N, int L) {
-  const Layer &Ly = N.Layers[L];
-  return N.Tensors[Ly.Inputs[0]].C * Ly.KY * Ly.KX;
+int64_t GroupPlan::weightsPerChannel(const Net &n, int l) {
+  const Layer &layer = n.Layers[l];
+  return n.Tensors[layer.Inputs[0]].C * layer.KY * layer.KX;
 }
 
-std::vector<float> GroupPlan::packWeights(const Net &N, int L) const {
-  const Layer &Ly = N.Layers[L];
-  if (Ly.Kind != OpKind::Conv)
+std::vector<float> GroupPlan::packWeights(const Net &n, int l) const {
+  const Layer &layer = n.Layers[l];
+  if (layer.Kind != OpKind::Conv)
     return {};
-  int64_t F = N.Tensors[Ly.Output].C, C = N.Tensors[Ly.Inputs[0]].C;
-  int64_t TileF = weightTileChannels(N, L);
-  std::vector<float> Hwio(Ly.Weight.size());
-  for (int64_t F0 = 0; F0 < F; F0 += TileF) {
-    int64_t Ft = std::min(TileF, F - F0);
-    float *Block = Hwio.data() + F0 * C * Ly.KY * Ly.KX;
-    for (int64_t f = 0; f < Ft; ++f)
-      for (int64_t c = 0; c < C; ++c)
-        for (int64_t ky = 0; ky < Ly.KY; ++ky)
-          for (int64_t kx = 0; kx < Ly.KX; ++kx)
-            Block[((ky * Ly.KX + kx) * C + c) * Ft + f] =
-                Ly.Weight[(((F0 + f) * C + c) * Ly.KY + ky) * Ly.KX + kx];
+  int64_t channels = n.Tensors[layer.Output].C;
+  int64_t inChannels = n.Tensors[layer.Inputs[0]].C;
+  int64_t tileF = weightTileChannels(n, l);
+  int64_t kx = layer.KX, ky = layer.KY;
+  std::vector<float> hwio(layer.Weight.size());
+  for (int64_t f0 = 0; f0 < channels; f0 += tileF) {
+    int64_t ft = std::min(tileF, channels - f0);
+    float *block = hwio.data() + f0 * inChannels * ky * kx;
+    for (int64_t f = 0; f < ft; ++f)
+      for (int64_t c = 0; c < inChannels; ++c)
+        for (int64_t y = 0; y < ky; ++y)
+          for (int64_t x = 0; x < kx; ++x)
+            block[((y * kx + x) * inChannels + c) * ft + f] =
+                layer.Weight[(((f0 + f) * inChannels + c) * ky + y) * kx + x];
   }
-  return Hwio;
+  return hwio;
 }
 
 } // namespace bangc::lg

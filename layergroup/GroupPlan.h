@@ -28,7 +28,7 @@ namespace bangc::lg {
 struct RowRange {
   int64_t Lo = 0, Hi = 0;
   int64_t size() const { return Hi > Lo ? Hi - Lo : 0; }
-  bool operator==(const RowRange &O) const { return Lo == O.Lo && Hi == O.Hi; }
+  bool operator==(const RowRange &o) const { return Lo == o.Lo && Hi == o.Hi; }
 };
 
 /// A candidate group: layers [First, Last] in topological order.
@@ -42,22 +42,22 @@ struct GroupInfo {
 
   /// The index of tensor \p T in Tensors (its slot in the per-tensor
   /// arrays of slicings and kernels), -1 if the group does not touch it.
-  int slot(int T) const;
-  /// True if layer \p L belongs to the group.
-  bool contains(int L) const { return L >= First && L <= Last; }
-  /// True if the group computes tensor \p T (its producer is in the group).
-  bool computes(const Net &N, int T) const {
-    return contains(N.Tensors[T].Producer);
+  int slot(int t) const;
+  /// True if layer \p l belongs to the group.
+  bool contains(int l) const { return l >= First && l <= Last; }
+  /// True if the group computes tensor \p t (its producer is in the group).
+  bool computes(const Net &n, int t) const {
+    return contains(n.Tensors[t].Producer);
   }
   /// The group's final tensor: its (first) output, else its last tensor.
   int finalTensor() const {
     return Outputs.empty() ? Tensors.back() : Outputs[0];
   }
-  bool isOutput(int T) const;
-  /// Layers of the group that read tensor \p T.
-  int readers(const Net &N, int T) const;
+  bool isOutput(int t) const;
+  /// Layers of the group that read tensor \p t.
+  int readers(const Net &n, int t) const;
 };
-GroupInfo groupInfo(const Net &N, int First, int Last);
+GroupInfo groupInfo(const Net &n, int first, int last);
 
 /// Rows of every tensor of the group for each H slice (indexed [slice][t]
 /// with t a slot of GroupInfo::Tensors).
@@ -92,10 +92,10 @@ struct LmemBuffer {
 
 /// What happens in one time step of one slice.
 struct TimeStep {
-  std::vector<int> Compute;        ///< layers
-  std::vector<int> LoadTensors;    ///< group inputs loaded from GDRAM
-  std::vector<int> LoadWeights;    ///< layers whose weights are loaded
-  std::vector<int> StoreTensors;   ///< group outputs stored to GDRAM
+  std::vector<int> Compute;      ///< layers
+  std::vector<int> LoadTensors;  ///< group inputs loaded from GDRAM
+  std::vector<int> LoadWeights;  ///< layers whose weights are loaded
+  std::vector<int> StoreTensors; ///< group outputs stored to GDRAM
   double ComputeCycles = 0, DmaCycles = 0;
   /// A layer of the step copies its window tile: a synchronous on-chip
   /// DMA, which waits for the loads and stores queued before it.
@@ -128,7 +128,7 @@ enum class ItemOrder { ChannelsOuter, ImagesOuter };
 /// where the outermost axis needs no modulo (Stride * Count == items).
 struct ItemAxis {
   int Stride = 1, Count = 1;
-  int of(int Item) const { return (Item / Stride) % Count; }
+  int of(int item) const { return (item / Stride) % Count; }
 };
 
 /// The plan of one group.
@@ -150,15 +150,15 @@ struct ItemAxis {
 struct GroupPlan {
   GroupInfo Info;
   int NSecs = 1, HSecs = 1, WSecs = 1, FSecs = 1;
-  int64_t NB = 1;     ///< images per N slice
-  int64_t Batch = 1;  ///< images of the whole run
+  int64_t ImagesPerSlice = 1; ///< images per N slice
+  int64_t Batch = 1;          ///< images of the whole run
   /// Output channels of the group (of its final tensor), and per channel
   /// slice (all of them unless global).
   int64_t Channels = 1, SliceChannels = 1;
   HSlicing H;
-  HSlicing W;         ///< columns (one slice of the whole width if WSecs 1)
-  int Cores = 1;      ///< cores launched
-  int Clusters = 1;   ///< clusters of the device
+  HSlicing W;       ///< columns (one slice of the whole width if WSecs 1)
+  int Cores = 1;    ///< cores launched
+  int Clusters = 1; ///< clusters of the device
   /// The group inputs: staged in SRAM when that reads fewer GDRAM bytes
   /// than re-reading them once per channel slice (global group), or, for a
   /// resident group with all cores launched whose tiles would re-read halo
@@ -168,7 +168,7 @@ struct GroupPlan {
   /// instead of GDRAM->WRAM by each core.
   Staging WeightStaging = Staging::Direct;
   ItemOrder Order = ItemOrder::ChannelsOuter;
-  int SramImages = 0;  ///< inputs in SRAM: most images a cluster stages
+  int SramImages = 0; ///< inputs in SRAM: most images a cluster stages
   /// Inputs staged once per chip: the items run in SramPhases phases of
   /// SramImages images each (image slices outermost); a phase stages its
   /// images and spreads its items over all cores.
@@ -184,8 +184,8 @@ struct GroupPlan {
   std::vector<LmemBuffer> WramBuffers; ///< WRAM: convolution weights
   int64_t PeakBytes = 0;               ///< NRAM
   int64_t WramPeakBytes = 0;
-  int TilePx = 1; ///< pixels per call of the per-channel vector ops
-  double Cycles = 0;              ///< estimated
+  int TilePx = 1;    ///< pixels per call of the per-channel vector ops
+  double Cycles = 0; ///< estimated
   int64_t ReadBytes = 0, WriteBytes = 0; ///< GDRAM traffic (exact)
   int64_t WeightReadBytes = 0; ///< of ReadBytes: parameters (GDRAM2WRAM,
                                ///< GDRAM2SRAM when the weights are staged)
@@ -200,9 +200,9 @@ struct GroupPlan {
   /// Output channels are sliced (a "global" group).
   bool global() const { return FSecs > 1; }
   WeightPolicy weightPolicy() const {
-    return global()              ? WeightPolicy::ChannelTiles
-           : spatialSecs() > 1   ? WeightPolicy::Resident
-                                 : WeightPolicy::PerItem;
+    return global()            ? WeightPolicy::ChannelTiles
+           : spatialSecs() > 1 ? WeightPolicy::Resident
+                               : WeightPolicy::PerItem;
   }
   /// Weights loaded once, held for all slices.
   bool weightsResident() const {
@@ -231,26 +231,26 @@ struct GroupPlan {
     return sramBroadcast() ? Clusters : usesSram() ? 1 : 0;
   }
 
-  /// Channels of tensor \p T's slice in an item: a global group's computed
+  /// Channels of tensor \p t's slice in an item: a global group's computed
   /// tensors hold one channel slice.
-  int64_t sliceChannels(const Net &N, int T) const {
-    return global() && Info.computes(N, T) ? SliceChannels
-                                           : N.Tensors[T].C;
+  int64_t sliceChannels(const Net &n, int t) const {
+    return global() && Info.computes(n, t) ? SliceChannels : n.Tensors[t].C;
   }
-  /// Bytes of tensor \p T's buffer for one item: images x channels x rows
+  /// Bytes of tensor \p t's buffer for one item: images x channels x rows
   /// x columns of its largest slice.
-  int64_t sliceBytes(const Net &N, int T) const {
-    int S = Info.slot(T);
-    return NB * sliceChannels(N, T) * H.RowsCap[S] * W.RowsCap[S] * 4;
+  int64_t sliceBytes(const Net &n, int t) const {
+    int s = Info.slot(t);
+    return ImagesPerSlice * sliceChannels(n, t) * H.RowsCap[s] * W.RowsCap[s] *
+           4;
   }
-  /// Floats of one image of tensor \p T's slice buffer.
-  int64_t sliceImageFloats(const Net &N, int T) const {
-    int S = Info.slot(T);
-    return sliceChannels(N, T) * H.RowsCap[S] * W.RowsCap[S];
+  /// Floats of one image of tensor \p t's slice buffer.
+  int64_t sliceImageFloats(const Net &n, int t) const {
+    int s = Info.slot(t);
+    return sliceChannels(n, t) * H.RowsCap[s] * W.RowsCap[s];
   }
   /// The largest per-channel vector (bias, alpha) in bytes: WRAM stages
   /// them in the prologue, so it must hold the largest.
-  int64_t maxVectorBytes(const Net &N) const;
+  int64_t maxVectorBytes(const Net &n) const;
 
   /// The item decomposition (see above).
   ItemAxis channelAxis() const {
@@ -263,50 +263,51 @@ struct GroupPlan {
   }
   ItemAxis rowAxis() const { return {WSecs, HSecs}; }
   ItemAxis columnAxis() const { return {1, WSecs}; }
-  int itemF(int Item) const { return channelAxis().of(Item); }
-  int itemN(int Item) const { return imageAxis().of(Item); }
-  int itemH(int Item) const { return rowAxis().of(Item); }
-  int itemW(int Item) const { return columnAxis().of(Item); }
-  /// Items [Begin, End) of core \p Core in phase \p Ph (items
-  /// [Ph * Items / SramPhases, (Ph + 1) * Items / SramPhases)).
-  int itemBegin(int Core, int Ph = 0) const {
-    int PI = items() / SramPhases;
-    return Ph * PI + int(int64_t(Core) * PI / Cores);
+  int itemF(int item) const { return channelAxis().of(item); }
+  int itemN(int item) const { return imageAxis().of(item); }
+  int itemH(int item) const { return rowAxis().of(item); }
+  int itemW(int item) const { return columnAxis().of(item); }
+  /// Items [Begin, End) of core \p core in phase \p ph (items
+  /// [ph * Items / SramPhases, (ph + 1) * Items / SramPhases)).
+  int itemBegin(int core, int ph = 0) const {
+    int perPhase = items() / SramPhases;
+    return ph * perPhase + int(int64_t(core) * perPhase / Cores);
   }
-  int itemEnd(int Core, int Ph = 0) const { return itemBegin(Core + 1, Ph); }
-  /// Calls \p Load(whether the item starts its phase, channel slice) for
-  /// each weight tile core \p Core loads: at each change of channel slice
+  int itemEnd(int core, int ph = 0) const { return itemBegin(core + 1, ph); }
+  /// Calls \p load(whether the item starts its phase, channel slice) for
+  /// each weight tile core \p core loads: at each change of channel slice
   /// along its items (a core keeps its tile from one phase to the next).
-  template <typename Fn> void forEachTileLoad(int Core, Fn &&Load) const {
-    int Prev = -1;
-    for (int Ph = 0; Ph < SramPhases; ++Ph)
-      for (int It = itemBegin(Core, Ph); It < itemEnd(Core, Ph); ++It) {
-        int Fi = itemF(It);
-        if (Fi == Prev)
+  template <typename Fn> void forEachTileLoad(int core, Fn &&load) const {
+    int prev = -1;
+    for (int ph = 0; ph < SramPhases; ++ph)
+      for (int it = itemBegin(core, ph); it < itemEnd(core, ph); ++it) {
+        int fi = itemF(it);
+        if (fi == prev)
           continue;
-        Prev = Fi;
-        Load(It == itemBegin(Core, Ph), Fi);
+        prev = fi;
+        load(it == itemBegin(core, ph), fi);
       }
   }
-  /// Images [first, last] that cluster \p K's items need.
-  std::pair<int, int> clusterImages(int K, int CoresPerCluster) const {
-    int B = itemBegin(K * CoresPerCluster);
-    int E = itemBegin((K + 1) * CoresPerCluster);
-    return {itemN(B) * int(NB), itemN(E - 1) * int(NB) + int(NB) - 1};
+  /// Images [first, last] that cluster \p k's items need.
+  std::pair<int, int> clusterImages(int k, int coresPerCluster) const {
+    int b = itemBegin(k * coresPerCluster);
+    int e = itemBegin((k + 1) * coresPerCluster);
+    return {itemN(b) * int(ImagesPerSlice),
+            itemN(e - 1) * int(ImagesPerSlice) + int(ImagesPerSlice) - 1};
   }
 
-  /// Output channels per weight tile of layer \p L: its slice's channels.
-  int64_t weightTileChannels(const Net &N, int L) const {
-    return sliceChannels(N, N.Layers[L].Output);
+  /// Output channels per weight tile of layer \p l: its slice's channels.
+  int64_t weightTileChannels(const Net &n, int l) const {
+    return sliceChannels(n, n.Layers[l].Output);
   }
-  /// Floats of one output channel of convolution \p L's weights
+  /// Floats of one output channel of convolution \p l's weights
   /// (KY * KX * C).
-  static int64_t weightsPerChannel(const Net &N, int L);
-  /// Convolution \p L's weights as the kernels read them from GDRAM:
+  static int64_t weightsPerChannel(const Net &n, int l);
+  /// Convolution \p l's weights as the kernels read them from GDRAM:
   /// [KY][KX][C][F] per tile of weightTileChannels output channels, each
   /// tile one contiguous block at f0 * KY * KX * C, so that a kernel loads
   /// a channel slice with one copy.
-  std::vector<float> packWeights(const Net &N, int L) const;
+  std::vector<float> packWeights(const Net &n, int l) const;
 };
 
 } // namespace bangc::lg

@@ -1,4 +1,9 @@
 //===- Net.cpp - The layer view of a Task IR graph ------------------------===//
+//
+// The builders of hand-made networks, and buildNet: storage blocks become
+// tensors, compute blocks layers, parameters floats.
+//
+//===----------------------------------------------------------------------===//
 #include "layergroup/Net.h"
 
 #include "graph/BlockInfo.h"
@@ -17,324 +22,403 @@ namespace tir = bangc::taskir;
 
 namespace bangc::lg {
 
-const char *opKindName(OpKind K) {
-  switch (K) {
-  case OpKind::Conv: return "conv";
-  case OpKind::MaxPool: return "maxpool";
-  case OpKind::MinPool: return "minpool";
-  case OpKind::SumPool: return "sumpool";
-  case OpKind::Relu: return "relu";
-  case OpKind::Clamp: return "clamp";
-  case OpKind::Add: return "add";
-  case OpKind::Scale: return "scale";
+const char *opKindName(OpKind k) {
+  switch (k) {
+  case OpKind::Conv:
+    return "conv";
+  case OpKind::MaxPool:
+    return "maxpool";
+  case OpKind::MinPool:
+    return "minpool";
+  case OpKind::SumPool:
+    return "sumpool";
+  case OpKind::Relu:
+    return "relu";
+  case OpKind::Clamp:
+    return "clamp";
+  case OpKind::Add:
+    return "add";
+  case OpKind::Scale:
+    return "scale";
   }
   return "?";
 }
 
-int Net::addInput(std::string N, int64_t C, int64_t H, int64_t W) {
-  Tensor T;
-  T.Name = N;
-  T.InputName = N;
-  T.C = C, T.H = H, T.W = W;
-  Tensors.push_back(T);
+int Net::addInput(std::string name, int64_t c, int64_t h, int64_t w) {
+  Tensor t;
+  t.Name = name;
+  t.InputName = name;
+  t.C = c, t.H = h, t.W = w;
+  Tensors.push_back(t);
   return int(Tensors.size()) - 1;
 }
 
-int Net::addLayer(Layer L, std::vector<int> Ins, int64_t C, int64_t H,
-                  int64_t W) {
-  int Idx = int(Layers.size());
-  Tensor T;
-  T.Name = L.Name.empty() ? fmt::format("t{}", Tensors.size()) : L.Name;
-  T.C = C, T.H = H, T.W = W;
-  T.Producer = Idx;
-  Tensors.push_back(T);
-  L.Inputs = Ins;
-  L.Output = int(Tensors.size()) - 1;
-  if (L.Name.empty())
-    L.Name = fmt::format("{}{}", opKindName(L.Kind), Idx);
-  for (int I : Ins)
-    Tensors[I].Consumers.push_back(Idx);
-  Layers.push_back(std::move(L));
-  return Idx;
+int Net::addLayer(Layer l, std::vector<int> ins, int64_t c, int64_t h,
+                  int64_t w) {
+  int index = int(Layers.size());
+  Tensor t;
+  t.Name = l.Name.empty() ? fmt::format("t{}", Tensors.size()) : l.Name;
+  t.C = c, t.H = h, t.W = w;
+  t.Producer = index;
+  Tensors.push_back(t);
+  l.Inputs = ins;
+  l.Output = int(Tensors.size()) - 1;
+  if (l.Name.empty())
+    l.Name = fmt::format("{}{}", opKindName(l.Kind), index);
+  for (int in : ins)
+    Tensors[in].Consumers.push_back(index);
+  Layers.push_back(std::move(l));
+  return index;
 }
 
-void Net::markOutput(int T, std::string N) {
-  Tensors[T].OutputNames.push_back(std::move(N));
+void Net::markOutput(int tensor, std::string name) {
+  Tensors[tensor].OutputNames.push_back(std::move(name));
 }
 
-static int64_t outSize(int64_t In, int64_t K, int64_t S, int64_t P0,
-                       int64_t P1) {
-  return (In + P0 + P1 - K) / S + 1;
+static int64_t outSize(int64_t in, int64_t k, int64_t s, int64_t p0,
+                       int64_t p1) {
+  return (in + p0 + p1 - k) / s + 1;
 }
 
-int Net::conv(int In, int64_t F, int64_t K, int64_t S, int64_t P,
-              std::string N, uint32_t Seed) {
-  const Tensor &T = Tensors[In];
-  Layer L;
-  L.Kind = OpKind::Conv;
-  L.Name = N;
-  L.KY = L.KX = K, L.SY = L.SX = S, L.PU = L.PD = L.PL = L.PR = P;
-  int64_t C = T.C;
-  L.Weight.resize(F * C * K * K);
-  uint64_t X = Seed * 2654435761u + 1;
-  for (float &V : L.Weight) {
-    X = X * 6364136223846793005ull + 1442695040888963407ull;
-    V = float(double(X >> 11) / double(1ull << 53) - 0.5) * 0.2f;
+int Net::conv(int in, int64_t f, int64_t k, int64_t stride, int64_t pad,
+              std::string name, uint32_t seed) {
+  const Tensor &t = Tensors[in];
+  Layer l;
+  l.Kind = OpKind::Conv;
+  l.Name = name;
+  l.KY = l.KX = k, l.SY = l.SX = stride;
+  l.PU = l.PD = l.PL = l.PR = pad;
+  int64_t c = t.C;
+  l.Weight.resize(f * c * k * k);
+  uint64_t x = seed * 2654435761u + 1;
+  for (float &v : l.Weight) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    v = float(double(x >> 11) / double(1ull << 53) - 0.5) * 0.2f;
   }
-  L.Bias.resize(F);
-  for (int64_t I = 0; I < F; ++I)
-    L.Bias[I] = 0.01f * float(I % 7);
-  int64_t OH = outSize(T.H, K, S, P, P), OW = outSize(T.W, K, S, P, P);
-  return Layers[addLayer(std::move(L), {In}, F, OH, OW)].Output;
+  l.Bias.resize(f);
+  for (int64_t i = 0; i < f; ++i)
+    l.Bias[i] = 0.01f * float(i % 7);
+  int64_t oh = outSize(t.H, k, stride, pad, pad);
+  int64_t ow = outSize(t.W, k, stride, pad, pad);
+  return Layers[addLayer(std::move(l), {in}, f, oh, ow)].Output;
 }
 
-int Net::maxPool(int In, int64_t K, int64_t S, int64_t P, std::string N) {
-  const Tensor &T = Tensors[In];
-  Layer L;
-  L.Kind = OpKind::MaxPool;
-  L.Name = N;
-  L.KY = L.KX = K, L.SY = L.SX = S, L.PU = L.PD = L.PL = L.PR = P;
-  L.Cmp = -std::numeric_limits<double>::infinity();
-  int64_t C = T.C, OH = outSize(T.H, K, S, P, P), OW = outSize(T.W, K, S, P, P);
-  return Layers[addLayer(std::move(L), {In}, C, OH, OW)].Output;
+int Net::maxPool(int in, int64_t k, int64_t stride, int64_t pad,
+                 std::string name) {
+  const Tensor &t = Tensors[in];
+  Layer l;
+  l.Kind = OpKind::MaxPool;
+  l.Name = name;
+  l.KY = l.KX = k, l.SY = l.SX = stride;
+  l.PU = l.PD = l.PL = l.PR = pad;
+  l.Cmp = -std::numeric_limits<double>::infinity();
+  int64_t oh = outSize(t.H, k, stride, pad, pad);
+  int64_t ow = outSize(t.W, k, stride, pad, pad);
+  return Layers[addLayer(std::move(l), {in}, t.C, oh, ow)].Output;
 }
 
-int Net::relu(int In, std::string N) {
-  const Tensor &T = Tensors[In];
-  Layer L;
-  L.Kind = OpKind::Relu;
-  L.Name = N;
-  int64_t C = T.C, H = T.H, W = T.W;
-  return Layers[addLayer(std::move(L), {In}, C, H, W)].Output;
+/// \p l over \p ins, its output of the first input's shape.
+int Net::elementwise(Layer l, std::vector<int> ins) {
+  const Tensor &t = Tensors[ins[0]];
+  int64_t c = t.C, h = t.H, w = t.W;
+  return Layers[addLayer(std::move(l), std::move(ins), c, h, w)].Output;
 }
 
-int Net::clamp(int In, double Cmp, bool Max, std::string N) {
-  const Tensor &T = Tensors[In];
-  Layer L;
-  L.Kind = OpKind::Clamp;
-  L.Name = N;
-  L.Cmp = Cmp;
-  L.ClampMax = Max;
-  int64_t C = T.C, H = T.H, W = T.W;
-  return Layers[addLayer(std::move(L), {In}, C, H, W)].Output;
+int Net::relu(int in, std::string name) {
+  Layer l;
+  l.Kind = OpKind::Relu;
+  l.Name = name;
+  return elementwise(std::move(l), {in});
 }
 
-int Net::add(int A, int B, std::string N) {
-  const Tensor &T = Tensors[A];
-  Layer L;
-  L.Kind = OpKind::Add;
-  L.Name = N;
-  int64_t C = T.C, H = T.H, W = T.W;
-  return Layers[addLayer(std::move(L), {A, B}, C, H, W)].Output;
+int Net::clamp(int in, double cmp, bool max, std::string name) {
+  Layer l;
+  l.Kind = OpKind::Clamp;
+  l.Name = name;
+  l.Cmp = cmp;
+  l.ClampMax = max;
+  return elementwise(std::move(l), {in});
 }
 
-int64_t Net::macs(int I) const {
-  const Layer &L = Layers[I];
-  const Tensor &O = Tensors[L.Output];
-  if (L.Kind == OpKind::Conv)
-    return O.elements() * Tensors[L.Inputs[0]].C * L.KY * L.KX;
-  if (L.windowed())
-    return O.elements() * L.KY * L.KX;
-  return O.elements() * int64_t(L.Inputs.size());
+int Net::add(int a, int b, std::string name) {
+  Layer l;
+  l.Kind = OpKind::Add;
+  l.Name = name;
+  return elementwise(std::move(l), {a, b});
+}
+
+int64_t Net::macs(int index) const {
+  const Layer &l = Layers[index];
+  const Tensor &out = Tensors[l.Output];
+  if (l.Kind == OpKind::Conv)
+    return out.elements() * Tensors[l.Inputs[0]].C * l.KY * l.KX;
+  if (l.windowed())
+    return out.elements() * l.KY * l.KX;
+  return out.elements() * int64_t(l.Inputs.size());
 }
 
 std::vector<int> Net::inputs() const {
-  std::vector<int> R;
-  for (size_t I = 0; I < Tensors.size(); ++I)
-    if (Tensors[I].Producer < 0)
-      R.push_back(int(I));
-  return R;
+  std::vector<int> r;
+  for (size_t i = 0; i < Tensors.size(); ++i)
+    if (Tensors[i].Producer < 0)
+      r.push_back(int(i));
+  return r;
 }
 
 std::vector<int> Net::outputs() const {
-  std::vector<int> R;
-  for (size_t I = 0; I < Tensors.size(); ++I)
-    if (Tensors[I].isOutput())
-      R.push_back(int(I));
-  return R;
+  std::vector<int> r;
+  for (size_t i = 0; i < Tensors.size(); ++i)
+    if (Tensors[i].isOutput())
+      r.push_back(int(i));
+  return r;
 }
 
 // --- From a Task IR graph ---------------------------------------------------
 
-static Error unsupported(const tir::TaskBlock &B, const std::string &Why) {
+namespace {
+
+Error unsupported(const tir::TaskBlock &b, const std::string &why) {
   return createStringError(inconvertibleErrorCode(),
-                           "layer group: " + describeBlock(B) +
-                               ": not supported: " + Why);
+                           "layer group: " + describeBlock(b) +
+                               ": not supported: " + why);
 }
 
-static bool plainEdge(const Graph &G, int64_t E) {
-  const tir::Edge &Ed = G.edge(E);
-  for (const tir::Rearrange &R : Ed.rearranges())
-    if (R.type() != tir::IDENTITY)
-      return false;
-  const Graph::End &S = G.sourceEnd(E);
-  const Graph::End &D = G.destinationEnd(E);
-  for (unsigned I = 0; I < NumDims; ++I)
-    if ((S.Position.has(I) && S.Position[I] != 0) ||
-        (D.Position.has(I) && D.Position[I] != 0))
-      return false;
-  auto isStorage = [](const taskir::TaskBlock &B) {
-    switch (B.type()) {
-    case taskir::SI: case taskir::SIC: case taskir::SIC2D: case taskir::SIFC:
-    case taskir::SW: case taskir::SWFC: case taskir::SB: case taskir::SO:
-      return true;
-    default:
-      return false;
-    }
-  };
-  const taskir::TaskBlock &SB = G.block(S.Block);
-  const taskir::TaskBlock &DB = G.block(D.Block);
-  int64_t Whole = isStorage(SB) ? blockDims(SB).volume()
-                                : blockDims(DB).volume();
-  return S.Size.volume() == Whole && D.Size.volume() == Whole;
+bool isStorage(const taskir::TaskBlock &b) {
+  switch (b.type()) {
+  case taskir::SI:
+  case taskir::SIC:
+  case taskir::SIC2D:
+  case taskir::SIFC:
+  case taskir::SW:
+  case taskir::SWFC:
+  case taskir::SB:
+  case taskir::SO:
+    return true;
+  default:
+    return false;
+  }
 }
 
-static Expected<std::vector<float>> floats(const tir::TaskBlock &B) {
-  Expected<std::vector<double>> V = blockValues(B);
-  if (!V)
-    return V.takeError();
-  return std::vector<float>(V->begin(), V->end());
+/// An edge that moves a whole tensor as it is: no rearrangement, no
+/// offset, the whole storage block.
+bool plainEdge(const Graph &g, int64_t e) {
+  const tir::Edge &edge = g.edge(e);
+  for (const tir::Rearrange &r : edge.rearranges())
+    if (r.type() != tir::IDENTITY)
+      return false;
+  const Graph::End &src = g.sourceEnd(e);
+  const Graph::End &dst = g.destinationEnd(e);
+  for (unsigned i = 0; i < NumDims; ++i)
+    if ((src.Position.has(i) && src.Position[i] != 0) ||
+        (dst.Position.has(i) && dst.Position[i] != 0))
+      return false;
+  const taskir::TaskBlock &srcBlock = g.block(src.Block);
+  const taskir::TaskBlock &dstBlock = g.block(dst.Block);
+  int64_t whole = isStorage(srcBlock) ? blockDims(srcBlock).volume()
+                                      : blockDims(dstBlock).volume();
+  return src.Size.volume() == whole && dst.Size.volume() == whole;
 }
 
-Expected<Net> buildNet(const Graph &G) {
-  Net N;
-  std::map<int64_t, int> StorageTensor; // storage block -> tensor
-  std::map<int64_t, int> ComputeTensor; // compute block -> output tensor
-  for (int64_t Id : G.topologicalOrder()) {
-    const tir::TaskBlock &B = G.block(Id);
-    tir::BlockType T = B.type();
-    Dims D = blockDims(B);
-    auto dim = [&](Dim X, int64_t Def) { return D.has(X) ? D[X] : Def; };
-    switch (T) {
+Expected<std::vector<float>> floats(const tir::TaskBlock &b) {
+  Expected<std::vector<double>> v = blockValues(b);
+  if (!v)
+    return v.takeError();
+  return std::vector<float>(v->begin(), v->end());
+}
+
+int64_t dimOr(const Dims &d, Dim x, int64_t otherwise) {
+  return d.has(x) ? d[x] : otherwise;
+}
+
+/// Builds the net block by block in topological order.
+class NetBuilder {
+public:
+  explicit NetBuilder(const Graph &g) : g(g) {}
+  Expected<Net> build();
+
+private:
+  const Graph &g;
+  Net n;
+  std::map<int64_t, int> storageTensor; ///< storage block -> tensor
+  std::map<int64_t, int> computeTensor; ///< compute block -> output tensor
+
+  Error addStorage(int64_t id);
+  Error addCompute(int64_t id);
+  Error setKind(const tir::TaskBlock &b, Layer &l);
+  Error readParameters(const Graph::Operands &ops, Layer &l);
+  Expected<std::vector<int>> dataInputs(const tir::TaskBlock &b,
+                                        const Graph::Operands &ops,
+                                        const Layer &l);
+};
+
+// A storage block is a tensor: a network input, or the tensor of its
+// source (an SO also marks it an output).
+Error NetBuilder::addStorage(int64_t id) {
+  const tir::TaskBlock &b = g.block(id);
+  tir::BlockType type = b.type();
+  Dims d = blockDims(b);
+  if (b.precision() != tir::FLOAT32)
+    return unsupported(b, "precision (FLOAT32 only)");
+  const auto &in = g.inEdges(id);
+  if (in.empty()) {
+    if (type == tir::SO)
+      return unsupported(b, "SO without input");
+    int64_t c = type == tir::SI ? dimOr(d, DF, 1) : dimOr(d, DR, 1);
+    storageTensor[id] =
+        n.addInput(Graph::ioName(b), c, dimOr(d, DY, 1), dimOr(d, DX, 1));
+    return Error::success();
+  }
+  if (in.size() != 1 || !plainEdge(g, in[0]))
+    return unsupported(b, "edges with rearrangements or sub-boxes");
+  int64_t src = g.sourceEnd(in[0]).Block;
+  int tensor;
+  if (computeTensor.count(src))
+    tensor = computeTensor[src];
+  else if (storageTensor.count(src))
+    tensor = storageTensor[src];
+  else
+    return unsupported(b, "input from an unsupported block");
+  storageTensor[id] = tensor;
+  if (type == tir::SO)
+    n.markOutput(tensor, Graph::ioName(b));
+  return Error::success();
+}
+
+/// The layer kind of a compute block (a 1x1 CCMPB with CMP 0 is a ReLU,
+/// other 1x1 compares clamp).
+Error NetBuilder::setKind(const tir::TaskBlock &b, Layer &l) {
+  tir::BlockType type = b.type();
+  switch (type) {
+  case tir::CC:
+  case tir::CC2D:
+    l.Kind = OpKind::Conv;
+    return Error::success();
+  case tir::CCMPB:
+  case tir::CCMPS: {
+    bool max = type == tir::CCMPB;
+    double inf = std::numeric_limits<double>::infinity();
+    l.Cmp = attrNumber(b, tir::CMP).value_or(max ? -inf : inf);
+    bool pointwise = l.KY == 1 && l.KX == 1 && l.SY == 1 && l.SX == 1 &&
+                     l.PU == 0 && l.PD == 0 && l.PL == 0 && l.PR == 0;
+    l.ClampMax = max;
+    if (pointwise)
+      l.Kind = (max && l.Cmp == 0) ? OpKind::Relu : OpKind::Clamp;
+    else
+      l.Kind = max ? OpKind::MaxPool : OpKind::MinPool;
+    return Error::success();
+  }
+  case tir::CAVG:
+    l.Kind = OpKind::SumPool;
+    return Error::success();
+  case tir::CADD:
+    l.Kind = OpKind::Add;
+    return Error::success();
+  case tir::CVS:
+    l.Kind = OpKind::Scale;
+    l.ConstA = attrNumber(b, tir::CONST_A).value_or(1.0);
+    return Error::success();
+  case tir::CAX:
+    l.Kind = OpKind::Scale;
+    return Error::success();
+  default:
+    return unsupported(b, "block type (LayerGroup handles CC CC2D CCMPB "
+                          "CCMPS CAVG CADD CVS CAX)");
+  }
+}
+
+/// Weights, bias and alpha, as floats.
+Error NetBuilder::readParameters(const Graph::Operands &ops, Layer &l) {
+  std::pair<std::optional<int64_t>, std::vector<float> *> parts[] = {
+      {ops.Weight, &l.Weight}, {ops.Bias, &l.Bias}, {ops.Alpha, &l.Alpha}};
+  for (auto &[block, into] : parts) {
+    if (!block)
+      continue;
+    auto values = floats(g.block(*block));
+    if (!values)
+      return values.takeError();
+    *into = std::move(*values);
+  }
+  return Error::success();
+}
+
+Expected<std::vector<int>> NetBuilder::dataInputs(const tir::TaskBlock &b,
+                                                  const Graph::Operands &ops,
+                                                  const Layer &l) {
+  std::vector<int> ins;
+  for (int64_t src : ops.Data) {
+    if (!storageTensor.count(src))
+      return unsupported(b, "data input from an unsupported block");
+    ins.push_back(storageTensor[src]);
+  }
+  for (const auto &sources : ops.ClusterSources)
+    if (sources.size() > 1)
+      return unsupported(b, "concatenated input cluster");
+  if (ins.empty())
+    return unsupported(b, "no data input");
+  if (l.Kind != OpKind::Add && ins.size() != 1)
+    return unsupported(b, "more than one data input");
+  return ins;
+}
+
+// A compute block is a layer.
+Error NetBuilder::addCompute(int64_t id) {
+  const tir::TaskBlock &b = g.block(id);
+  if (b.precision() != tir::FLOAT32)
+    return unsupported(b, "precision (FLOAT32 only)");
+  Graph::Operands ops = g.operands(id);
+  Layer l;
+  l.Name = b.name().empty() ? fmt::format("b{}", id) : b.name();
+  l.BlockId = id;
+  if (hasWindow(b.type())) {
+    KernelParams kp = kernelParams(b);
+    l.KY = kp.KY, l.KX = kp.KX, l.SY = kp.SY, l.SX = kp.SX;
+    l.PU = kp.PadUp, l.PD = kp.PadDown, l.PL = kp.PadLeft, l.PR = kp.PadRight,
+    l.DY = kp.DY, l.DX = kp.DX;
+  }
+  if (Error e = setKind(b, l))
+    return e;
+  l.ConstB = attrNumber(b, tir::CONST_B).value_or(0.0);
+  if (Error e = readParameters(ops, l))
+    return e;
+  Expected<std::vector<int>> ins = dataInputs(b, ops, l);
+  if (!ins)
+    return ins.takeError();
+  Dims d = blockDims(b);
+  int64_t c = dimOr(d, DF, 1), h = dimOr(d, DY, 1), w = dimOr(d, DX, 1);
+  // The reference adds CONST_B when there is no SB bias.
+  bool takesBias = l.Kind == OpKind::Conv || l.Kind == OpKind::SumPool ||
+                   l.Kind == OpKind::Add || l.Kind == OpKind::Scale;
+  if (takesBias && l.Bias.empty() && l.ConstB != 0)
+    l.Bias.assign(size_t(c), float(l.ConstB));
+  int index = n.addLayer(std::move(l), *ins, c, h, w);
+  computeTensor[id] = n.Layers[index].Output;
+  return Error::success();
+}
+
+Expected<Net> NetBuilder::build() {
+  for (int64_t id : g.topologicalOrder()) {
+    switch (g.block(id).type()) {
     case tir::SW:
     case tir::SWFC:
     case tir::SB:
-      continue;
+      continue; // parameters, read by their layer
     case tir::SI:
     case tir::SIC:
     case tir::SIC2D:
-    case tir::SO: {
-      if (B.precision() != tir::FLOAT32)
-        return unsupported(B, "precision (FLOAT32 only)");
-      const auto &In = G.inEdges(Id);
-      if (In.empty()) {
-        if (T == tir::SO)
-          return unsupported(B, "SO without input");
-        int64_t C = T == tir::SI ? dim(DF, 1) : dim(DR, 1);
-        StorageTensor[Id] =
-            N.addInput(Graph::ioName(B), C, dim(DY, 1), dim(DX, 1));
-        continue;
-      }
-      if (In.size() != 1 || !plainEdge(G, In[0]))
-        return unsupported(B, "edges with rearrangements or sub-boxes");
-      int64_t Src = G.sourceEnd(In[0]).Block;
-      int Tn;
-      if (ComputeTensor.count(Src))
-        Tn = ComputeTensor[Src];
-      else if (StorageTensor.count(Src))
-        Tn = StorageTensor[Src];
-      else
-        return unsupported(B, "input from an unsupported block");
-      StorageTensor[Id] = Tn;
-      if (T == tir::SO)
-        N.markOutput(Tn, Graph::ioName(B));
+    case tir::SO:
+      if (Error e = addStorage(id))
+        return std::move(e);
       continue;
-    }
     default:
-      break;
+      if (Error e = addCompute(id))
+        return std::move(e);
     }
-    // A compute block.
-    if (B.precision() != tir::FLOAT32)
-      return unsupported(B, "precision (FLOAT32 only)");
-    Graph::Operands Ops = G.operands(Id);
-    Layer L;
-    L.Name = B.name().empty() ? fmt::format("b{}", Id) : B.name();
-    L.BlockId = Id;
-    KernelParams KP;
-    if (hasWindow(T)) {
-      KP = kernelParams(B);
-      L.KY = KP.KY, L.KX = KP.KX, L.SY = KP.SY, L.SX = KP.SX;
-      L.PU = KP.PadUp, L.PD = KP.PadDown, L.PL = KP.PadLeft,
-      L.PR = KP.PadRight, L.DY = KP.DY, L.DX = KP.DX;
-    }
-    switch (T) {
-    case tir::CC:
-    case tir::CC2D:
-      L.Kind = OpKind::Conv;
-      break;
-    case tir::CCMPB:
-    case tir::CCMPS: {
-      bool Max = T == tir::CCMPB;
-      double Inf = std::numeric_limits<double>::infinity();
-      L.Cmp = attrNumber(B, tir::CMP).value_or(Max ? -Inf : Inf);
-      bool Pointwise = L.KY == 1 && L.KX == 1 && L.SY == 1 && L.SX == 1 &&
-                       L.PU == 0 && L.PD == 0 && L.PL == 0 && L.PR == 0;
-      L.ClampMax = Max;
-      if (Pointwise)
-        L.Kind = (Max && L.Cmp == 0) ? OpKind::Relu : OpKind::Clamp;
-      else
-        L.Kind = Max ? OpKind::MaxPool : OpKind::MinPool;
-      break;
-    }
-    case tir::CAVG:
-      L.Kind = OpKind::SumPool;
-      break;
-    case tir::CADD:
-      L.Kind = OpKind::Add;
-      break;
-    case tir::CVS:
-      L.Kind = OpKind::Scale;
-      L.ConstA = attrNumber(B, tir::CONST_A).value_or(1.0);
-      break;
-    case tir::CAX:
-      L.Kind = OpKind::Scale;
-      break;
-    default:
-      return unsupported(B, "block type (LayerGroup handles CC CC2D CCMPB "
-                            "CCMPS CAVG CADD CVS CAX)");
-    }
-    L.ConstB = attrNumber(B, tir::CONST_B).value_or(0.0);
-    if (Ops.Weight) {
-      auto W = floats(G.block(*Ops.Weight));
-      if (!W)
-        return W.takeError();
-      L.Weight = std::move(*W);
-    }
-    if (Ops.Bias) {
-      auto V = floats(G.block(*Ops.Bias));
-      if (!V)
-        return V.takeError();
-      L.Bias = std::move(*V);
-    }
-    if (Ops.Alpha) {
-      auto V = floats(G.block(*Ops.Alpha));
-      if (!V)
-        return V.takeError();
-      L.Alpha = std::move(*V);
-    }
-    std::vector<int> Ins;
-    for (int64_t S : Ops.Data) {
-      if (!StorageTensor.count(S))
-        return unsupported(B, "data input from an unsupported block");
-      Ins.push_back(StorageTensor[S]);
-    }
-    for (const auto &CS : Ops.ClusterSources)
-      if (CS.size() > 1)
-        return unsupported(B, "concatenated input cluster");
-    if (Ins.empty())
-      return unsupported(B, "no data input");
-    if (L.Kind != OpKind::Add && Ins.size() != 1)
-      return unsupported(B, "more than one data input");
-    int64_t C = dim(DF, 1), H = dim(DY, 1), W = dim(DX, 1);
-    // The reference adds CONST_B when there is no SB bias.
-    bool TakesBias = L.Kind == OpKind::Conv || L.Kind == OpKind::SumPool ||
-                     L.Kind == OpKind::Add || L.Kind == OpKind::Scale;
-    if (TakesBias && L.Bias.empty() && L.ConstB != 0)
-      L.Bias.assign(size_t(C), float(L.ConstB));
-    int Li = N.addLayer(std::move(L), Ins, C, H, W);
-    ComputeTensor[Id] = N.Layers[Li].Output;
   }
-  return N;
+  return std::move(n);
 }
+
+} // namespace
+
+Expected<Net> buildNet(const Graph &g) { return NetBuilder(g).build(); }
 
 } // namespace bangc::lg

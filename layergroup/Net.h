@@ -31,14 +31,14 @@ enum class OpKind {
   Add,     ///< CADD
   Scale,   ///< CVS (CONST_A) and CAX (alpha[f])
 };
-const char *opKindName(OpKind K);
+const char *opKindName(OpKind k);
 
 struct Tensor {
   std::string Name;
   int64_t C = 0, H = 1, W = 1;
-  int Producer = -1;            ///< layer index, -1 for a network input
-  std::vector<int> Consumers;   ///< layer indexes
-  std::string InputName;        ///< host name when a network input
+  int Producer = -1;                    ///< layer index, -1 for a network input
+  std::vector<int> Consumers;           ///< layer indexes
+  std::string InputName;                ///< host name when a network input
   std::vector<std::string> OutputNames; ///< SO names reading it
   int64_t elements() const { return C * H * W; }
   bool isOutput() const { return !OutputNames.empty(); }
@@ -72,32 +72,35 @@ struct Net {
   std::vector<Layer> Layers; ///< topological order
 
   /// Builders for hand-made networks (tests) and for buildNet.
-  int addInput(std::string Name, int64_t C, int64_t H, int64_t W);
-  /// Adds a layer reading \p Inputs; creates its output tensor with the
-  /// given shape and returns the layer index.
-  int addLayer(Layer L, std::vector<int> Inputs, int64_t C, int64_t H,
-               int64_t W);
-  void markOutput(int Tensor, std::string Name);
+  int addInput(std::string name, int64_t c, int64_t h, int64_t w);
+  /// Adds a layer reading \p ins; creates its output tensor with the given
+  /// shape and returns the layer index.
+  int addLayer(Layer l, std::vector<int> ins, int64_t c, int64_t h, int64_t w);
+  void markOutput(int tensor, std::string name);
 
   /// Convenience builders (output shape derived), return the output tensor.
-  int conv(int In, int64_t F, int64_t K, int64_t Stride, int64_t Pad,
-           std::string Name = "", uint32_t Seed = 1);
-  int maxPool(int In, int64_t K, int64_t Stride, int64_t Pad = 0,
-              std::string Name = "");
-  int relu(int In, std::string Name = "");
-  /// max(x, Cmp) (Max) or min(x, Cmp), element by element.
-  int clamp(int In, double Cmp, bool Max, std::string Name = "");
-  int add(int A, int B, std::string Name = "");
+  int conv(int in, int64_t f, int64_t k, int64_t stride, int64_t pad,
+           std::string name = "", uint32_t seed = 1);
+  int maxPool(int in, int64_t k, int64_t stride, int64_t pad = 0,
+              std::string name = "");
+  int relu(int in, std::string name = "");
+  /// max(x, cmp) (max) or min(x, cmp), element by element.
+  int clamp(int in, double cmp, bool max, std::string name = "");
+  int add(int a, int b, std::string name = "");
 
-  int64_t macs(int LayerIdx) const;
+  int64_t macs(int layer) const;
   std::vector<int> inputs() const;
   std::vector<int> outputs() const;
+
+private:
+  /// Adds \p l over \p ins with the shape of the first input.
+  int elementwise(Layer l, std::vector<int> ins);
 };
 
 /// The layer view of a validated graph. Errors name the block that is not
 /// supported (precision other than FLOAT32, CVM, CLUT, CLIF, rearranging
 /// edges, partial interfaces).
-llvm::Expected<Net> buildNet(const graph::Graph &G);
+llvm::Expected<Net> buildNet(const graph::Graph &g);
 
 } // namespace bangc::lg
 

@@ -25,8 +25,8 @@ planGroupWith(const Net &n, const bangsim::DeviceSpec &spec, int64_t batch,
   };
   GroupPlan p;
   p.Info = g;
-  if (auto e = plan::chooseSlices(p, n, spec, batch, nSecs, hSecs, wSecs,
-                                  fSecs))
+  if (auto e =
+          plan::chooseSlices(p, n, spec, batch, nSecs, hSecs, wSecs, fSecs))
     return fail(*e);
   plan::GroupPass pass(n, spec, g, o, p);
   plan::chooseVectorTile(pass);
@@ -42,8 +42,8 @@ planGroupWith(const Net &n, const bangsim::DeviceSpec &spec, int64_t batch,
   if (p.inputsInSram() && !p.global()) {
     PlanOptions without = o;
     without.StageResidentInputs = false;
-    auto alt = planGroupWith(n, spec, batch, g, nSecs, hSecs, wSecs, fSecs,
-                             without);
+    auto alt =
+        planGroupWith(n, spec, batch, g, nSecs, hSecs, wSecs, fSecs, without);
     if (alt && planObjective(*alt, spec, o) < planObjective(p, spec, o))
       return alt;
   }

@@ -7,8 +7,9 @@
 //    output channels (a "global" layer);
 //  - the time-step table of one slice;
 //  - NRAM allocation as rectangles in time x address;
-//  - an analytic cost from the DeviceSpec, the same formulas as simrt's
-//    cost model, and the dynamic program over layer ranges.
+//  - an analytic cost with simrt's own formulas (bangsim/CostModel.h), and
+//    the dynamic program over layer ranges.
+// The passes behind planGroupWith are in plan/ (plan/GroupPass.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef BANGC_LAYERGROUP_PLANNER_H
@@ -28,33 +29,33 @@
 
 namespace bangc::lg {
 
-/// Backward-H of a window op (conv, pool): for output rows \p Out, the input
+/// Backward-H of a window op (conv, pool): for output rows \p out, the input
 /// rows needed, in_idx = out_idx * stride - pad and
 /// in_slice = (out_slice - 1) * stride + dilated kernel, clamped to [0, InH).
 /// Element-wise ops pass the range through (kernel 1, stride 1, pad 0).
-RowRange backwardH(RowRange Out, int64_t Stride, int64_t Pad,
-                   int64_t DilatedKernel, int64_t InH);
-RowRange backwardH(const Layer &L, RowRange Out, int64_t InH);
+RowRange backwardH(RowRange out, int64_t stride, int64_t pad,
+                   int64_t dilatedKernel, int64_t inH);
+RowRange backwardH(const Layer &l, RowRange out, int64_t inH);
 /// Backward-W: the same along columns (stride SX, left pad PL, dilated
 /// kernel width), clamped to [0, InW).
-RowRange backwardW(const Layer &L, RowRange Out, int64_t InW);
+RowRange backwardW(const Layer &l, RowRange out, int64_t inW);
 
 /// The seed's h/2 rule: slices of a tensor of height H whose rows add up to
 /// more than H + H/2 (duplicated rows > h/2) fail.
-bool duplicationOk(int64_t H, const std::vector<RowRange> &Slices);
+bool duplicationOk(int64_t h, const std::vector<RowRange> &slices);
 
 /// Why a slicing or a group plan is not valid: the kind, for the search
 /// to act on, and the message, for people.
 enum class PlanFailure {
   None,
-  BadSlicing,          ///< N or channel slice counts that leave one empty
-  NotChannelSliceable, ///< channel slices of a group that cannot have them
+  BadSlicing,            ///< N or channel slice counts that leave one empty
+  NotChannelSliceable,   ///< channel slices of a group that cannot have them
   ChannelSlicesOneImage, ///< channel slices with several images per item
-  SeveralOutputs,      ///< H or W slices of a group with several outputs
-  EmptySlice,          ///< more slices than rows (columns)
-  NotFeedingOutput,    ///< a layer that does not feed the group output
-  HDuplication,        ///< the h/2 rule
-  WDuplication,        ///< the w/2 rule
+  SeveralOutputs,        ///< H or W slices of a group with several outputs
+  EmptySlice,            ///< more slices than rows (columns)
+  NotFeedingOutput,      ///< a layer that does not feed the group output
+  HDuplication,          ///< the h/2 rule
+  WDuplication,          ///< the w/2 rule
   NramFull,
   WramFull,
 };
@@ -64,36 +65,36 @@ struct PlanError {
 };
 
 /// Rows of every tensor of the group for each H slice (HSlicing). Fails
-/// (nullopt, with \p Why) when the group cannot be H sliced that way:
+/// (nullopt, with \p why) when the group cannot be H sliced that way:
 /// several outputs, slices that leave a slice empty, or the h/2 rule on a
 /// tensor computed in the group (group inputs are re-read, not recomputed).
-std::optional<HSlicing> sliceH(const Net &N, const GroupInfo &G, int HSecs,
-                               PlanError *Why);
+std::optional<HSlicing> sliceH(const Net &n, const GroupInfo &g, int hSecs,
+                               PlanError *why);
 /// W slices (columns): backward-W and the w/2 rule, the same rule as H
 /// along the other axis.
-std::optional<HSlicing> sliceW(const Net &N, const GroupInfo &G, int WSecs,
-                               PlanError *Why);
+std::optional<HSlicing> sliceW(const Net &n, const GroupInfo &g, int wSecs,
+                               PlanError *why);
 /// The same, with only the message.
-std::optional<HSlicing> sliceH(const Net &N, const GroupInfo &G, int HSecs,
-                               std::string *Why = nullptr);
-std::optional<HSlicing> sliceW(const Net &N, const GroupInfo &G, int WSecs,
-                               std::string *Why = nullptr);
+std::optional<HSlicing> sliceH(const Net &n, const GroupInfo &g, int hSecs,
+                               std::string *why = nullptr);
+std::optional<HSlicing> sliceW(const Net &n, const GroupInfo &g, int wSecs,
+                               std::string *why = nullptr);
 
-/// Places the buffers (the seed's order: weights first when \p WeightsFirst,
+/// Places the buffers (the seed's order: weights first when \p weightsFirst,
 /// then op order, longer lifetime first, then larger size; each at the lowest
 /// 64-byte aligned address where it overlaps no placed buffer in both time
-/// and address; not crossing a bank boundary when \p Banks > 0). Returns
-/// false if some buffer does not fit under \p Capacity. \p Peak gets the
+/// and address; not crossing a bank boundary when \p banks > 0). Returns
+/// false if some buffer does not fit under \p capacity. \p peak gets the
 /// highest end address.
-bool allocateLmem(std::vector<LmemBuffer> &Bufs, int64_t Capacity, int Banks,
-                  bool WeightsFirst, int64_t *Peak);
+bool allocateLmem(std::vector<LmemBuffer> &bufs, int64_t capacity, int banks,
+                  bool weightsFirst, int64_t *peak);
 /// True if no two placed buffers overlap in both time and address.
-bool lmemDisjoint(const std::vector<LmemBuffer> &Bufs);
+bool lmemDisjoint(const std::vector<LmemBuffer> &bufs);
 
 /// True if output channels of the group can be sliced: a convolution
 /// followed by a chain of channel-wise single-input layers (ReLU, clamp,
 /// scale, pools), with one group output.
-bool channelSliceable(const Net &N, const GroupInfo &G);
+bool channelSliceable(const Net &n, const GroupInfo &g);
 
 /// Options of the search.
 struct PlanOptions {
@@ -121,28 +122,28 @@ struct PlanOptions {
 };
 
 /// The search objective of a group plan (see PlanOptions::TrafficWeight).
-double planObjective(const GroupPlan &P, const bangsim::DeviceSpec &Spec,
-                     const PlanOptions &O);
+double planObjective(const GroupPlan &p, const bangsim::DeviceSpec &spec,
+                     const PlanOptions &o);
 
-/// Plans one group with the given slicing; nullopt (and \p Why) if invalid
+/// Plans one group with the given slicing; nullopt (and \p why) if invalid
 /// or it does not fit.
 std::optional<GroupPlan>
-planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
-              const GroupInfo &G, int NSecs, int HSecs, int WSecs, int FSecs,
-              const PlanOptions &O, PlanError *Why);
+planGroupWith(const Net &n, const bangsim::DeviceSpec &spec, int64_t batch,
+              const GroupInfo &g, int nSecs, int hSecs, int wSecs, int fSecs,
+              const PlanOptions &o, PlanError *why);
 /// The same, with only the message.
 std::optional<GroupPlan>
-planGroupWith(const Net &N, const bangsim::DeviceSpec &Spec, int64_t Batch,
-              const GroupInfo &G, int NSecs, int HSecs, int WSecs, int FSecs,
-              const PlanOptions &O, std::string *Why = nullptr);
+planGroupWith(const Net &n, const bangsim::DeviceSpec &spec, int64_t batch,
+              const GroupInfo &g, int nSecs, int hSecs, int wSecs, int fSecs,
+              const PlanOptions &o, std::string *why = nullptr);
 /// The cheapest valid slicing of layers [First, Last]: N first, then H,
 /// then H x W tiles; for a convolution with channel-wise layers, output
 /// channels too.
-std::optional<GroupPlan> planGroup(const Net &N,
-                                   const bangsim::DeviceSpec &Spec,
-                                   int64_t Batch, int First, int Last,
-                                   const PlanOptions &O,
-                                   std::string *Why = nullptr);
+std::optional<GroupPlan> planGroup(const Net &n,
+                                   const bangsim::DeviceSpec &spec,
+                                   int64_t batch, int first, int last,
+                                   const PlanOptions &o,
+                                   std::string *why = nullptr);
 
 struct NetPlan {
   std::vector<GroupPlan> Groups;
@@ -153,11 +154,11 @@ struct NetPlan {
 };
 /// The dynamic program cost[i][j] = min(group(i..j), min_k cost[i][k] +
 /// cost[k+1][j]) over layer ranges.
-llvm::Expected<NetPlan> planNet(const Net &N, const bangsim::DeviceSpec &Spec,
-                                int64_t Batch, const PlanOptions &O = {});
+llvm::Expected<NetPlan> planNet(const Net &n, const bangsim::DeviceSpec &spec,
+                                int64_t batch, const PlanOptions &o = {});
 
 /// A text rendering of a group's time-step table (for comments and docs).
-std::string formatTimeSteps(const Net &N, const GroupPlan &P);
+std::string formatTimeSteps(const Net &n, const GroupPlan &p);
 
 } // namespace bangc::lg
 

@@ -232,8 +232,8 @@ std::string lmemSvg(const Net &n, const NetPlan &p, int64_t capacity) {
   for (int k = 0; k < 3; ++k)
     s += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"12\" "
                      "fill=\"{}\"/><text x=\"{}\" y=\"{}\">{}</text>\n",
-                     legendX, 50 + 18 * k, Colors[k], legendX + 16,
-                     60 + 18 * k, kinds[k]);
+                     legendX, 50 + 18 * k, Colors[k], legendX + 16, 60 + 18 * k,
+                     kinds[k]);
   s += "</svg>\n";
   return s;
 }

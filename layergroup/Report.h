@@ -1,4 +1,5 @@
-//===- Report.h - LayerGroup: summaries, JSON report, NRAM drawing -*- C++ -*-===//
+//===- Report.h - LayerGroup: summaries, JSON report, NRAM drawing -*- C++
+//-*-===//
 //
 // How a plan and its runs are shown: the plan summary the command prints,
 // the JSON of --report (docs/layergroup.md, "Report") and the SVG of the
@@ -26,8 +27,7 @@ std::string runSummary(const char *what, const RunResult &r);
 
 /// The plan's groups, estimates and search, with the simulated figures of
 /// \p r if given.
-llvm::json::Object runJson(const Net &n, const NetPlan &p,
-                           const RunResult *r);
+llvm::json::Object runJson(const Net &n, const NetPlan &p, const RunResult *r);
 
 /// The errors of a run against the reference executor.
 struct Accuracy {
@@ -44,7 +44,7 @@ void addComparison(llvm::json::Object &report, const RunResult &grouped,
                    const RunResult &layerByLayer, const Accuracy &accuracy);
 
 /// The NRAM allocation of every group as an SVG (time across, address up).
-std::string lmemSvg(const Net &N, const NetPlan &P, int64_t Capacity);
+std::string lmemSvg(const Net &n, const NetPlan &p, int64_t capacity);
 
 } // namespace bangc::lg
 

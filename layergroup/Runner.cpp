@@ -152,8 +152,7 @@ Error PlanRun::uploadParameters() {
   return Error::success();
 }
 
-std::vector<bangsim::KernelArg>
-PlanRun::arguments(const GroupKernel &k) const {
+std::vector<bangsim::KernelArg> PlanRun::arguments(const GroupKernel &k) const {
   std::vector<bangsim::KernelArg> args;
   for (const KernelParamRef &ref : k.Params) {
     int part = ref.K == KernelParamRef::Weight ? 0
@@ -191,8 +190,7 @@ Expected<GroupRun> PlanRun::runGroup(const GroupPlan &gp,
   auto stats = device->launch(**kernel, (*mod)->staticLayout(), dim,
                               unionType(k.Union), arguments(k));
   if (!stats)
-    return fail("layer group: " + k.Name + ": " +
-                toString(stats.takeError()));
+    return fail("layer group: " + k.Name + ": " + toString(stats.takeError()));
   run.Cycles = stats->cycles;
   run.ReadBytes = stats->gdramReadBytes;
   run.WriteBytes = stats->gdramWriteBytes;

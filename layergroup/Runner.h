@@ -39,13 +39,13 @@ struct RunResult {
 };
 
 /// Compiles each group's kernel, runs them in order on a fresh device and
-/// returns the network outputs. Writes the kernels to \p EmitDir if set.
-/// \p UseCache false compiles without the compile cache (--no-cache).
-llvm::Expected<RunResult> runPlan(const Net &N, const NetPlan &P,
-                                  const bangsim::DeviceSpec &Spec,
-                                  int64_t Batch, const HostTensors &Inputs,
-                                  const std::string &EmitDir = "",
-                                  bool UseCache = true);
+/// returns the network outputs. Writes the kernels to \p emitDir if set.
+/// \p useCache false compiles without the compile cache (--no-cache).
+llvm::Expected<RunResult> runPlan(const Net &n, const NetPlan &p,
+                                  const bangsim::DeviceSpec &spec,
+                                  int64_t batch, const HostTensors &inputs,
+                                  const std::string &emitDir = "",
+                                  bool useCache = true);
 
 /// Writes \p text to the file \p path.
 llvm::Error writeTextFile(const std::string &path, const std::string &text);

@@ -80,10 +80,12 @@ std::optional<int> readOption(Args &args, GraphOptions &o) {
     outs() << usage;
     return 0;
   }
-  std::pair<const char *, bool *> flags[] = {
-      {"--validate", &a.validate},    {"--stats", &a.stats},
-      {"--run", &a.run},              {"--layer-group", &lg.enabled},
-      {"--no-compare", &lg.noCompare}, {"--no-cache", &lg.noCache}};
+  std::pair<const char *, bool *> flags[] = {{"--validate", &a.validate},
+                                             {"--stats", &a.stats},
+                                             {"--run", &a.run},
+                                             {"--layer-group", &lg.enabled},
+                                             {"--no-compare", &lg.noCompare},
+                                             {"--no-cache", &lg.noCache}};
   for (auto &[name, into] : flags)
     if (args.flag(name)) {
       *into = true;
@@ -111,9 +113,12 @@ std::optional<int> readOption(Args &args, GraphOptions &o) {
     return std::nullopt;
   }
   std::pair<const char *, std::optional<std::string> *> paths[] = {
-      {"--dot", &a.dot},          {"--write-binary", &a.writeBinary},
-      {"--write-json", &a.writeJson}, {"--emit-mlu", &lg.emitMlu},
-      {"--report", &lg.report},   {"--lmem-svg", &lg.lmemSvg},
+      {"--dot", &a.dot},
+      {"--write-binary", &a.writeBinary},
+      {"--write-json", &a.writeJson},
+      {"--emit-mlu", &lg.emitMlu},
+      {"--report", &lg.report},
+      {"--lmem-svg", &lg.lmemSvg},
       {"--device", &lg.device}};
   for (auto &[name, into] : paths) {
     std::optional<std::string> v = args.value(name);
@@ -129,8 +134,8 @@ std::optional<int> readOption(Args &args, GraphOptions &o) {
     return graphUsageError(fmt::format("unknown option '{}'", arg.str()));
   std::string file = *args.positional();
   if (!a.file.empty())
-    return graphUsageError(fmt::format(
-        "more than one graph file ('{}' and '{}')", a.file, file));
+    return graphUsageError(
+        fmt::format("more than one graph file ('{}' and '{}')", a.file, file));
   a.file = file;
   return std::nullopt;
 }

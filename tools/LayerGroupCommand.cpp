@@ -73,7 +73,8 @@ std::optional<int> readInputs(const Net &n, const graph::NamedFiles &ins,
     if (!values)
       return graphFailure(toString(values.takeError()));
     const Tensor &tensor = n.Tensors[t];
-    int64_t b = int64_t(values->size()) / std::max<int64_t>(1, tensor.elements());
+    int64_t b =
+        int64_t(values->size()) / std::max<int64_t>(1, tensor.elements());
     if (b * tensor.elements() != int64_t(values->size()) ||
         array->shape.size() < 3)
       return graphFailure(fmt::format(
@@ -126,8 +127,8 @@ std::optional<int> writeOutputs(const Net &n, const graph::NamedFiles &outs,
     std::vector<int64_t> shape{tensor.H, tensor.W, tensor.C};
     if (in.batched)
       shape.insert(shape.begin(), in.batch);
-    if (Error e = writeNpy(file, graph::valuesToNpy(values, shape,
-                                                    taskir::FLOAT32)))
+    if (Error e =
+            writeNpy(file, graph::valuesToNpy(values, shape, taskir::FLOAT32)))
       return graphFailure(toString(std::move(e)));
     llvm::outs() << fmt::format("wrote output '{}' to {}\n", name, file);
   }
@@ -160,16 +161,16 @@ Expected<Accuracy> compareWithReference(const graph::Graph &g, const Net &n,
       const std::vector<float> &mine = grouped.Outputs.at(t);
       const std::vector<float> &other = layerByLayer.Outputs.at(t);
       for (const std::string &outName : tensor.OutputNames) {
-        auto rv = graph::npyToValues(ref->at(outName), taskir::FLOAT32,
-                                     outName);
+        auto rv =
+            graph::npyToValues(ref->at(outName), taskir::FLOAT32, outName);
         if (!rv)
           return rv.takeError();
         for (size_t i = 0; i < rv->size(); ++i) {
           double r = (*rv)[i];
           size_t j = size_t(img * tensor.elements()) + i;
           a.maxAbsErr = std::max(a.maxAbsErr, std::fabs(double(mine[j]) - r));
-          a.maxAbsErrLayerByLayer =
-              std::max(a.maxAbsErrLayerByLayer, std::fabs(double(other[j]) - r));
+          a.maxAbsErrLayerByLayer = std::max(a.maxAbsErrLayerByLayer,
+                                             std::fabs(double(other[j]) - r));
           a.maxAbsRef = std::max(a.maxAbsRef, std::fabs(r));
         }
       }
@@ -201,8 +202,8 @@ std::optional<int> LayerGroupRun::planAndRun() {
   plan = std::move(*p);
   llvm::outs() << planSummary(net, *plan);
   if (lg.lmemSvg)
-    if (Error e = writeTextFile(*lg.lmemSvg,
-                                lmemSvg(net, *plan, spec.nramBytes)))
+    if (Error e =
+            writeTextFile(*lg.lmemSvg, lmemSvg(net, *plan, spec.nramBytes)))
       return graphFailure(toString(std::move(e)));
   if (!a.run && !lg.report && !lg.emitMlu)
     return std::nullopt;
@@ -227,8 +228,7 @@ std::optional<int> LayerGroupRun::compare(json::Object &report) {
     return graphFailure(toString(lr.takeError()));
   report["layer_by_layer"] = runJson(net, *lp, &*lr);
   llvm::outs() << runSummary("layer by layer", *lr);
-  Expected<Accuracy> accuracy =
-      compareWithReference(g, net, in, *grouped, *lr);
+  Expected<Accuracy> accuracy = compareWithReference(g, net, in, *grouped, *lr);
   if (!accuracy)
     return graphFailure(toString(accuracy.takeError()));
   addComparison(report, *grouped, *lr, *accuracy);
@@ -272,8 +272,8 @@ int runLayerGroup(const graph::Graph &g, const graph::GraphActions &a,
   fillInputs(run.net, run.in);
   if (std::optional<int> stop = run.planAndRun())
     return *stop;
-  if (std::optional<int> stop = writeOutputs(run.net, a.outs, run.in,
-                                             run.grouped))
+  if (std::optional<int> stop =
+          writeOutputs(run.net, a.outs, run.in, run.grouped))
     return *stop;
   if (!lg.report)
     return 0;

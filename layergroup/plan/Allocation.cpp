@@ -119,9 +119,9 @@ std::optional<PlanError> allocateMemories(GroupPass &pass) {
   const bangsim::DeviceSpec &spec = pass.spec;
   int64_t capacity = spec.nramBytes - pass.options.ReserveBytes;
   if (!allocateLmem(p.Buffers, capacity, spec.nramBanks, true, &p.PeakBytes))
-    return PlanError{PlanFailure::NramFull,
-                     fmt::format("needs {} bytes of NRAM, has {}", p.PeakBytes,
-                                 capacity)};
+    return PlanError{
+        PlanFailure::NramFull,
+        fmt::format("needs {} bytes of NRAM, has {}", p.PeakBytes, capacity)};
   int64_t maxVec = p.maxVectorBytes(pass.net);
   if (!allocateLmem(p.WramBuffers, spec.wramBytes, 0, p.weightsResident(),
                     &p.WramPeakBytes) ||

@@ -60,8 +60,8 @@ int64_t vecElems(const Layer &l) {
 GroupPass::GroupPass(const Net &net, const bangsim::DeviceSpec &spec,
                      const GroupInfo &group, const PlanOptions &options,
                      GroupPlan &plan)
-    : net(net), spec(spec), group(group), options(options), plan(plan),
-      cost{spec, plan.Cores} {
+    : net(net), spec(spec), group(group), options(options),
+      plan(plan), cost{spec, plan.Cores} {
   for (int t : group.Inputs)
     inputBytes += plan.Batch * net.Tensors[t].elements() * 4;
 }
@@ -80,8 +80,8 @@ int GroupPass::lastUse(int t) const {
 LayerSlice GroupPass::layerSlice(int l) const {
   const Layer &layer = net.Layers[l];
   int in0 = layer.Inputs[0], t = layer.Output;
-  LayerSlice s{rowsCap(t), colsCap(t), colsCap(in0),
-               plan.sliceChannels(net, t), false};
+  LayerSlice s{rowsCap(t), colsCap(t), colsCap(in0), plan.sliceChannels(net, t),
+               false};
   int readers = group.readers(net, in0);
   s.tile = layer.windowed() &&
            (layer.Kind == OpKind::Conv || vectorPool(layer)) &&
@@ -126,7 +126,7 @@ void choosePaddedInputs(GroupPass &pass) {
     for (int c : net.Tensors[t].Consumers)
       if (pass.group.contains(c))
         reader = c, ++readers;
-    if (readers != 1 || p.WSecs != 1 || p.NB != 1 ||
+    if (readers != 1 || p.WSecs != 1 || p.ImagesPerSlice != 1 ||
         net.Layers[reader].Kind != OpKind::Conv ||
         !pass.layerSlice(reader).tile)
       continue;
@@ -168,11 +168,10 @@ void placeInputs(GroupPass &pass, int &orderId) {
     // other buffer may share its NRAM, before its load or after.
     bool padded = p.PaddedInputs.count(t);
     for (int copy = 0; copy < (twice ? 2 : 1); ++copy) {
-      LmemBuffer b = buffer(LmemBuffer::Activation,
-                            net.Tensors[t].Name + (copy ? "'" : ""),
-                            pass.inputBufferBytes(t), padded ? 0 : loadStep,
-                            (held || padded) ? TsInf : pass.lastUse(t),
-                            orderId);
+      LmemBuffer b = buffer(
+          LmemBuffer::Activation, net.Tensors[t].Name + (copy ? "'" : ""),
+          pass.inputBufferBytes(t), padded ? 0 : loadStep,
+          (held || padded) ? TsInf : pass.lastUse(t), orderId);
       b.Tensor = t, b.Copy = copy;
       p.Buffers.push_back(b);
     }
@@ -194,10 +193,9 @@ void placeParameters(GroupPass &pass, int l, int orderId) {
     p.Steps[loadStep].LoadWeights.push_back(l);
     int copies = (p.global() && p.pipelined()) ? 2 : 1;
     for (int copy = 0; copy < copies; ++copy) {
-      LmemBuffer b = buffer(LmemBuffer::Weight,
-                            layer.Name + ".w" + (copy ? "'" : ""), elems * 4,
-                            loadStep, held ? TsInf : pass.computeStep(l),
-                            orderId);
+      LmemBuffer b = buffer(
+          LmemBuffer::Weight, layer.Name + ".w" + (copy ? "'" : ""), elems * 4,
+          loadStep, held ? TsInf : pass.computeStep(l), orderId);
       b.Layer = l, b.Copy = copy, b.Part = 0;
       p.WramBuffers.push_back(b);
     }
@@ -207,9 +205,9 @@ void placeParameters(GroupPass &pass, int l, int orderId) {
   for (int part = 1; part < 3; ++part) {
     if (vectors[part] == 0)
       continue;
-    LmemBuffer b = buffer(LmemBuffer::Weight,
-                          layer.Name + (part == 1 ? ".b" : ".a"),
-                          vectors[part] * 4, 0, TsInf, orderId);
+    LmemBuffer b =
+        buffer(LmemBuffer::Weight, layer.Name + (part == 1 ? ".b" : ".a"),
+               vectors[part] * 4, 0, TsInf, orderId);
     b.Layer = l, b.Part = part;
     p.Buffers.push_back(b);
   }
@@ -248,9 +246,9 @@ bool inPlace(const GroupPass &pass, const Layer &layer) {
   return (layer.Kind == OpKind::Relu || layer.Kind == OpKind::Clamp ||
           layer.Kind == OpKind::Scale) &&
          layer.Inputs.size() == 1 && pass.group.computes(net, in0) &&
-         net.Tensors[in0].Consumers.size() == 1 &&
-         !pass.group.isOutput(in0) &&
-         pass.plan.sliceBytes(net, in0) == pass.plan.sliceBytes(net, layer.Output);
+         net.Tensors[in0].Consumers.size() == 1 && !pass.group.isOutput(in0) &&
+         pass.plan.sliceBytes(net, in0) ==
+             pass.plan.sliceBytes(net, layer.Output);
 }
 
 /// Tensor \p t shares the buffers of the tensor its input aliases, whose
@@ -294,8 +292,8 @@ void placeOutput(GroupPass &pass, int l, int orderId) {
   bool doubled = isOut && p.pipelined();
   int copies = doubled ? 2 : 1;
   int start = doubled ? 0 : step;
-  int end = doubled ? TsInf
-                    : std::max(pass.lastUse(t), isOut ? storeStep : step);
+  int end =
+      doubled ? TsInf : std::max(pass.lastUse(t), isOut ? storeStep : step);
   if (inPlace(pass, layer)) {
     aliasBuffers(pass, t, layer.Inputs[0], copies, start, end);
     return;

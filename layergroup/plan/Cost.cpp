@@ -33,8 +33,7 @@ constexpr double ScalarPoolPerTap = 30;
 constexpr double ScalarPerCall = 30;
 
 /// Cycles of lg_chan_op over \p px pixels of \p c channels.
-double chanOpCycles(const CostModel &m, int64_t px, int64_t c,
-                    int64_t tilePx) {
+double chanOpCycles(const CostModel &m, int64_t px, int64_t c, int64_t tilePx) {
   int64_t tp = std::max<int64_t>(1, std::min(px, tilePx));
   double build = 0;
   for (int64_t have = 1; have < tp; have *= 2)
@@ -162,7 +161,8 @@ void hoistWeightLoads(GroupPass &pass) {
 /// step queues its DMA waits for nothing).
 double stepCycles(const TimeStep &s, double dma) {
   if (s.TileFirstCycles > 0)
-    return s.TileFirstCycles + std::max(s.ComputeCycles - s.TileFirstCycles, dma);
+    return s.TileFirstCycles +
+           std::max(s.ComputeCycles - s.TileFirstCycles, dma);
   return s.SyncCopy ? s.ComputeCycles + dma : std::max(s.ComputeCycles, dma);
 }
 
@@ -230,10 +230,10 @@ double tileLoadCycles(const GroupPass &pass, double moved) {
 } // namespace
 
 double GroupPass::weightLoadCycles(int l) const {
-  return cost.dma(double(weightElems(net, net.Layers[l],
-                                     plan.weightTileChannels(net, l)) *
-                         4),
-                  true);
+  return cost.dma(
+      double(weightElems(net, net.Layers[l], plan.weightTileChannels(net, l)) *
+             4),
+      true);
 }
 
 void costTimeSteps(GroupPass &pass, const Traffic &traffic) {
@@ -241,13 +241,13 @@ void costTimeSteps(GroupPass &pass, const Traffic &traffic) {
   for (int l : pass.group.Layers) {
     TimeStep &s = p.Steps[pass.computeStep(l)];
     LayerSlice slice = pass.layerSlice(l);
-    s.ComputeCycles =
-        layerCompute(pass, pass.net.Layers[l], p.NB, slice, p.TilePx);
+    s.ComputeCycles = layerCompute(pass, pass.net.Layers[l], p.ImagesPerSlice,
+                                   slice, p.TilePx);
     s.SyncCopy |= slice.tile;
   }
   // A pipelined item of one image makes the window tile of a convolution
   // computed first before it queues its stores and loads (see Codegen).
-  if (p.pipelined() && p.NB == 1) {
+  if (p.pipelined() && p.ImagesPerSlice == 1) {
     TimeStep &s1 = p.Steps[1];
     int l = s1.Compute.front();
     s1.TileFirstCycles =
@@ -256,7 +256,7 @@ void costTimeSteps(GroupPass &pass, const Traffic &traffic) {
   // A global group reloads its tile only when the channel slice changes:
   // the share of items that load one (pipelined, the tile loads are costed
   // per core in estimateCycles instead).
-  double tileShare = !p.global()    ? 1.0
+  double tileShare = !p.global()     ? 1.0
                      : p.pipelined() ? 0.0
                                      : double(traffic.tileLoads) / p.items();
   for (TimeStep &s : p.Steps) {
@@ -296,8 +296,8 @@ void estimateCycles(GroupPass &pass, const Traffic &traffic) {
   }
   double phase = 0;
   if (p.inputsInSram())
-    phase += stageCycles(
-        pass, double(pass.inputBytes / p.Batch * p.SramImages));
+    phase +=
+        stageCycles(pass, double(pass.inputBytes / p.Batch * p.SramImages));
   phase += rounds * item + (p.pipelined() ? fillDrain : 0);
   double prologue = prologueCycles(pass, traffic);
   double tiles = tileLoadCycles(pass, moved);

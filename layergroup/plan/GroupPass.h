@@ -62,11 +62,11 @@ struct LayerSlice {
 
 /// Bytes a group moves and loads, as the staging pass decides them.
 struct Traffic {
-  int64_t read = 0, write = 0;   ///< feature maps, GDRAM
-  int64_t params = 0;            ///< parameters read from GDRAM
-  int64_t vectorBytes = 0;       ///< per-channel vectors, per core
-  int64_t weightBytes = 0;       ///< all layers' whole weights
-  int64_t tileLoads = 0;         ///< weight tiles loaded, over all cores
+  int64_t read = 0, write = 0; ///< feature maps, GDRAM
+  int64_t params = 0;          ///< parameters read from GDRAM
+  int64_t vectorBytes = 0;     ///< per-channel vectors, per core
+  int64_t weightBytes = 0;     ///< all layers' whole weights
+  int64_t tileLoads = 0;       ///< weight tiles loaded, over all cores
 };
 
 struct GroupPass {

@@ -40,8 +40,8 @@ struct GroupSearch {
       lastWhy = why;
       return false;
     }
-    if (!best || planObjective(*p, spec, options) <
-                     planObjective(*best, spec, options))
+    if (!best ||
+        planObjective(*p, spec, options) < planObjective(*best, spec, options))
       best = std::move(p);
     return true;
   }
@@ -156,9 +156,8 @@ using GroupTable = std::vector<std::vector<std::optional<GroupPlan>>>;
 /// Plans every group [i, j] the search considers. A longer group only needs
 /// more memory and duplicates more rows: extending stops once a
 /// single-output group fails.
-Error planGroups(const Net &net, const bangsim::DeviceSpec &spec,
-                 int64_t batch, const PlanOptions &o, GroupTable &table,
-                 NetPlan &result) {
+Error planGroups(const Net &net, const bangsim::DeviceSpec &spec, int64_t batch,
+                 const PlanOptions &o, GroupTable &table, NetPlan &result) {
   int layers = int(net.Layers.size());
   for (int i = 0; i < layers; ++i) {
     int maxJ =
@@ -254,9 +253,9 @@ Expected<NetPlan> planNet(const Net &n, const bangsim::DeviceSpec &spec,
     result.WriteBytes += p.WriteBytes;
     result.WeightReadBytes += p.WeightReadBytes;
   }
-  result.SearchSeconds = std::chrono::duration<double>(
-                             std::chrono::steady_clock::now() - t0)
-                             .count();
+  result.SearchSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+          .count();
   return result;
 }
 

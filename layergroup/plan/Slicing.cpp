@@ -96,9 +96,10 @@ HSlicing wholeAxis(const Net &n, const GroupInfo &g, bool w) {
 
 /// The ranges of every tensor for slice \p sl: the group output's own, then
 /// backwards through the layers (a tensor read by several takes the hull).
-std::optional<std::vector<RowRange>>
-sliceRanges(const Net &n, const GroupInfo &g, int sl, int64_t step, bool w,
-            PlanError *why) {
+std::optional<std::vector<RowRange>> sliceRanges(const Net &n,
+                                                 const GroupInfo &g, int sl,
+                                                 int64_t step, bool w,
+                                                 PlanError *why) {
   size_t tensors = g.Tensors.size();
   std::vector<RowRange> req(tensors, RowRange{0, 0});
   std::vector<bool> set(tensors, false);
@@ -112,9 +113,9 @@ sliceRanges(const Net &n, const GroupInfo &g, int sl, int64_t step, bool w,
     int outSlot = g.slot(layer.Output);
     if (!set[outSlot]) {
       if (why)
-        *why = {PlanFailure::NotFeedingOutput,
-                fmt::format("layer {} does not feed the group output",
-                            layer.Name)};
+        *why = {
+            PlanFailure::NotFeedingOutput,
+            fmt::format("layer {} does not feed the group output", layer.Name)};
       return std::nullopt;
     }
     for (int in : layer.Inputs) {
@@ -144,9 +145,9 @@ std::optional<HSlicing> sliceAxis(const Net &n, const GroupInfo &g, int secs,
   if (secs == 1)
     return wholeAxis(n, g, w);
   if (g.Outputs.size() != 1)
-    return fail(PlanFailure::SeveralOutputs,
-                fmt::format("{} slicing needs a single group output",
-                            axisName(w)));
+    return fail(
+        PlanFailure::SeveralOutputs,
+        fmt::format("{} slicing needs a single group output", axisName(w)));
   int64_t outExtent = extent(n.Tensors[g.Outputs[0]], w);
   int64_t step = (outExtent + secs - 1) / secs;
   if (secs > outExtent || (secs - 1) * step >= outExtent)
@@ -164,9 +165,9 @@ std::optional<HSlicing> sliceAxis(const Net &n, const GroupInfo &g, int secs,
       return std::nullopt;
     for (size_t i = 0; i < req->size(); ++i) {
       if ((*req)[i].size() == 0)
-        return fail(PlanFailure::EmptySlice,
-                    fmt::format("a slice needs no {} of some tensor",
-                                axisUnit(w)));
+        return fail(
+            PlanFailure::EmptySlice,
+            fmt::format("a slice needs no {} of some tensor", axisUnit(w)));
       s.RowsCap[i] = std::max(s.RowsCap[i], (*req)[i].size());
     }
     s.Rows.push_back(std::move(*req));
@@ -247,8 +248,8 @@ std::optional<PlanError> chooseSlices(GroupPlan &p, const Net &n,
   const GroupInfo &g = p.Info;
   p.NSecs = nSecs, p.HSecs = hSecs, p.WSecs = wSecs, p.FSecs = fSecs;
   p.Batch = batch;
-  p.NB = (batch + nSecs - 1) / nSecs;
-  if (nSecs < 1 || nSecs > batch || (nSecs - 1) * p.NB >= batch)
+  p.ImagesPerSlice = (batch + nSecs - 1) / nSecs;
+  if (nSecs < 1 || nSecs > batch || (nSecs - 1) * p.ImagesPerSlice >= batch)
     return PlanError{PlanFailure::BadSlicing, "bad N slicing"};
   int64_t channels = n.Tensors[g.finalTensor()].C;
   int64_t sliceChannels = channels;
@@ -260,7 +261,7 @@ std::optional<PlanError> chooseSlices(GroupPlan &p, const Net &n,
     sliceChannels = (channels + fSecs - 1) / fSecs;
     if ((fSecs - 1) * sliceChannels >= channels)
       return PlanError{PlanFailure::BadSlicing, "bad channel slicing"};
-    if (p.NB != 1)
+    if (p.ImagesPerSlice != 1)
       return PlanError{PlanFailure::ChannelSlicesOneImage,
                        "output-channel slices take one image per item"};
   }

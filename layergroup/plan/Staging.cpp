@@ -150,10 +150,10 @@ void countParameters(GroupPass &pass, Traffic &traffic) {
   p.WeightStaging = !inSram              ? Staging::Direct
                     : canBroadcast(pass) ? Staging::SramPerChip
                                          : Staging::SramPerCluster;
-  traffic.params += traffic.weightBytes * (p.sramBroadcast()   ? 1
-                                           : p.weightsInSram() ? p.Cores /
-                                                                     coresPerCluster
-                                                               : p.Cores);
+  traffic.params +=
+      traffic.weightBytes * (p.sramBroadcast()   ? 1
+                             : p.weightsInSram() ? p.Cores / coresPerCluster
+                                                 : p.Cores);
 }
 
 // A resident group's tiles re-read the halo rows and columns of their
@@ -165,17 +165,17 @@ void stageResidentInputs(GroupPass &pass, Traffic &traffic) {
   if (p.global() || !p.weightsResident() || !canBroadcast(pass) ||
       !pass.options.StageResidentInputs ||
       !(p.sramBroadcast() || traffic.weightBytes == 0) ||
-      traffic.read <= pass.inputBytes || p.NSecs * p.NB != p.Batch)
+      traffic.read <= pass.inputBytes || p.NSecs * p.ImagesPerSlice != p.Batch)
     return;
-  int64_t room = pass.spec.sramBytes -
-                 (p.weightsInSram() ? traffic.weightBytes : 0);
-  int64_t sliceBytes = p.NB * (pass.inputBytes / p.Batch);
+  int64_t room =
+      pass.spec.sramBytes - (p.weightsInSram() ? traffic.weightBytes : 0);
+  int64_t sliceBytes = p.ImagesPerSlice * (pass.inputBytes / p.Batch);
   for (int slices = p.NSecs; slices >= 1 && !p.inputsInSram(); --slices) {
     if (p.NSecs % slices != 0 || slices * sliceBytes > room)
       continue;
     p.InputStaging = Staging::SramPerChip;
     p.Order = ItemOrder::ImagesOuter;
-    p.SramImages = int(slices * p.NB);
+    p.SramImages = int(slices * p.ImagesPerSlice);
     p.SramPhases = p.NSecs / slices;
     traffic.read = pass.inputBytes;
   }
