@@ -43,10 +43,10 @@ BANG_DEV void cycle(int opClass, T *dst, const T *src, const T *seg, int n,
 
 /// The cycle form of the bitwise operations: counts in bytes.
 template <typename F>
-BANG_DEV void cycleBytes(void *dst, const void *src, const void *seg,
-                         int bytes, int segBytes, F f) {
-  cycle(BANG_OP_ALU, (uint8_t *)dst, (const uint8_t *)src,
-        (const uint8_t *)seg, bytes, segBytes, f);
+BANG_DEV void cycleBytes(void *dst, const void *src, const void *seg, int bytes,
+                         int segBytes, F f) {
+  cycle(BANG_OP_ALU, (uint8_t *)dst, (const uint8_t *)src, (const uint8_t *)seg,
+        bytes, segBytes, f);
 }
 
 } // namespace bangdev

@@ -50,17 +50,15 @@ template <typename T> BANG_DEV T minNumOf(T a, T b) {
 
 /// dst[i] = a[i] rem b: truncated remainder (the sign of a[i], C's fmod and
 /// %). An integer b of 0 faults; INT_MIN rem -1 is 0.
-template <typename T>
-BANG_DEV void remScalar(T *dst, const T *a, T b, int n) {
+template <typename T> BANG_DEV void remScalar(T *dst, const T *a, T b, int n) {
   if constexpr (isInt<T>) {
     if (b == 0)
       __bangsim_fault("__bang_rem: division by zero");
     withScalar(BANG_OP_DIV, dst, a, b, n,
                [](T x, T y) { return (T)((long long)x % (long long)y); });
   } else {
-    withScalar(BANG_OP_DIV, dst, a, b, n, [](T x, T y) {
-      return (T)__builtin_fmodf((float)x, (float)y);
-    });
+    withScalar(BANG_OP_DIV, dst, a, b, n,
+               [](T x, T y) { return (T)__builtin_fmodf((float)x, (float)y); });
   }
 }
 

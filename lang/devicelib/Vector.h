@@ -31,8 +31,7 @@ template <typename T, int N> BANG_DEV void vvMove(T (&d)[N], T value) {
   for (int i = 0; i < N; ++i)
     d[i] = value;
 }
-template <typename T, int N>
-BANG_DEV void vvMove(T (&d)[N], const T (&s)[N]) {
+template <typename T, int N> BANG_DEV void vvMove(T (&d)[N], const T (&s)[N]) {
   charge<T>(BANG_OP_MOVE, N);
   __builtin_memmove(d, s, sizeof(d));
 }
@@ -77,8 +76,7 @@ BANG_VV_OPERAND_OF(vv_uint32)
 #undef BANG_VV_OPERAND_OF
 
 /// d[i] = start + i * step, each operation rounded to T (integers wrap).
-template <typename T, int N>
-BANG_DEV void vvIndex(T (&d)[N], T start, T step) {
+template <typename T, int N> BANG_DEV void vvIndex(T (&d)[N], T start, T step) {
   charge<T>(BANG_OP_ALU, N);
   for (int i = 0; i < N; ++i)
     d[i] = addOf(start, mulOf((T)i, step));
@@ -95,20 +93,23 @@ BANG_DEV void vvMap(int opClass, T (&d)[N], const T (&a)[N], B b, F f) {
   __builtin_memcpy(d, r, sizeof(d));
 }
 template <typename T, int N, typename F>
-BANG_DEV void vvBinary(int opClass, T (&d)[N], const T (&a)[N],
-                       const T (&b)[N], F f) {
-  vvMap(opClass, d, a, [&](int i) { return b[i]; }, f);
+BANG_DEV void vvBinary(int opClass, T (&d)[N], const T (&a)[N], const T (&b)[N],
+                       F f) {
+  vvMap(
+      opClass, d, a, [&](int i) { return b[i]; }, f);
 }
 template <typename T, int N, typename F>
 BANG_DEV void vvBinary(int opClass, T (&d)[N], const T (&a)[N], T b, F f) {
-  vvMap(opClass, d, a, [b](int) { return b; }, f);
+  vvMap(
+      opClass, d, a, [b](int) { return b; }, f);
 }
 
 template <typename T, int N>
 BANG_DEV void vvTrixor(T (&d)[N], const T (&a)[N], const T (&b)[N],
                        const T (&c)[N]) {
-  vvMap(BANG_OP_ALU, d, a, [&](int i) { return (T)(b[i] ^ c[i]); },
-        [](T x, T y) { return (T)(x ^ y); });
+  vvMap(
+      BANG_OP_ALU, d, a, [&](int i) { return (T)(b[i] ^ c[i]); },
+      [](T x, T y) { return (T)(x ^ y); });
 }
 
 } // namespace bangdev
@@ -120,7 +121,7 @@ BANG_DEV void vvTrixor(T (&d)[N], const T (&a)[N], const T (&b)[N],
 #define BODY___vv_store vvStore(dst, src.v, num)
 #define BODY___vv_index vvIndex(dst.v, start, step)
 #define BANG_VV2(CLASS, EXPR)                                                  \
-  vvBinary(CLASS, dst.v, a.v, vvOperand(b),                              \
+  vvBinary(CLASS, dst.v, a.v, vvOperand(b),                                    \
            [](auto x, auto y) { return (decltype(x))(EXPR); })
 #define BODY___vv_add BANG_VV2(BANG_OP_ALU, addOf(x, y))
 #define BODY___vv_mul BANG_VV2(BANG_OP_MUL, mulOf(x, y))

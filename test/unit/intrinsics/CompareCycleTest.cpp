@@ -85,22 +85,26 @@ namespace {
 /// and 259 (segment counts that divide them), then in place (dst == src).
 template <typename T, typename F>
 void cycleOne(Batch &b, Gen &g, const char *name, F ref) {
-  const int shapes[][2] = {{7, 1}, {7, 7}, {63, 7}, {63, 9}, {259, 37}, {259, 259}};
+  const int shapes[][2] = {{7, 1},  {7, 7},    {63, 7},
+                           {63, 9}, {259, 37}, {259, 259}};
   for (const auto &shape : shapes) {
     int n = shape[0], segN = shape[1];
     auto x = g.vec<T>(n), seg = g.vec<T>(segN);
     x[0] = seg[0]; // a tie
     int64_t ox = b.nram(x), os = b.nram(seg), od = b.scratch(n * sizeof(T));
-    std::string args = ", " + Batch::p<T>(os) + ", " + std::to_string(n) + ", " +
-                       std::to_string(segN) + ");";
-    b.call(std::string(name) + "(" + Batch::p<T>(od) + ", " + Batch::p<T>(ox) + args);
+    std::string args = ", " + Batch::p<T>(os) + ", " + std::to_string(n) +
+                       ", " + std::to_string(segN) + ");";
+    b.call(std::string(name) + "(" + Batch::p<T>(od) + ", " + Batch::p<T>(ox) +
+           args);
     std::vector<T> want(n);
     for (int i = 0; i < n; ++i)
       want[i] = ref(x[i], seg[i % segN]);
-    std::string label = std::string(name) + "<" + Ty<T>::name + "> n=" +
-                        std::to_string(n) + " seg=" + std::to_string(segN);
+    std::string label = std::string(name) + "<" + Ty<T>::name +
+                        "> n=" + std::to_string(n) +
+                        " seg=" + std::to_string(segN);
     b.expect(od, want, label);
-    b.call(std::string(name) + "(" + Batch::p<T>(ox) + ", " + Batch::p<T>(ox) + args);
+    b.call(std::string(name) + "(" + Batch::p<T>(ox) + ", " + Batch::p<T>(ox) +
+           args);
     b.expect(ox, want, label + " in place");
     b.expect(os, seg, label + " segment untouched");
   }
@@ -157,17 +161,20 @@ __mlu_global__ void cyc(int n, int seg) {
                          bangsim::defaultDeviceSpec(), options);
   ASSERT_TRUE(m);
   auto run = [&](int n, int seg) {
-    return launchByName(device(), *m, "cyc",
-                        {bangsim::KernelArg::i32(n), bangsim::KernelArg::i32(seg)},
-                        {1, 1, 1}, bangsim::FuncType::Block);
+    return launchByName(
+        device(), *m, "cyc",
+        {bangsim::KernelArg::i32(n), bangsim::KernelArg::i32(seg)}, {1, 1, 1},
+        bangsim::FuncType::Block);
   };
   for (auto [n, seg] : {std::pair{64, 64}, {64, 1}, {0, 5}, {60, 12}}) {
     auto ok = run(n, seg);
-    EXPECT_TRUE(bool(ok)) << n << " " << seg << ": " << faultMessage(ok.takeError());
+    EXPECT_TRUE(bool(ok)) << n << " " << seg << ": "
+                          << faultMessage(ok.takeError());
   }
-  EXPECT_TRUE(holdsInOrder(faultMessage(run(64, 0)),
-                           {"the segment count must be positive", "in __bang_cycle_add"}));
-  EXPECT_TRUE(holdsInOrder(faultMessage(run(63, 2)),
-                           {"the segment count must divide the count",
-                            "in __bang_cycle_add"}));
+  EXPECT_TRUE(holdsInOrder(
+      faultMessage(run(64, 0)),
+      {"the segment count must be positive", "in __bang_cycle_add"}));
+  EXPECT_TRUE(holdsInOrder(
+      faultMessage(run(63, 2)),
+      {"the segment count must divide the count", "in __bang_cycle_add"}));
 }

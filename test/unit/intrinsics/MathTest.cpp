@@ -60,19 +60,27 @@ template <typename T> T refAbs(T x) {
 /// Exact unary operations on half and float.
 template <typename T> void exactFloatOps(Batch &b, Gen &g) {
   auto k = [](Gen &gg, T v) { return keep(gg, v); };
-  unaryOne<T>(b, g, "__bang_abs", [](T v) { return refAbs(v); }, Cmp::Exact, 0, k);
-  unaryOne<T>(b, g, "__bang_active_abs", [](T v) { return refAbs(v); }, Cmp::Exact, 0, k);
-  unaryOne<T>(b, g, "__bang_square", [](T v) { return arith<T>('*', v, v); }, Cmp::Exact, 0, k);
-  unaryOne<T>(b, g, "__bang_floor", [](T v) {
-    return isNaN(v) ? v : viaFloat<T>(std::floor(val(v)));
-  }, Cmp::Exact, 0, k);
-  unaryOne<T>(b, g, "__bang_sqrt", [](T v) {
-    return isNaN(v) ? v : viaFloat<T>(std::sqrt(val(v)));
-  }, Cmp::Exact, 0, k);
+  unaryOne<T>(
+      b, g, "__bang_abs", [](T v) { return refAbs(v); }, Cmp::Exact, 0, k);
+  unaryOne<T>(
+      b, g, "__bang_active_abs", [](T v) { return refAbs(v); }, Cmp::Exact, 0,
+      k);
+  unaryOne<T>(
+      b, g, "__bang_square", [](T v) { return arith<T>('*', v, v); },
+      Cmp::Exact, 0, k);
+  unaryOne<T>(
+      b, g, "__bang_floor",
+      [](T v) { return isNaN(v) ? v : viaFloat<T>(std::floor(val(v))); },
+      Cmp::Exact, 0, k);
+  unaryOne<T>(
+      b, g, "__bang_sqrt",
+      [](T v) { return isNaN(v) ? v : viaFloat<T>(std::sqrt(val(v))); },
+      Cmp::Exact, 0, k);
   for (const char *name : {"__bang_recip", "__bang_active_reciphp"})
-    unaryOne<T>(b, g, name, [](T v) {
-      return isNaN(v) ? v : viaFloat<T>(1.0 / val(v));
-    }, Cmp::Exact, 0, k);
+    unaryOne<T>(
+        b, g, name,
+        [](T v) { return isNaN(v) ? v : viaFloat<T>(1.0 / val(v)); },
+        Cmp::Exact, 0, k);
 }
 
 /// sin, cos, pow2, log2, exp: float within 1e-6 relative or 1e-7 absolute,
@@ -109,8 +117,11 @@ template <typename T> void transcendentalOps(Batch &b, Gen &g) {
 /// abs and square on the integer dtypes: both wrap.
 template <typename T> void intOps(Batch &b, Gen &g) {
   auto k = [](Gen &gg, T v) { return keep(gg, v); };
-  unaryOne<T>(b, g, "__bang_abs", [](T v) { return refAbs(v); }, Cmp::Exact, 0, k);
-  unaryOne<T>(b, g, "__bang_square", [](T v) { return arith<T>('*', v, v); }, Cmp::Exact, 0, k);
+  unaryOne<T>(
+      b, g, "__bang_abs", [](T v) { return refAbs(v); }, Cmp::Exact, 0, k);
+  unaryOne<T>(
+      b, g, "__bang_square", [](T v) { return arith<T>('*', v, v); },
+      Cmp::Exact, 0, k);
 }
 
 } // namespace
@@ -180,11 +191,15 @@ void binaryOne(Batch &b, Gen &g, const char *name, F ref) {
 }
 
 template <typename T> void maxMinOps(Batch &b, Gen &g) {
-  binaryOne<T>(b, g, "__bang_maximum", [](T x, T y) { return refMaxNum(x, y); });
-  binaryOne<T>(b, g, "__bang_minimum", [](T x, T y) { return refMinNum(x, y); });
+  binaryOne<T>(b, g, "__bang_maximum",
+               [](T x, T y) { return refMaxNum(x, y); });
+  binaryOne<T>(b, g, "__bang_minimum",
+               [](T x, T y) { return refMinNum(x, y); });
   if constexpr (isFloat<T>) {
-    binaryOne<T>(b, g, "__bang_nan_maximum", [](T x, T y) { return refMax(x, y); });
-    binaryOne<T>(b, g, "__bang_nan_minimum", [](T x, T y) { return refMin(x, y); });
+    binaryOne<T>(b, g, "__bang_nan_maximum",
+                 [](T x, T y) { return refMax(x, y); });
+    binaryOne<T>(b, g, "__bang_nan_minimum",
+                 [](T x, T y) { return refMin(x, y); });
   }
 }
 
@@ -210,13 +225,13 @@ template <typename T> void remOne(Batch &b, Gen &g) {
     }
     int64_t ox = b.nram(x), od = b.scratch(n * sizeof(T));
     std::string N = std::to_string(n);
-    b.call("__bang_rem(" + Batch::p<T>(od) + ", " + Batch::p<T>(ox) + ", " + lit(s) +
-           ", " + N + ");");
+    b.call("__bang_rem(" + Batch::p<T>(od) + ", " + Batch::p<T>(ox) + ", " +
+           lit(s) + ", " + N + ");");
     auto want = mapRef<T>(x, [&](T v) { return refRem(v, s); });
     std::string label = std::string("__bang_rem<") + Ty<T>::name + "> n=" + N;
     b.expect(od, want, label);
-    b.call("__bang_rem(" + Batch::p<T>(ox) + ", " + Batch::p<T>(ox) + ", " + lit(s) +
-           ", " + N + ");");
+    b.call("__bang_rem(" + Batch::p<T>(ox) + ", " + Batch::p<T>(ox) + ", " +
+           lit(s) + ", " + N + ");");
     b.expect(ox, want, label + " in place");
   }
 }
@@ -253,8 +268,9 @@ __mlu_global__ void remBy(int d) {
   auto ok = launchByName(device(), *m, "remBy", {bangsim::KernelArg::i32(1)},
                          {1, 1, 1}, bangsim::FuncType::Block);
   EXPECT_TRUE(bool(ok)) << faultMessage(ok.takeError());
-  std::string message =
-      faultMessage(launchByName(device(), *m, "remBy", {bangsim::KernelArg::i32(0)},
-                                {1, 1, 1}, bangsim::FuncType::Block));
-  EXPECT_TRUE(holdsInOrder(message, {"__bang_rem: division by zero", "in __bang_rem"}));
+  std::string message = faultMessage(
+      launchByName(device(), *m, "remBy", {bangsim::KernelArg::i32(0)},
+                   {1, 1, 1}, bangsim::FuncType::Block));
+  EXPECT_TRUE(
+      holdsInOrder(message, {"__bang_rem: division by zero", "in __bang_rem"}));
 }

@@ -37,16 +37,19 @@ template <typename T> T refMulHigh(T x, T y) {
 /// registers ri are loaded from `in[i]` first. Checks that dst holds `want`
 /// and that the 8 bytes after it are untouched.
 template <typename T>
-void regCall(Batch &b, const std::vector<std::vector<T>> &in, const std::string &body,
-             const std::string &store, const std::vector<T> &want, const std::string &label) {
+void regCall(Batch &b, const std::vector<std::vector<T>> &in,
+             const std::string &body, const std::string &store,
+             const std::vector<T> &want, const std::string &label) {
   std::string s = std::string("{ ") + vvName<T>() + " r0, r1, r2; ";
   for (size_t i = 0; i < in.size(); ++i)
-    s += "__vv_load(r" + std::to_string(i) + ", " + Batch::p<T>(b.nram(in[i])) + "); ";
+    s += "__vv_load(r" + std::to_string(i) + ", " + Batch::p<T>(b.nram(in[i])) +
+         "); ";
   int64_t od = b.scratch(want.size() * sizeof(T) + 8);
   s += body + " __vv_store(" + Batch::p<T>(od) + ", " + store + "); }";
   b.call(s);
   b.expect(od, want, label);
-  b.expect(od + want.size() * sizeof(T), std::vector<uint8_t>(8, 0xa5), label + " past the end");
+  b.expect(od + want.size() * sizeof(T), std::vector<uint8_t>(8, 0xa5),
+           label + " past the end");
 }
 
 template <typename T> void registerOps(Batch &b, Gen &g) {
@@ -61,34 +64,41 @@ template <typename T> void registerOps(Batch &b, Gen &g) {
     return r;
   };
   regCall<T>(b, {x}, "", "r0", x, t + "load, store");
-  regCall<T>(b, {x}, "", "r0, 7", std::vector<T>(x.begin(), x.begin() + 7), t + "store 7");
+  regCall<T>(b, {x}, "", "r0, 7", std::vector<T>(x.begin(), x.begin() + 7),
+             t + "store 7");
   regCall<T>(b, {x}, "", "r0, " + std::to_string(N), x, t + "store N");
-  regCall<T>(b, {}, "__vv_move(r1, " + lit(s) + ");", "r1", std::vector<T>(N, s),
-             t + "move scalar");
+  regCall<T>(b, {}, "__vv_move(r1, " + lit(s) + ");", "r1",
+             std::vector<T>(N, s), t + "move scalar");
   regCall<T>(b, {x}, "__vv_move(r2, r0);", "r2", x, t + "move register");
   regCall<T>(b, {}, "__vv_index(r0, " + lit(s) + ", " + lit(s2) + ");", "r0",
-             each([&](int i) { return arith<T>('+', s, arith<T>('*', fromDouble<T>(i), s2)); }),
+             each([&](int i) {
+               return arith<T>('+', s, arith<T>('*', fromDouble<T>(i), s2));
+             }),
              t + "index");
   auto add = each([&](int i) { return arith<T>('+', x[i], y[i]); });
   regCall<T>(b, {x, y}, "__vv_add(r2, r0, r1);", "r2", add, t + "add");
   regCall<T>(b, {x, y}, "__vv_add(r0, r0, r1);", "r0", add, t + "add in place");
   regCall<T>(b, {x}, "__vv_add(r0, r0, " + lit(s) + ");", "r0",
-             each([&](int i) { return arith<T>('+', x[i], s); }), t + "add scalar");
+             each([&](int i) { return arith<T>('+', x[i], s); }),
+             t + "add scalar");
   regCall<T>(b, {x, y}, "__vv_mul(r1, r0, r1);", "r1",
              each([&](int i) { return arith<T>('*', x[i], y[i]); }), t + "mul");
   regCall<T>(b, {x}, "__vv_mul(r1, r0, " + lit(s) + ");", "r1",
-             each([&](int i) { return arith<T>('*', x[i], s); }), t + "mul scalar");
+             each([&](int i) { return arith<T>('*', x[i], s); }),
+             t + "mul scalar");
   if constexpr (!isFloat<T>) {
     regCall<T>(b, {x, y}, "__vv_mulh(r2, r0, r1);", "r2",
                each([&](int i) { return refMulHigh(x[i], y[i]); }), t + "mulh");
     regCall<T>(b, {x}, "__vv_mulh(r0, r0, " + lit(s) + ");", "r0",
-               each([&](int i) { return refMulHigh(x[i], s); }), t + "mulh scalar");
+               each([&](int i) { return refMulHigh(x[i], s); }),
+               t + "mulh scalar");
     regCall<T>(b, {x, y}, "__vv_xor(r2, r0, r1);", "r2",
                each([&](int i) { return (T)(x[i] ^ y[i]); }), t + "xor");
     regCall<T>(b, {x}, "__vv_xor(r1, r0, " + lit(s) + ");", "r1",
                each([&](int i) { return (T)(x[i] ^ s); }), t + "xor scalar");
     regCall<T>(b, {x, y, z}, "__vv_trixor(r0, r0, r1, r2);", "r0",
-               each([&](int i) { return (T)(x[i] ^ y[i] ^ z[i]); }), t + "trixor");
+               each([&](int i) { return (T)(x[i] ^ y[i] ^ z[i]); }),
+               t + "trixor");
   }
 }
 
@@ -108,10 +118,13 @@ TEST(VectorRegister, EveryType) {
   b.expect(od, std::vector<uint32_t>{RegisterBytes}, "__vv_get_length");
   // A scalar conversion of family F1, rounded to nearest even.
   int64_t oh = b.scratch(6);
-  b.call(Batch::p("half", oh) + "[0] = __float2half_rn(1.00048828125f);"); // tie: 1
-  b.call(Batch::p("half", oh) + "[1] = __float2half_rn(1.00146484375f);"); // tie: up
-  b.call(Batch::p("half", oh) + "[2] = __float2half_rn(65520.0f);");       // inf
-  b.expect(oh, std::vector<uint16_t>{0x3c00, 0x3c02, 0x7c00}, "__float2half_rn");
+  b.call(Batch::p("half", oh) +
+         "[0] = __float2half_rn(1.00048828125f);"); // tie: 1
+  b.call(Batch::p("half", oh) +
+         "[1] = __float2half_rn(1.00146484375f);");                  // tie: up
+  b.call(Batch::p("half", oh) + "[2] = __float2half_rn(65520.0f);"); // inf
+  b.expect(oh, std::vector<uint16_t>{0x3c00, 0x3c02, 0x7c00},
+           "__float2half_rn");
   b.run();
 }
 
@@ -130,12 +143,13 @@ __mlu_global__ void store(int n) { fill(a, n); }
                          bangsim::defaultDeviceSpec(), options);
   ASSERT_TRUE(m);
   auto run = [&](int n) {
-    return launchByName(device(), *m, "store", {bangsim::KernelArg::i32(n)}, {1, 1, 1},
-                        bangsim::FuncType::Block);
+    return launchByName(device(), *m, "store", {bangsim::KernelArg::i32(n)},
+                        {1, 1, 1}, bangsim::FuncType::Block);
   };
   auto ok = run(64);
   EXPECT_TRUE(bool(ok)) << faultMessage(ok.takeError());
-  EXPECT_TRUE(holdsInOrder(faultMessage(run(65)),
-                           {"__vv_store: more elements than a vector register holds",
-                            "in __vv_store"}));
+  EXPECT_TRUE(
+      holdsInOrder(faultMessage(run(65)),
+                   {"__vv_store: more elements than a vector register holds",
+                    "in __vv_store"}));
 }
