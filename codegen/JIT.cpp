@@ -1,17 +1,99 @@
 //===- JIT.cpp - Run compiled kernel modules in this process --------------===//
+//
+// Links a module's host objects into this process with ORC's LLJIT. Two
+// tools see the kernels too (docs/workbench.md): a module with DWARF (-g) is
+// registered with the debugger JIT interface (gdb and lldb read it), and
+// with BANGC_PERF_MAP=1 every function linked is appended to
+// /tmp/perf-<pid>.map, the map `perf report` reads for JIT code.
+//
+//===----------------------------------------------------------------------===//
 #include "codegen/JIT.h"
 #include "codegen/Pipeline.h"
 
+#include "llvm/ExecutionEngine/JITLink/JITLink.h"
 #include "llvm/ExecutionEngine/Orc/Core.h"
+#include "llvm/ExecutionEngine/Orc/Debugging/DebuggerSupport.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h"
+#include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
 #include <optional>
+#include <unistd.h>
 
 using namespace llvm;
 using namespace bangc;
+
+namespace {
+
+/// True if one of the objects carries DWARF (compiled with -g).
+bool hasDebugInfo(const std::vector<std::unique_ptr<MemoryBuffer>> &objects) {
+  for (const std::unique_ptr<MemoryBuffer> &object : objects) {
+    auto file = object::ObjectFile::createObjectFile(object->getMemBufferRef());
+    if (!file) {
+      consumeError(file.takeError());
+      continue;
+    }
+    for (const object::SectionRef &section : (*file)->sections()) {
+      Expected<StringRef> name = section.getName();
+      if (name && *name == ".debug_info")
+        return true;
+      if (!name)
+        consumeError(name.takeError());
+    }
+  }
+  return false;
+}
+
+bool perfMapWanted() {
+  const char *value = std::getenv("BANGC_PERF_MAP");
+  return value && *value && StringRef(value) != "0";
+}
+
+/// Appends "START SIZE NAME" (hex) for every function of each linked graph
+/// to /tmp/perf-<pid>.map, the format perf's JIT map support reads.
+class PerfMapPlugin : public orc::ObjectLinkingLayer::Plugin {
+public:
+  void modifyPassConfig(orc::MaterializationResponsibility &,
+                        jitlink::LinkGraph &,
+                        jitlink::PassConfiguration &config) override {
+    config.PostFixupPasses.push_back(
+        [](jitlink::LinkGraph &graph) { return writeMap(graph); });
+  }
+  Error notifyFailed(orc::MaterializationResponsibility &) override {
+    return Error::success();
+  }
+  Error notifyRemovingResources(orc::JITDylib &, orc::ResourceKey) override {
+    return Error::success();
+  }
+  void notifyTransferringResources(orc::JITDylib &, orc::ResourceKey,
+                                   orc::ResourceKey) override {}
+
+private:
+  static Error writeMap(jitlink::LinkGraph &graph) {
+    static std::mutex lock;
+    std::lock_guard<std::mutex> guard(lock);
+    std::string path = "/tmp/perf-" + std::to_string(::getpid()) + ".map";
+    std::FILE *map = std::fopen(path.c_str(), "a");
+    if (!map)
+      return Error::success(); // a profile without names, not a failure
+    for (jitlink::Symbol *symbol : graph.defined_symbols())
+      if (symbol->isCallable() && symbol->hasName() && symbol->getSize())
+        std::fprintf(map, "%llx %llx %s\n",
+                     (unsigned long long)symbol->getAddress().getValue(),
+                     (unsigned long long)symbol->getSize(),
+                     symbol->getName().str().c_str());
+    std::fclose(map);
+    return Error::success();
+  }
+};
+
+} // namespace
 
 JITModule::~JITModule() = default;
 
@@ -38,6 +120,14 @@ JITModule::createFromObjects(std::vector<std::unique_ptr<MemoryBuffer>> objects,
                  .create();
   if (!jit)
     return jit.takeError();
+  auto *linker =
+      dyn_cast<orc::ObjectLinkingLayer>(&(*jit)->getObjLinkingLayer());
+  if (linker && perfMapWanted())
+    linker->addPlugin(std::make_unique<PerfMapPlugin>());
+  // Registered only with DWARF: the registration copies every object.
+  if (linker && hasDebugInfo(objects))
+    if (Error e = orc::enableDebuggerSupport(**jit))
+      return std::move(e);
   orc::JITDylib &dylib = (*jit)->getMainJITDylib();
   orc::SymbolMap symbols;
   for (const auto &[name, address] : runtime)
