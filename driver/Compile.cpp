@@ -106,11 +106,9 @@ std::string bangsim::describeCache(const CompileTimes &times) {
   return "";
 }
 
-Expected<std::unique_ptr<llvm::Module>>
-bangsim::runFrontend(llvm::StringRef name,
-                     std::optional<llvm::StringRef> source,
-                     const CompilerInvocation &inv,
-                     llvm::LLVMContext &context) {
+Expected<std::unique_ptr<llvm::Module>> bangsim::runFrontend(
+    llvm::StringRef name, std::optional<llvm::StringRef> source,
+    const CompilerInvocation &inv, llvm::LLVMContext &context) {
   return bangc::compileToIR(name, source, inv.frontend, context);
 }
 
