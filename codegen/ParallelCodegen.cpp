@@ -110,9 +110,15 @@ Expected<Objects> bangc::emitObjects(Module &m, int optLevel,
     return std::move(objects);
   }
   std::vector<SmallVector<char, 0>> bitcode;
-  SplitModule(m, partitions, [&](std::unique_ptr<Module> part) {
-    bitcode.push_back(bitcodeOf(*part));
-  });
+  // Keep internal functions internal (each goes with its callers): once
+  // externalized, an -O0 module's local copy of an intrinsic wrapper
+  // (__memcpy) collides in the JIT with the native device library's.
+  SplitModule(
+      m, partitions,
+      [&](std::unique_ptr<Module> part) {
+        bitcode.push_back(bitcodeOf(*part));
+      },
+      /*PreserveLocals=*/true);
   return compileParts(
       bitcode, m.getModuleIdentifier(),
       [&](Module &part, raw_ostream &) { return emitObject(part, optLevel); },
