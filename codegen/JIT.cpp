@@ -2,9 +2,10 @@
 //
 // Links a module's host objects into this process with ORC's LLJIT. Two
 // tools see the kernels too (docs/workbench.md): a module with DWARF (line
-// tables are always kept; -g adds variables) is registered with the debugger JIT interface (gdb and lldb read it), and
-// with BANGC_PERF_MAP=1 every function linked is appended to
-// /tmp/perf-<pid>.map, the map `perf report` reads for JIT code.
+// tables are always kept; -g adds variables) is registered with the
+// debugger JIT interface (gdb and lldb read it), and with BANGC_PERF_MAP=1
+// every function linked is appended to /tmp/perf-<pid>.map, the map
+// `perf report` reads for JIT code.
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/JIT.h"
