@@ -303,6 +303,60 @@ TEST(CostModel, ScalarWorkAfterTheLastCallIsCharged) {
   EXPECT_NEAR(full.cycles, 132 + double(full.scalarInstructions) / 64, 1e-9);
 }
 
+const char *const costRulesSource = R"(
+__wram__ float w[200];
+__nram__ float a[200];
+__nram__ float b[64];
+__mlu_global__ void wram_to_gdram(float *x) {
+  __memcpy(x, w, 800, WRAM2GDRAM);
+}
+__mlu_global__ void dma_then_barrier(float *x) {
+  if (taskId == 0)
+    __memcpy_async(a, x, 800, GDRAM2NRAM);
+  __sync_cluster();
+  __bang_add(b, b, b, 64);
+  __sync();
+}
+)";
+
+// WRAM2GDRAM goes over GDRAM: the core's 8 B/cycle, not the 64 B/cycle of
+// on-chip moves. 100 latency + 800 B / 8 = 200 cycles (on chip: 112.5).
+TEST(CostModel, WramToGdramMovesAtTheGdramRate) {
+  Fixture f(roundSpec(), costRulesSource);
+  ASSERT_TRUE(f.module);
+  void *x = f.buffer(std::vector<uint8_t>(800, 0));
+  auto stats = f.launch("wram_to_gdram", {KernelArg::pointer(x)}, {1, 1, 1},
+                        FuncType::Block, /*trace=*/true);
+  ASSERT_TRUE(bool(stats)) << llvm::toString(stats.takeError());
+  ASSERT_EQ(stats->events.size(), 1u);
+  EXPECT_TRUE(stats->events[0].dma);
+  EXPECT_NEAR(stats->events[0].cycles, 200, 1e-9)
+      << "WRAM2GDRAM is not costed at the GDRAM rate";
+  EXPECT_EQ(stats->gdramWriteBytes, 800);
+}
+
+// A barrier waits for every task's outstanding DMA, not only its compute:
+// task 0's asynchronous copy (100 + 800 / 8 = 200 cycles) ends before any
+// task's __bang_add after the __sync_cluster starts.
+TEST(CostModel, BarrierWaitsForOutstandingDma) {
+  Fixture f(roundSpec(), costRulesSource);
+  ASSERT_TRUE(f.module);
+  void *x = f.buffer(std::vector<uint8_t>(800, 0));
+  auto stats = f.launch("dma_then_barrier", {KernelArg::pointer(x)},
+                        {4, 1, 1}, FuncType::Union1, /*trace=*/true);
+  ASSERT_TRUE(bool(stats)) << llvm::toString(stats.takeError());
+  int adds = 0;
+  for (const TraceEvent &e : stats->events) {
+    if (e.dma)
+      continue;
+    ++adds;
+    EXPECT_GE(e.start, 200 - 1e-9)
+        << "core " << e.core << "'s " << e.name
+        << " starts before the DMA the barrier waits for has ended";
+  }
+  EXPECT_EQ(adds, 4);
+}
+
 const char *const pingPongSource = R"(
 #define N 256
 __nram__ float buf[2][N];
