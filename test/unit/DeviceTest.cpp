@@ -310,6 +310,11 @@ __nram__ float b[64];
 __mlu_global__ void wram_to_gdram(float *x) {
   __memcpy(x, w, 800, WRAM2GDRAM);
 }
+__mlu_global__ void dma_then_sync(float *x) {
+  __memcpy_async(a, x, 800, GDRAM2NRAM);
+  __sync();
+  __bang_add(b, b, b, 64);
+}
 __mlu_global__ void dma_then_barrier(float *x) {
   if (taskId == 0)
     __memcpy_async(a, x, 800, GDRAM2NRAM);
@@ -333,6 +338,23 @@ TEST(CostModel, WramToGdramMovesAtTheGdramRate) {
   EXPECT_NEAR(stats->events[0].cycles, 200, 1e-9)
       << "WRAM2GDRAM is not costed at the GDRAM rate";
   EXPECT_EQ(stats->gdramWriteBytes, 800);
+}
+
+// __sync() waits for the task's asynchronous copy (100 + 800 / 8 = 200
+// cycles): the __bang_add after it starts at 200, and ends 4 cycles later.
+TEST(CostModel, SyncWaitsForOutstandingDma) {
+  Fixture f(roundSpec(), costRulesSource);
+  ASSERT_TRUE(f.module);
+  void *x = f.buffer(std::vector<uint8_t>(800, 0));
+  auto stats = f.launch("dma_then_sync", {KernelArg::pointer(x)}, {1, 1, 1},
+                        FuncType::Block, /*trace=*/true);
+  ASSERT_TRUE(bool(stats)) << llvm::toString(stats.takeError());
+  ASSERT_EQ(stats->events.size(), 2u);
+  const TraceEvent &add = stats->events[1];
+  EXPECT_FALSE(add.dma);
+  EXPECT_GE(add.start, 200 - 1e-9)
+      << "the __bang_add after __sync() starts before the copy has ended";
+  EXPECT_NEAR(add.cycles, 4, 1e-9);
 }
 
 // A barrier waits for every task's outstanding DMA, not only its compute:
