@@ -74,7 +74,7 @@ std::string clangCommand(const std::string &file) {
       "-DMAX_SRAM_SIZE={6} -D__BANGC_SIM__=1 -Xclang "
       "-ffloat16-excess-precision=none -fno-exceptions {7} -o /dev/null",
       BANGC_CLANG, BANGC_SOURCE_DIR "/lang/include",
-      BANGC_BINARY_DIR "/lang/include", BANGC_SOURCE_DIR "/simrt/include",
+      BANGC_BINARY_DIR "/lang/include", BANGC_SOURCE_DIR "/abi/include",
       spec.nramBytes, spec.wramBytes, spec.sramBytes, file);
 }
 

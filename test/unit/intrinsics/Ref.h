@@ -87,8 +87,10 @@ template <typename T> T arith(char op, T a, T b) {
     double r = op == '+' ? x + y : op == '-' ? x - y : op == '*' ? x * y : x / y;
     return fromDouble<T>(r);
   } else {
-    int64_t x = a, y = b;
-    return wrap<T>(op == '+' ? x + y : op == '-' ? x - y : x * y);
+    // In uint64_t: the low bits wrap<T> keeps, without signed overflow
+    // (32-bit unsigned products exceed int64_t).
+    uint64_t x = uint64_t(int64_t(a)), y = uint64_t(int64_t(b));
+    return wrap<T>(int64_t(op == '+' ? x + y : op == '-' ? x - y : x * y));
   }
 }
 
