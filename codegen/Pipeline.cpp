@@ -56,6 +56,9 @@ bool parseBangPass(StringRef name, ModulePassManager &mpm, TargetMachine &tm) {
 /// The BANG passes, in order. Each line says why the pass is there.
 void addBangPasses(ModulePassManager &mpm, TargetMachine &tm,
                    const CodegenOptions &options) {
+  // mlu-ops' asm("sync;") is a barrier, its vector instructions calls of
+  // device-library bodies (linked next); any other assembly is an error.
+  mpm.addPass(LowerInlineAsmPass());
   // The intrinsics' bodies, so that they inline and vectorise in the kernel;
   // or only the runtime wrappers, and the kernel calls the native library.
   mpm.addPass(LinkDeviceLibPass(/*runtimeOnly=*/!inlinesIntrinsics(options)));
@@ -64,8 +67,6 @@ void addBangPasses(ModulePassManager &mpm, TargetMachine &tm,
                              tm.getTargetFeatureString().str()));
   // Kernels, template instances included, known by their annotation.
   mpm.addPass(FindKernelsPass());
-  // mlu-ops' asm("sync;") is a barrier; any other assembly is an error.
-  mpm.addPass(LowerInlineAsmPass());
   // --check: scalar loads and stores are checked against allocations too;
   // before the builtins and on-chip variables become context accesses.
   if (options.checkAccesses)

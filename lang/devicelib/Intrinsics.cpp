@@ -12,6 +12,8 @@
 // The mlu-ops families F1-F3, F5: each header defines its rows' bodies.
 #include "Compare.h"
 #include "Math.h"
+// The inline assembly mlu-ops writes (codegen/LowerInlineAsm.cpp).
+#include "InlineAsm.h"
 #include "Vector.h"
 
 using namespace bangdev;

@@ -92,5 +92,15 @@ template <typename T> BANG_DEV void remScalar(T *dst, const T *a, T b, int n) {
 #define BODY___bang_nan_maximum BANG_MATH2(maxOf(x, y))
 #define BODY___bang_nan_minimum BANG_MATH2(minOf(x, y))
 #define BODY___bang_rem remScalar(dst, a, b, n)
+// The toolkit's math library: as __bang_sin etc.; hypot in float.
+#define BODY___cn_vector_sin_f32 BODY___bang_sin
+#define BODY___cn_vector_cos_f32 BODY___bang_cos
+#define BODY___cn_vector_hypot_f32                                             \
+  binary(BANG_OP_ACT, dst, a, b, n,                                            \
+         [](float x, float y) { return __builtin_hypotf(x, y); })
+#define BODY___cn_scalar_sin_f32 return __builtin_sinf(x)
+#define BODY___cn_scalar_cos_f32 return __builtin_cosf(x)
+#define BODY___cn_scalar_sin_f16 return (half)__builtin_sinf((float)x)
+#define BODY___cn_scalar_cos_f16 return (half)__builtin_cosf((float)x)
 
 #endif // BANG_DEVICELIB_MATH_H

@@ -274,3 +274,60 @@ __mlu_global__ void remBy(int d) {
   EXPECT_TRUE(
       holdsInOrder(message, {"__bang_rem: division by zero", "in __bang_rem"}));
 }
+
+// The toolkit's math library as mlu-ops calls it (count first): sin, cos
+// and hypot on float vectors, sin and cos of one float or half. Accuracy as
+// __bang_sin.
+TEST(Math, CnMathLibrary) {
+  Gen g(74);
+  Batch b("cn_math");
+  for (int n : counts()) {
+    auto x = g.vec<float>(n), y = g.vec<float>(n);
+    std::string N = std::to_string(n);
+    int64_t ox = b.nram(x), oy = b.nram(y);
+    struct Op {
+      const char *name;
+      double (*f)(double);
+    } ops[] = {{"__cn_vector_sin_f32", [](double v) { return std::sin(v); }},
+               {"__cn_vector_cos_f32", [](double v) { return std::cos(v); }}};
+    for (const Op &op : ops) {
+      int64_t od = b.scratch(n * 4);
+      b.call(std::string(op.name) + "(" + N + ", " + Batch::p<float>(od) +
+             ", " + Batch::p<float>(ox) + ");");
+      auto want = mapRef<float>(
+          x, [&](float v) { return isNaN(v) ? v : (float)op.f(v); });
+      b.expect(od, want, std::string(op.name) + " n=" + N, Cmp::Abs, 1e-7);
+    }
+    int64_t oh = b.scratch(n * 4);
+    b.call("__cn_vector_hypot_f32(" + N + ", " + Batch::p<float>(oh) + ", " +
+           Batch::p<float>(ox) + ", " + Batch::p<float>(oy) + ");");
+    std::vector<float> want(n);
+    for (int i = 0; i < n; ++i) // hypot(±inf, NaN) = +inf
+      want[i] = (float)std::hypot((double)x[i], (double)y[i]);
+    b.expect(oh, want, "__cn_vector_hypot_f32 n=" + N, Cmp::Abs, 1e-7);
+    // The scalar forms, element by element in a loop of the kernel.
+    auto hx = g.vec<H>(n);
+    int64_t ohx = b.nram(hx);
+    for (const char *fn : {"sin", "cos"}) {
+      bool isSin = fn[0] == 's';
+      int64_t of = b.scratch(n * 4), ofh = b.scratch(n * 2);
+      b.call("for (int i = 0; i < " + N + "; ++i) " + Batch::p<float>(of) +
+             "[i] = __cn_scalar_" + fn + "_f32(" + Batch::p<float>(ox) +
+             "[i]);");
+      b.call("for (int i = 0; i < " + N + "; ++i) " + Batch::p<H>(ofh) +
+             "[i] = __cn_scalar_" + fn + "_f16(" + Batch::p<H>(ohx) + "[i]);");
+      auto wf = mapRef<float>(x, [&](float v) {
+        return isNaN(v) ? v : (float)(isSin ? std::sin(v) : std::cos(v));
+      });
+      auto wh = mapRef<H>(hx, [&](H v) {
+        double d = val(v);
+        return isNaN(v) ? v : viaFloat<H>(isSin ? std::sin(d) : std::cos(d));
+      });
+      b.expect(of, wf, std::string("__cn_scalar_") + fn + "_f32 n=" + N,
+               Cmp::Abs, 1e-7);
+      b.expect(ofh, wh, std::string("__cn_scalar_") + fn + "_f16 n=" + N,
+               Cmp::Ulps, 1);
+    }
+  }
+  b.run();
+}
