@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "tools/Commands.h"
 #include "tools/CommonOptions.h"
+#include "tools/OpRegistry.h"
 
 #include "mlu_op.h"
 #include "mlu_op_sim.h"
@@ -56,7 +57,7 @@ int fail(const llvm::Twine &message) {
 }
 
 void listOps() {
-  for (const mluop::OpDef &op : mluop::registeredOps()) {
+  for (const OpDef &op : registeredOps()) {
     llvm::outs() << op.name << "\n    " << op.summary << "\n    inputs:";
     for (const std::string &n : op.inputs)
       llvm::outs() << " " << n;
@@ -65,7 +66,7 @@ void listOps() {
       llvm::outs() << " " << n;
     if (!op.attrs.empty()) {
       llvm::outs() << "\n    attributes:";
-      for (const mluop::OpAttr &a : op.attrs)
+      for (const OpAttr &a : op.attrs)
         llvm::outs() << " " << a.name << (a.required ? "" : "?");
     }
     llvm::outs() << "\n";
@@ -149,12 +150,12 @@ int bangc::tools::opMain(llvm::ArrayRef<const char *> argv) {
   }
   if (name.empty())
     return usageError("op", "no operator name (see 'bangc-sim op --list')");
-  const mluop::OpDef *op = mluop::findOp(name);
+  const OpDef *op = findOp(name);
   if (!op)
     return usageError("op", "unknown operator '" + name +
                                 "' (see 'bangc-sim op --list')");
 
-  mluop::OpRun run;
+  OpRun run;
   for (const std::string &in : op->inputs)
     if (!ins.count(in))
       return usageError("op", name + " needs --in " + in + "=FILE.npy");
@@ -164,7 +165,7 @@ int bangc::tools::opMain(llvm::ArrayRef<const char *> argv) {
   for (auto &[k, v] : outs)
     if (!llvm::is_contained(op->outputs, k))
       return usageError("op", name + " has no output '" + k + "'");
-  for (const mluop::OpAttr &at : op->attrs) {
+  for (const OpAttr &at : op->attrs) {
     auto it = attrs.find(at.name);
     if (it == attrs.end()) {
       if (at.required)

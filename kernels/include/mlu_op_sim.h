@@ -1,8 +1,8 @@
 //===- mlu_op_sim.h - C++ extensions of the op library ---------*- C++ -*-===//
 //
 // What the C API cannot say: the simulated device behind a handle, launch
-// options and statistics of a queue, and the registry of operators that
-// `bangc-sim op` drives from .npy files.
+// options and statistics of a queue. (The registry of operators that
+// `bangc-sim op` drives from .npy files is the CLI's: tools/OpRegistry.h.)
 //
 //===----------------------------------------------------------------------===//
 #ifndef MLU_OP_SIM_H
@@ -11,11 +11,8 @@
 #include "mlu_op.h"
 
 #include "bangsim/Device.h"
-#include "support/Npy.h"
 
 #include <cstdint>
-#include <functional>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -39,32 +36,6 @@ double compileSeconds(mluOpHandle_t handle);
 /// Whether the handle compiles its kernels through the on-disk compile
 /// cache (docs/cache.md; on by default). Set before the first operator.
 void setCompileCache(mluOpHandle_t handle, bool enabled);
-
-// --- The operator registry (bangc-sim op) --------------------------------===//
-struct OpAttr {
-  std::string name, help;
-  bool required = false;
-  int64_t defaultValue = 0;
-};
-
-struct OpRun {
-  mluOpHandle_t handle = nullptr;
-  std::map<std::string, bangc::NpyArray> inputs;
-  std::map<std::string, int64_t> attrs;
-  std::map<std::string, bangc::NpyArray> outputs; ///< filled by run
-  std::string error; ///< when run fails before or after the operator
-};
-
-struct OpDef {
-  std::string name, summary;
-  std::vector<std::string> inputs, outputs;
-  std::vector<OpAttr> attrs;
-  /// Copies inputs to the device, calls the C API, copies outputs back.
-  std::function<mluOpStatus_t(OpRun &)> run;
-};
-
-const std::vector<OpDef> &registeredOps();
-const OpDef *findOp(const std::string &name);
 
 } // namespace mluop
 

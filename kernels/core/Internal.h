@@ -1,4 +1,10 @@
 //===- Internal.h - Shared internals of the op library ---------*- C++ -*-===//
+//
+// What every operator's host code (kernels/<op>/<op>.cpp) uses: the handle,
+// queue and tensor structs behind the C API's opaque pointers, logging and
+// the parameter-check helpers, the per-handle kernel modules and launches.
+//
+//===----------------------------------------------------------------------===//
 #ifndef MLU_OP_INTERNAL_H
 #define MLU_OP_INTERNAL_H
 
@@ -70,11 +76,11 @@ inline mluOpStatus_t checkNotNull(const char *api,
 const char *dtypeName(mluOpDataType_t dtype);
 std::string shapeString(const mluOpTensorStruct *desc);
 
-/// The handle's compiled module for an embedded kernel source, compiled on
-/// first use. Null (after logging) when compilation fails.
+/// The handle's compiled module for the embedded kernel source `fileName`
+/// (kernels/<op>/<fileName>, core/KernelSources.h), compiled on first use.
+/// Null (after logging) when there is no such source or compilation fails.
 bangsim::Module *kernelModule(mluOpHandle_t handle, const char *api,
-                              const std::string &name,
-                              const std::string &source);
+                              const std::string &fileName);
 
 /// Launches and records the stats on the handle's queue. EXECUTION_FAILED
 /// (logged) on a fault.
@@ -84,10 +90,6 @@ mluOpStatus_t launch(mluOpHandle_t handle, const char *api,
                      const std::vector<bangsim::KernelArg> &args);
 /// Clears the queue's launch list (start of an operator).
 void beginOp(mluOpHandle_t handle, const std::string &policy);
-
-/// The embedded kernel sources.
-std::string tinShiftSource();
-std::string borderAlignSource();
 
 } // namespace mluop
 

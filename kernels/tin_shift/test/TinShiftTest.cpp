@@ -1,7 +1,7 @@
 //===- TinShiftTest.cpp - mluOpTinShiftForward / Backward -----------------===//
-#include "TestUtil.h"
+#include "kernels/test/TestUtil.h"
 
-#include "../lib/TinShiftPolicy.h"
+#include "kernels/tin_shift/TinShiftPolicy.h"
 
 #include <cmath>
 #include <fstream>

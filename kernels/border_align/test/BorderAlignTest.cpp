@@ -1,5 +1,5 @@
 //===- BorderAlignTest.cpp - mluOpBorderAlignForward / Backward -----------===//
-#include "TestUtil.h"
+#include "kernels/test/TestUtil.h"
 
 #include <cmath>
 #include <cstdint>

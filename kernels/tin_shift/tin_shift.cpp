@@ -1,12 +1,12 @@
-//===- TinShift.cpp - mluOpTinShiftForward / mluOpTinShiftBackward --------===//
+//===- tin_shift.cpp - mluOpTinShiftForward / mluOpTinShiftBackward -------===//
 //
 // Parameter checks (seed 001 section 3.5), the task policy (regime, chunk
 // sizes and task dimensions from the device spec) and the launch of the
 // tin_shift kernel of kernels/tin_shift/tin_shift.mlu.
 //
 //===----------------------------------------------------------------------===//
-#include "Internal.h"
-#include "TinShiftPolicy.h"
+#include "kernels/core/Internal.h"
+#include "kernels/tin_shift/TinShiftPolicy.h"
 
 #include <algorithm>
 #include <climits>
@@ -161,7 +161,7 @@ mluOpStatus_t tinShift(const char *api, bool forward, mluOpHandle_t handle,
                       shapeString(in_desc) + " G=" + std::to_string(G) +
                       " on " + handle->spec.name + ": " + policy.describe());
   bangsim::Module *module =
-      kernelModule(handle, api, "tin_shift.mlu", tinShiftSource());
+      kernelModule(handle, api, "tin_shift.mlu");
   if (!module)
     return MLUOP_STATUS_INTERNAL_ERROR;
   using A = bangsim::KernelArg;

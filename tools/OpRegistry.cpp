@@ -1,13 +1,16 @@
-//===- Registry.cpp - The operators `bangc-sim op` can run ----------------===//
+//===- OpRegistry.cpp - The operators `bangc-sim op` can run --------------===//
 //
 // Each entry names its inputs, outputs and attributes and runs the operator
 // through the C API: host arrays to device buffers, descriptors, the call,
 // device buffers back to host arrays.
 //
 //===----------------------------------------------------------------------===//
-#include "Internal.h"
+#include "tools/OpRegistry.h"
 
-using namespace mluop;
+#include <cstdint>
+#include <memory>
+
+using namespace bangc::tools;
 using bangc::DType;
 using bangc::NpyArray;
 
@@ -167,7 +170,7 @@ mluOpStatus_t borderBackward(OpRun &run) {
 
 } // namespace
 
-const std::vector<OpDef> &mluop::registeredOps() {
+const std::vector<OpDef> &bangc::tools::registeredOps() {
   static const std::vector<OpDef> ops = {
       {"tin_shift_forward",
        "TinShift: output[n,t,c] = input[n,t-s,c] (s = shifts[n, c/(C/G)]), "
@@ -203,7 +206,7 @@ const std::vector<OpDef> &mluop::registeredOps() {
   return ops;
 }
 
-const OpDef *mluop::findOp(const std::string &name) {
+const OpDef *bangc::tools::findOp(const std::string &name) {
   for (const OpDef &op : registeredOps())
     if (op.name == name)
       return &op;

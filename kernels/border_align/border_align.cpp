@@ -1,4 +1,4 @@
-//===- BorderAlign.cpp - mluOpBorderAlignForward / Backward ---------------===//
+//===- border_align.cpp - mluOpBorderAlignForward / Backward --------------===//
 //
 // Parameter checks (seed 003 section 3.8), the NRAM policies (forward:
 // c_seg, the seed's deal_num, and line_cap, the pixels of a pipeline stage;
@@ -7,7 +7,7 @@
 // kernels/border_align/border_align.mlu.
 //
 //===----------------------------------------------------------------------===//
-#include "Internal.h"
+#include "kernels/core/Internal.h"
 
 #include <algorithm>
 #include <climits>
@@ -218,7 +218,7 @@ mluOpStatus_t mluOpBorderAlignForward(
                         lineCap, boxCap, taskDim)
               .str());
   bangsim::Module *module =
-      kernelModule(handle, api, "border_align.mlu", borderAlignSource());
+      kernelModule(handle, api, "border_align.mlu");
   if (!module)
     return MLUOP_STATUS_INTERNAL_ERROR;
   using A = bangsim::KernelArg;
@@ -276,7 +276,7 @@ mluOpStatus_t mluOpBorderAlignBackward(
                         policy.boxCap, items, taskDim)
               .str());
   bangsim::Module *module =
-      kernelModule(handle, api, "border_align.mlu", borderAlignSource());
+      kernelModule(handle, api, "border_align.mlu");
   if (!module)
     return MLUOP_STATUS_INTERNAL_ERROR;
   using A = bangsim::KernelArg;

@@ -1,5 +1,6 @@
 //===- Handle.cpp - Handles, queues, descriptors, memory and logging ------===//
-#include "Internal.h"
+#include "kernels/core/Internal.h"
+#include "kernels/core/KernelSources.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -285,12 +286,24 @@ uint64_t mluOpGetTensorElementNum(const mluOpTensorDescriptor_t desc) {
 }
 
 // --- Kernels and launches -----------------------------------------------===//
+std::string mluop::kernelSource(const std::string &fileName) {
+  for (size_t i = 0; i < numKernelSources; ++i)
+    if (fileName == kernelSources[i].fileName)
+      return std::string(reinterpret_cast<const char *>(kernelSources[i].bytes),
+                         *kernelSources[i].size);
+  return {};
+}
+
 bangsim::Module *mluop::kernelModule(mluOpHandle_t handle, const char *api,
-                                     const std::string &name,
-                                     const std::string &source) {
+                                     const std::string &name) {
   auto it = handle->modules.find(name);
   if (it != handle->modules.end())
     return it->second.get();
+  std::string source = kernelSource(name);
+  if (source.empty()) {
+    logError(api, "no embedded kernel source " + name);
+    return nullptr;
+  }
   std::string diags;
   llvm::raw_string_ostream os(diags);
   bangsim::CompileOptions options;
