@@ -386,4 +386,8 @@ cnrtRet_t cnrtCastDataType_V2(void *src, cnrtDataType_V2_t srcType, void *dst,
 }
 #endif
 
+/* The launch ABI that a .mlu file's host compilation calls for <<<>>>
+ * (docs/host-code.md); it needs the types above. */
+#include <bang/host_launch.h>
+
 #endif /* BANGC_CNRT_H */

@@ -4,11 +4,12 @@
 extern const unsigned char bangc_devicelib_bc[], bangc_prelude_h[],
     bangc_intrinsics_def[], bangc_intrinsics_h[], bangc_kernelabi_h[],
     bangc_mlu_h[], bangc_bang_h[], bangc_cnrt_h[], bangc_cnrt_ret_def[],
-    bangc_cn_api_h[], bangc_cn_result_def[];
+    bangc_cn_api_h[], bangc_cn_result_def[], bangc_host_launch_h[];
 extern const unsigned long bangc_devicelib_bc_size, bangc_prelude_h_size,
     bangc_intrinsics_def_size, bangc_intrinsics_h_size, bangc_kernelabi_h_size,
     bangc_mlu_h_size, bangc_bang_h_size, bangc_cnrt_h_size,
-    bangc_cnrt_ret_def_size, bangc_cn_api_h_size, bangc_cn_result_def_size;
+    bangc_cnrt_ret_def_size, bangc_cn_api_h_size, bangc_cn_result_def_size,
+    bangc_host_launch_h_size;
 
 using namespace bangc;
 
@@ -31,6 +32,8 @@ llvm::ArrayRef<EmbeddedFile> bangc::embeddedHeaders() {
       {"cnrt_ret.def", bytes(bangc_cnrt_ret_def, bangc_cnrt_ret_def_size)},
       {"cn_api.h", bytes(bangc_cn_api_h, bangc_cn_api_h_size)},
       {"cn_result.def", bytes(bangc_cn_result_def, bangc_cn_result_def_size)},
+      {"bang/host_launch.h",
+       bytes(bangc_host_launch_h, bangc_host_launch_h_size)},
   };
   return files;
 }
