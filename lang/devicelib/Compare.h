@@ -27,7 +27,7 @@ BANG_DEV void checkCycle(long long n, long long segN) {
 /// dst[i] = f(src[i], seg[i % segN]). dst may be src; dst must not overlap
 /// seg.
 template <typename T, typename F>
-BANG_DEV void cycle(int opClass, T *dst, const T *src, const T *seg, int n,
+BANG_DEV void cycle(RowClass opClass, T *dst, const T *src, const T *seg, int n,
                     int segN, F f) {
   checkCycle(n, segN);
   reads(src, n);
@@ -43,9 +43,9 @@ BANG_DEV void cycle(int opClass, T *dst, const T *src, const T *seg, int n,
 
 /// The cycle form of the bitwise operations: counts in bytes.
 template <typename F>
-BANG_DEV void cycleBytes(void *dst, const void *src, const void *seg, int bytes,
-                         int segBytes, F f) {
-  cycle(BANG_OP_ALU, (uint8_t *)dst, (const uint8_t *)src, (const uint8_t *)seg,
+BANG_DEV void cycleBytes(RowClass opClass, void *dst, const void *src,
+                         const void *seg, int bytes, int segBytes, F f) {
+  cycle(opClass, (uint8_t *)dst, (const uint8_t *)src, (const uint8_t *)seg,
         bytes, segBytes, f);
 }
 
@@ -53,7 +53,7 @@ BANG_DEV void cycleBytes(void *dst, const void *src, const void *seg, int bytes,
 
 // --- Bodies of the rows (see Intrinsics.cpp)
 #define BANG_SCALAR_PRED(EXPR)                                                 \
-  withScalar(BANG_OP_ALU, dst, a, b, n,                                        \
+  withScalar(rowClass, dst, a, b, n,                                           \
              [](auto x, auto y) { return (decltype(x))(EXPR ? 1 : 0); })
 #define BODY___bang_lt_scalar BANG_SCALAR_PRED(x < y)
 #define BODY___bang_le_scalar BANG_SCALAR_PRED(x <= y)
@@ -62,24 +62,21 @@ BANG_DEV void cycleBytes(void *dst, const void *src, const void *seg, int bytes,
 #define BODY___bang_eq_scalar BANG_SCALAR_PRED(x == y)
 #define BODY___bang_ne_scalar BANG_SCALAR_PRED(x != y)
 #define BODY___bang_maxeq_scalar                                               \
-  withScalar(BANG_OP_ALU, dst, a, b, n,                                        \
-             [](auto x, auto y) { return maxOf(x, y); })
+  withScalar(rowClass, dst, a, b, n, [](auto x, auto y) { return maxOf(x, y); })
 #define BODY___bang_mineq_scalar                                               \
-  withScalar(BANG_OP_ALU, dst, a, b, n,                                        \
-             [](auto x, auto y) { return minOf(x, y); })
+  withScalar(rowClass, dst, a, b, n, [](auto x, auto y) { return minOf(x, y); })
 #define BODY___bang_band_scalar                                                \
-  withScalar(BANG_OP_ALU, dst, a, b, n,                                        \
+  withScalar(rowClass, dst, a, b, n,                                           \
              [](auto x, auto y) { return (decltype(x))(x & y); })
 
-#define BANG_CYCLE(CLASS, EXPR)                                                \
-  cycle(CLASS, dst, src, seg, n, seg_n, [](auto x, auto y) { return EXPR; })
-#define BANG_CYCLE_PRED(EXPR)                                                  \
-  BANG_CYCLE(BANG_OP_ALU, (decltype(x))(EXPR ? 1 : 0))
-#define BODY___bang_cycle_add BANG_CYCLE(BANG_OP_ALU, addOf(x, y))
-#define BODY___bang_cycle_sub BANG_CYCLE(BANG_OP_ALU, subOf(x, y))
-#define BODY___bang_cycle_mul BANG_CYCLE(BANG_OP_MUL, mulOf(x, y))
-#define BODY___bang_cycle_maxequal BANG_CYCLE(BANG_OP_ALU, maxOf(x, y))
-#define BODY___bang_cycle_minequal BANG_CYCLE(BANG_OP_ALU, minOf(x, y))
+#define BANG_CYCLE(EXPR)                                                       \
+  cycle(rowClass, dst, src, seg, n, seg_n, [](auto x, auto y) { return EXPR; })
+#define BANG_CYCLE_PRED(EXPR) BANG_CYCLE((decltype(x))(EXPR ? 1 : 0))
+#define BODY___bang_cycle_add BANG_CYCLE(addOf(x, y))
+#define BODY___bang_cycle_sub BANG_CYCLE(subOf(x, y))
+#define BODY___bang_cycle_mul BANG_CYCLE(mulOf(x, y))
+#define BODY___bang_cycle_maxequal BANG_CYCLE(maxOf(x, y))
+#define BODY___bang_cycle_minequal BANG_CYCLE(minOf(x, y))
 #define BODY___bang_cycle_lt BANG_CYCLE_PRED(x < y)
 #define BODY___bang_cycle_le BANG_CYCLE_PRED(x <= y)
 #define BODY___bang_cycle_gt BANG_CYCLE_PRED(x > y)
@@ -90,10 +87,10 @@ BANG_DEV void cycleBytes(void *dst, const void *src, const void *seg, int bytes,
 #define BODY___bang_cycle_or BANG_CYCLE_PRED(x != 0 || y != 0)
 #define BODY___bang_cycle_xor BANG_CYCLE_PRED((x != 0) != (y != 0))
 #define BODY___bang_cycle_band                                                 \
-  cycleBytes(dst, src, seg, bytes, seg_bytes,                                  \
+  cycleBytes(rowClass, dst, src, seg, bytes, seg_bytes,                        \
              [](uint8_t x, uint8_t y) { return (uint8_t)(x & y); })
 #define BODY___bang_cycle_bor                                                  \
-  cycleBytes(dst, src, seg, bytes, seg_bytes,                                  \
+  cycleBytes(rowClass, dst, src, seg, bytes, seg_bytes,                        \
              [](uint8_t x, uint8_t y) { return (uint8_t)(x | y); })
 
 #endif // BANG_DEVICELIB_COMPARE_H

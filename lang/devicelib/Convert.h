@@ -81,24 +81,25 @@ template <typename I, int R> BANG_DEV I floatToInt(float x) {
 }
 
 template <typename D, typename S, typename F>
-BANG_DEV void convert(D *dst, const S *src, int n, F f) {
+BANG_DEV void convert(RowClass opClass, D *dst, const S *src, int n, F f) {
   checkCount(n);
   reads(src, n);
   writes(dst, n);
-  charge<D>(BANG_OP_CVT, n);
+  charge<D>(opClass, n);
   for (int i = 0; i < n; ++i)
     dst[i] = f(src[i]);
 }
 
-template <int R> BANG_DEV void f2h(half *dst, const float *src, int n) {
-  convert(dst, src, n, [](float x) { return floatToHalf<R>(x); });
+template <int R>
+BANG_DEV void f2h(RowClass opClass, half *dst, const float *src, int n) {
+  convert(opClass, dst, src, n, [](float x) { return floatToHalf<R>(x); });
 }
 
 template <typename I, int R, typename S>
-BANG_DEV void toInt(I *dst, const S *src, int n, int pos) {
+BANG_DEV void toInt(RowClass opClass, I *dst, const S *src, int n, int pos) {
   checkPos(pos);
   float scale = pow2(-pos);
-  convert(dst, src, n, [scale](S x) {
+  convert(opClass, dst, src, n, [scale](S x) {
     float v = (float)x, r = v * scale;
     // A product that underflows to 0 keeps its sign for the rounding: any
     // nonzero value below 1 in magnitude rounds as the exact one would.
@@ -121,24 +122,26 @@ BANG_DEV float int32ToFloatOdd(int32_t x) {
 }
 
 template <typename D, typename I>
-BANG_DEV void fromInt(D *dst, const I *src, int n, int pos) {
+BANG_DEV void fromInt(RowClass opClass, D *dst, const I *src, int n, int pos) {
   checkPos(pos);
   float scale = pow2(pos);
   if constexpr (sizeof(D) == 2 && sizeof(I) == 4)
-    convert(dst, src, n,
+    convert(opClass, dst, src, n,
             [scale](I x) { return (D)(int32ToFloatOdd(x) * scale); });
   else // exact in float (int16) or rounded once (int32 to float)
-    convert(dst, src, n, [scale](I x) { return (D)((float)x * scale); });
+    convert(opClass, dst, src, n,
+            [scale](I x) { return (D)((float)x * scale); });
 }
 
 /// Fixed point to fixed point: value = src * 2^src_pos, dst = value /
 /// 2^dst_pos, rounded toward -inf and saturated.
 template <typename D, typename S>
-BANG_DEV void fixToFix(D *dst, const S *src, int n, int dstPos, int srcPos) {
+BANG_DEV void fixToFix(RowClass opClass, D *dst, const S *src, int n,
+                       int dstPos, int srcPos) {
   long long diff = (long long)srcPos - dstPos;
   // Beyond 32 either way the result is saturated, 0 or -1 already.
   int shift = diff > 32 ? 32 : (diff < -63 ? -63 : (int)diff);
-  convert(dst, src, n, [shift](S x) {
+  convert(opClass, dst, src, n, [shift](S x) {
     long long v = shift >= 0 ? (long long)x * (1LL << shift)
                              : ((long long)x >> -shift);
     constexpr long long lo = -(1LL << (sizeof(D) * 8 - 1));

@@ -63,8 +63,16 @@ BANG_DEV void writesBytes(void *p, long long bytes) {
   checkNram(p, bytes, BANG_WRITE);
 }
 
-template <typename T> BANG_DEV void charge(int opClass, long long n) {
-  __bangsim_compute(opClass, DTypeOf<T>::value, n);
+/// A cost class (BangOpClass), as only a row of intrinsics.def gives it: a
+/// definition in Intrinsics.cpp declares its row's class as `rowClass`, and
+/// its body passes that on to the helper that charges.
+struct RowClass {
+  int id;
+};
+
+/// Charges n operations of element type T in the row's class.
+template <typename T> BANG_DEV void charge(RowClass opClass, long long n) {
+  __bangsim_compute(opClass.id, DTypeOf<T>::value, n);
 }
 
 template <typename T> BANG_DEV bool isNaN(T x) { return x != x; }

@@ -6,22 +6,25 @@
 
 namespace bangdev {
 
-template <typename T> BANG_DEV void fill(void *dst, int n, T value) {
+template <typename T>
+BANG_DEV void fill(RowClass opClass, void *dst, int n, T value) {
   checkCount(n);
   writes((T *)dst, n);
-  charge<T>(BANG_OP_MOVE, n);
+  charge<T>(opClass, n);
   T *d = (T *)dst;
   for (int i = 0; i < n; ++i)
     d[i] = value;
 }
 
-template <typename T> BANG_DEV void zero(T *dst, int n) { fill<T>(dst, n, T(0)); }
+template <typename T> BANG_DEV void zero(RowClass opClass, T *dst, int n) {
+  fill<T>(opClass, dst, n, T(0));
+}
 
-BANG_DEV void move(void *dst, const void *src, int bytes) {
+BANG_DEV void move(RowClass opClass, void *dst, const void *src, int bytes) {
   checkCount(bytes);
   readsBytes(src, bytes);
   writesBytes(dst, bytes);
-  charge<int8_t>(BANG_OP_MOVE, bytes);
+  charge<int8_t>(opClass, bytes);
   __builtin_memmove(dst, src, bytes);
 }
 
@@ -42,7 +45,8 @@ BANG_DEV void sameOrApart(D *dst, S *src, L loop) {
 
 /// Applies `f` element by element; dst may alias a or b exactly.
 template <typename T, typename F>
-BANG_DEV void binary(int opClass, T *dst, const T *a, const T *b, int n, F f) {
+BANG_DEV void binary(RowClass opClass, T *dst, const T *a, const T *b, int n,
+                     F f) {
   checkCount(n);
   reads(a, n);
   reads(b, n);
@@ -57,7 +61,7 @@ BANG_DEV void binary(int opClass, T *dst, const T *a, const T *b, int n, F f) {
 }
 
 template <typename T, typename F>
-BANG_DEV void unary(int opClass, T *dst, const T *src, int n, F f) {
+BANG_DEV void unary(RowClass opClass, T *dst, const T *src, int n, F f) {
   checkCount(n);
   reads(src, n);
   writes(dst, n);
@@ -69,7 +73,8 @@ BANG_DEV void unary(int opClass, T *dst, const T *src, int n, F f) {
 }
 
 template <typename T, typename F>
-BANG_DEV void withScalar(int opClass, T *dst, const T *a, T b, int n, F f) {
+BANG_DEV void withScalar(RowClass opClass, T *dst, const T *a, T b, int n,
+                         F f) {
   checkCount(n);
   reads(a, n);
   writes(dst, n);
@@ -125,39 +130,39 @@ BANG_DEV void fusionInPlace(mluFusionOp_t op, T *dst, const T *a, B b,
 
 /// __bang_fusion with a vector b.
 template <typename T>
-BANG_DEV void fusionOp(mluFusionOp_t op, T *dst, const T *a, const T *b,
-                       const T *c, int n, int nc) {
+BANG_DEV void fusionOp(RowClass opClass, mluFusionOp_t op, T *dst, const T *a,
+                       const T *b, const T *c, int n, int nc) {
   checkFusion<T>(op, n, nc);
   reads(a, n);
   reads(b, n);
   reads(c, n);
   writes(dst, n);
-  charge<T>(BANG_OP_MUL, n);
+  charge<T>(opClass, n);
   auto bAt = [b](int i) { return b[i]; };
   fusionInPlace(op, dst, a, bAt, c, n);
 }
 
 /// __bang_fusion with a scalar b.
 template <typename T>
-BANG_DEV void fusionOp(mluFusionOp_t op, T *dst, const T *a, T b, const T *c,
-                       int n, int nc) {
+BANG_DEV void fusionOp(RowClass opClass, mluFusionOp_t op, T *dst, const T *a,
+                       T b, const T *c, int n, int nc) {
   checkFusion<T>(op, n, nc);
   reads(a, n);
   reads(c, n);
   writes(dst, n);
-  charge<T>(BANG_OP_MUL, n);
+  charge<T>(opClass, n);
   auto bAt = [b](int) { return b; };
   fusionInPlace(op, dst, a, bAt, c, n);
 }
 
 template <typename F>
-BANG_DEV void bytewise(void *dst, const void *a, const void *b, int bytes,
-                       F f) {
+BANG_DEV void bytewise(RowClass opClass, void *dst, const void *a,
+                       const void *b, int bytes, F f) {
   checkCount(bytes);
   readsBytes(a, bytes);
   readsBytes(b, bytes);
   writesBytes(dst, bytes);
-  charge<int8_t>(BANG_OP_ALU, bytes);
+  charge<int8_t>(opClass, bytes);
   uint8_t *d = (uint8_t *)dst;
   sameOrApart(d, (const uint8_t *)a, [&](const uint8_t *x) {
     sameOrApart(d, (const uint8_t *)b, [&](const uint8_t *y) {

@@ -60,8 +60,8 @@ template <typename T> BANG_DEV T asmFuseApply(int op, T x, T y) {
 
 /// One step: dst[i] = src[i] OP (vec ? vec[i] : scalar).
 template <typename T>
-BANG_DEV void asmFuse(T *dst, const T *src, int n, int op, T scalar,
-                      const T *vec) {
+BANG_DEV void asmFuse(RowClass opClass, T *dst, const T *src, int n, int op,
+                      T scalar, const T *vec) {
   checkCount(n);
   if (op < 0 || op >= ASM_FUSE_NUM)
     __bangsim_fault("fuse.nram: unknown operation");
@@ -69,15 +69,15 @@ BANG_DEV void asmFuse(T *dst, const T *src, int n, int op, T scalar,
   if (vec)
     reads(vec, n);
   writes(dst, n);
-  charge<T>(BANG_OP_ALU, n);
+  charge<T>(opClass, n);
   for (int i = 0; i < n; ++i)
     dst[i] = asmFuseApply(op, src[i], vec ? vec[i] : scalar);
 }
 
 /// gather.vector: element i (`size` bytes at src + offset[i], offsets in
 /// bytes) goes to dst + i * stride.
-BANG_DEV void asmGather(void *dst, const void *src, const uint32_t *offset,
-                        int size, int n, int stride) {
+BANG_DEV void asmGather(RowClass opClass, void *dst, const void *src,
+                        const uint32_t *offset, int size, int n, int stride) {
   checkCount(n);
   if (size < 0 || stride < 0)
     __bangsim_fault("gather.vector: negative size or stride");
@@ -89,7 +89,7 @@ BANG_DEV void asmGather(void *dst, const void *src, const uint32_t *offset,
     last = offset[i] > last ? offset[i] : last;
   readsBytes(src, (long long)last + size);
   writesBytes(dst, (long long)(n - 1) * stride + size);
-  charge<uint8_t>(BANG_OP_MOVE, (long long)n * size);
+  charge<uint8_t>(opClass, (long long)n * size);
   for (int i = 0; i < n; ++i)
     __builtin_memmove((char *)dst + (long long)i * stride,
                       (const char *)src + offset[i], size);
@@ -97,15 +97,16 @@ BANG_DEV void asmGather(void *dst, const void *src, const uint32_t *offset,
 
 } // namespace bangdev
 
-#define BODY___bangsim_asm_fuse_f16 asmFuse(dst, src, n, op, scalar, vec)
-#define BODY___bangsim_asm_fuse_f32 asmFuse(dst, src, n, op, scalar, vec)
-#define BODY___bangsim_asm_fuse_s32 asmFuse(dst, src, n, op, scalar, vec)
-#define BODY___bangsim_asm_fuse_u32 asmFuse(dst, src, n, op, scalar, vec)
-#define BANG_ASM_DIV withScalar(BANG_OP_DIV, dst, src, value, n, \
-                                [](auto x, auto y) { return x / y; })
+#define BANG_ASM_FUSE asmFuse(rowClass, dst, src, n, op, scalar, vec)
+#define BODY___bangsim_asm_fuse_f16 BANG_ASM_FUSE
+#define BODY___bangsim_asm_fuse_f32 BANG_ASM_FUSE
+#define BODY___bangsim_asm_fuse_s32 BANG_ASM_FUSE
+#define BODY___bangsim_asm_fuse_u32 BANG_ASM_FUSE
+#define BANG_ASM_DIV                                                           \
+  withScalar(rowClass, dst, src, value, n, [](auto x, auto y) { return x / y; })
 #define BODY___bangsim_asm_div_scalar_f16 BANG_ASM_DIV
 #define BODY___bangsim_asm_div_scalar_f32 BANG_ASM_DIV
-#define BODY___bangsim_asm_gather                                             \
-  asmGather(dst, src, offset, size, n, stride)
+#define BODY___bangsim_asm_gather                                              \
+  asmGather(rowClass, dst, src, offset, size, n, stride)
 
 #endif // BANG_DEVICELIB_INLINEASM_H

@@ -50,14 +50,15 @@ template <typename T> BANG_DEV T minNumOf(T a, T b) {
 
 /// dst[i] = a[i] rem b: truncated remainder (the sign of a[i], C's fmod and
 /// %). An integer b of 0 faults; INT_MIN rem -1 is 0.
-template <typename T> BANG_DEV void remScalar(T *dst, const T *a, T b, int n) {
+template <typename T>
+BANG_DEV void remScalar(RowClass opClass, T *dst, const T *a, T b, int n) {
   if constexpr (isInt<T>) {
     if (b == 0)
       __bangsim_fault("__bang_rem: division by zero");
-    withScalar(BANG_OP_DIV, dst, a, b, n,
+    withScalar(opClass, dst, a, b, n,
                [](T x, T y) { return (T)((long long)x % (long long)y); });
   } else {
-    withScalar(BANG_OP_DIV, dst, a, b, n,
+    withScalar(opClass, dst, a, b, n,
                [](T x, T y) { return (T)__builtin_fmodf((float)x, (float)y); });
   }
 }
@@ -65,38 +66,38 @@ template <typename T> BANG_DEV void remScalar(T *dst, const T *a, T b, int n) {
 } // namespace bangdev
 
 // --- Bodies of the rows (see Intrinsics.cpp)
-#define BANG_MATH1(CLASS, EXPR)                                                \
-  unary(CLASS, dst, src, n, [](auto v) { return EXPR; })
+#define BANG_MATH1(EXPR)                                                       \
+  unary(rowClass, dst, src, n, [](auto v) { return EXPR; })
 /// Computed in float, rounded once to the element type.
-#define BANG_MATHF(CLASS, EXPR)                                                \
-  unary(CLASS, dst, src, n, [](auto v) {                                       \
+#define BANG_MATHF(EXPR)                                                       \
+  unary(rowClass, dst, src, n, [](auto v) {                                    \
     float x = (float)v;                                                        \
     return (decltype(v))(EXPR);                                                \
   })
-#define BODY___bang_abs BANG_MATH1(BANG_OP_ALU, absOf(v))
-#define BODY___bang_active_abs BANG_MATH1(BANG_OP_ACT, absOf(v))
-#define BODY___bang_square BANG_MATH1(BANG_OP_MUL, mulOf(v, v))
-#define BODY___bang_floor BANG_MATHF(BANG_OP_ALU, __builtin_floorf(x))
-#define BODY___bang_sqrt BANG_MATHF(BANG_OP_ACT, __builtin_sqrtf(x))
-#define BODY___bang_recip BANG_MATHF(BANG_OP_DIV, 1.0f / x)
-#define BODY___bang_active_reciphp BANG_MATHF(BANG_OP_ACT, 1.0f / x)
-#define BODY___bang_sin BANG_MATHF(BANG_OP_ACT, __builtin_sinf(x))
-#define BODY___bang_cos BANG_MATHF(BANG_OP_ACT, __builtin_cosf(x))
-#define BODY___bang_pow2 BANG_MATHF(BANG_OP_ACT, __builtin_exp2f(x))
-#define BODY___bang_log2 BANG_MATHF(BANG_OP_ACT, __builtin_log2f(x))
-#define BODY___bang_active_exphp BANG_MATHF(BANG_OP_ACT, __builtin_expf(x))
+#define BODY___bang_abs BANG_MATH1(absOf(v))
+#define BODY___bang_active_abs BANG_MATH1(absOf(v))
+#define BODY___bang_square BANG_MATH1(mulOf(v, v))
+#define BODY___bang_floor BANG_MATHF(__builtin_floorf(x))
+#define BODY___bang_sqrt BANG_MATHF(__builtin_sqrtf(x))
+#define BODY___bang_recip BANG_MATHF(1.0f / x)
+#define BODY___bang_active_reciphp BANG_MATHF(1.0f / x)
+#define BODY___bang_sin BANG_MATHF(__builtin_sinf(x))
+#define BODY___bang_cos BANG_MATHF(__builtin_cosf(x))
+#define BODY___bang_pow2 BANG_MATHF(__builtin_exp2f(x))
+#define BODY___bang_log2 BANG_MATHF(__builtin_log2f(x))
+#define BODY___bang_active_exphp BANG_MATHF(__builtin_expf(x))
 #define BANG_MATH2(EXPR)                                                       \
-  binary(BANG_OP_ALU, dst, a, b, n, [](auto x, auto y) { return EXPR; })
+  binary(rowClass, dst, a, b, n, [](auto x, auto y) { return EXPR; })
 #define BODY___bang_maximum BANG_MATH2(maxNumOf(x, y))
 #define BODY___bang_minimum BANG_MATH2(minNumOf(x, y))
 #define BODY___bang_nan_maximum BANG_MATH2(maxOf(x, y))
 #define BODY___bang_nan_minimum BANG_MATH2(minOf(x, y))
-#define BODY___bang_rem remScalar(dst, a, b, n)
+#define BODY___bang_rem remScalar(rowClass, dst, a, b, n)
 // The toolkit's math library: as __bang_sin etc.; hypot in float.
 #define BODY___cn_vector_sin_f32 BODY___bang_sin
 #define BODY___cn_vector_cos_f32 BODY___bang_cos
 #define BODY___cn_vector_hypot_f32                                             \
-  binary(BANG_OP_ACT, dst, a, b, n,                                            \
+  binary(rowClass, dst, a, b, n,                                               \
          [](float x, float y) { return __builtin_hypotf(x, y); })
 #define BODY___cn_scalar_sin_f32 return __builtin_sinf(x)
 #define BODY___cn_scalar_cos_f32 return __builtin_cosf(x)

@@ -7,14 +7,15 @@
 namespace bangdev {
 
 template <typename T>
-BANG_DEV void lut(T *dst, const T *idx, const T *table, int n, int len) {
+BANG_DEV void lut(RowClass opClass, T *dst, const T *idx, const T *table, int n,
+                  int len) {
   checkCount(n);
   if (len <= 0)
     __bangsim_fault("__bang_lut: table_len must be positive");
   reads(idx, n);
   reads(table, len);
   writes(dst, n);
-  charge<T>(BANG_OP_REDUCE, n);
+  charge<T>(opClass, n);
   bool bad = false; // checked first, in a loop that vectorises
   for (int i = 0; i < n; ++i)
     bad |= idx[i] < 0 || idx[i] >= len;
@@ -25,11 +26,12 @@ BANG_DEV void lut(T *dst, const T *idx, const T *table, int n, int len) {
 }
 
 /// dst[0] = the sum of src[0..n), accumulated in order in float.
-template <typename T> BANG_DEV void reduceSum(T *dst, const T *src, int n) {
+template <typename T>
+BANG_DEV void reduceSum(RowClass opClass, T *dst, const T *src, int n) {
   checkCount(n);
   reads(src, n);
   writes(dst, 1);
-  charge<T>(BANG_OP_REDUCE, n);
+  charge<T>(opClass, n);
   float acc = 0.0f;
   for (int i = 0; i < n; ++i)
     acc += (float)src[i];
@@ -39,13 +41,13 @@ template <typename T> BANG_DEV void reduceSum(T *dst, const T *src, int n) {
 /// dst[0] = the extreme value (the first one on ties; NaN only when all are
 /// NaN), and the uint32 at byte offset 4 of dst = its index.
 template <typename T, bool Max>
-BANG_DEV void argExtreme(T *dst, const T *src, int n) {
+BANG_DEV void argExtreme(RowClass opClass, T *dst, const T *src, int n) {
   checkCount(n);
   if (n == 0)
     __bangsim_fault("__bang_argmax/argmin: count must be positive");
   reads(src, n);
   writesBytes(dst, 8);
-  charge<T>(BANG_OP_REDUCE, n);
+  charge<T>(opClass, n);
   int best = 0;
   for (int i = 1; i < n; ++i) {
     if (isNaN(src[i]))
@@ -68,8 +70,8 @@ enum PoolKind { SumPool, MaxPool, AvgPool };
 /// float. The result is rounded once to the element type. Channels are the
 /// inner loop, so it vectorises.
 template <typename T, int Kind>
-BANG_DEV void pool(T *dst, const T *src, int c, int h, int w, int kh, int kw,
-                   int sh, int sw) {
+BANG_DEV void pool(RowClass opClass, T *dst, const T *src, int c, int h, int w,
+                   int kh, int kw, int sh, int sw) {
   if (c <= 0 || h <= 0 || w <= 0 || kh <= 0 || kw <= 0 || sh <= 0 || sw <= 0)
     __bangsim_fault("pool: sizes, kernel and stride must be positive");
   if (kh > h || kw > w)
@@ -79,7 +81,7 @@ BANG_DEV void pool(T *dst, const T *src, int c, int h, int w, int kh, int kw,
   writes(dst, (long long)oh * ow * c);
   if (dst == src)
     __bangsim_fault("pool: dst and src must not be the same");
-  charge<T>(BANG_OP_REDUCE, (long long)oh * ow * c * kh * kw);
+  charge<T>(opClass, (long long)oh * ow * c * kh * kw);
   constexpr int Chunk = 256;
   float acc[Chunk];
   float window = (float)(kh * kw);
@@ -109,14 +111,14 @@ BANG_DEV void pool(T *dst, const T *src, int c, int h, int w, int kh, int kw,
 
 /// src is [height][width]; dst becomes [width][height].
 template <typename T>
-BANG_DEV void transpose(T *dst, const T *src, int h, int w) {
+BANG_DEV void transpose(RowClass opClass, T *dst, const T *src, int h, int w) {
   if (h < 0 || w < 0)
     __bangsim_fault("__bang_transpose: negative size");
   reads(src, (long long)h * w);
   writes(dst, (long long)h * w);
   if (dst == src && h > 1 && w > 1)
     __bangsim_fault("__bang_transpose: dst and src must not be the same");
-  charge<T>(BANG_OP_MOVE, (long long)h * w);
+  charge<T>(opClass, (long long)h * w);
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x)
       dst[(long long)x * h + y] = src[(long long)y * w + x];
@@ -212,9 +214,9 @@ BANG_DEV void reduceRow(D *out, int n, const S *const *xs, const S *const *ws,
 constexpr int kMaxTaps = 1024;
 
 template <typename D, typename S>
-BANG_DEV void conv(D *dst, const S *src, const S *kernel, int ci, int ih,
-                   int iw, int kh, int kw, int sh, int sw, int co, int dh,
-                   int dw) {
+BANG_DEV void conv(RowClass opClass, D *dst, const S *src, const S *kernel,
+                   int ci, int ih, int iw, int kh, int kw, int sh, int sw,
+                   int co, int dh, int dw) {
   if (ci <= 0 || ih <= 0 || iw <= 0 || kh <= 0 || kw <= 0 || co <= 0)
     __bangsim_fault("__bang_conv: sizes must be positive");
   if (sh <= 0 || sw <= 0 || dh <= 0 || dw <= 0)
@@ -233,7 +235,7 @@ BANG_DEV void conv(D *dst, const S *src, const S *kernel, int ci, int ih,
   writes(dst, outN);
   if (overlaps(dst, outN * sizeof(D), src, inN * sizeof(S)))
     __bangsim_fault("__bang_conv: dst overlaps src");
-  charge<S>(BANG_OP_MAC, outN * kh * kw * ci);
+  charge<S>(opClass, outN * kh * kw * ci);
   // With no dilation along x, the kw taps of a kernel row are one
   // contiguous run of kw*ci inputs and weights: one segment per row.
   bool rowRuns = dw == 1;
@@ -255,8 +257,8 @@ BANG_DEV void conv(D *dst, const S *src, const S *kernel, int ci, int ih,
 }
 
 template <bool Bias, typename D, typename S>
-BANG_DEV void matmul(D *dst, const S *a, const S *b, const D *bias, int m,
-                     int k, int n) {
+BANG_DEV void matmul(RowClass opClass, D *dst, const S *a, const S *b,
+                     const D *bias, int m, int k, int n) {
   if (m <= 0 || k <= 0 || n <= 0)
     __bangsim_fault(Bias ? "__bang_mlp: sizes must be positive"
                          : "__bang_matmul: sizes must be positive");
@@ -269,7 +271,7 @@ BANG_DEV void matmul(D *dst, const S *a, const S *b, const D *bias, int m,
   if (overlaps(dst, outN * sizeof(D), a, aN * sizeof(S)))
     __bangsim_fault(Bias ? "__bang_mlp: dst overlaps src"
                          : "__bang_matmul: dst overlaps a");
-  charge<S>(BANG_OP_MAC, outN * k);
+  charge<S>(opClass, outN * k);
   for (int i = 0; i < m; ++i) {
     const S *x = a + (long long)i * k;
     reduceRow<D, S, D, Bias>(dst + (long long)i * n, n, &x, &b, 1, k, n,

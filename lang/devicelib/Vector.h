@@ -26,19 +26,22 @@ template <typename T> BANG_DEV T mulHighOf(T x, T y) {
     return (T)(((unsigned long long)x * (unsigned long long)y) >> Bits);
 }
 
-template <typename T, int N> BANG_DEV void vvMove(T (&d)[N], T value) {
-  charge<T>(BANG_OP_MOVE, N);
+template <typename T, int N>
+BANG_DEV void vvMove(RowClass opClass, T (&d)[N], T value) {
+  charge<T>(opClass, N);
   for (int i = 0; i < N; ++i)
     d[i] = value;
 }
-template <typename T, int N> BANG_DEV void vvMove(T (&d)[N], const T (&s)[N]) {
-  charge<T>(BANG_OP_MOVE, N);
+template <typename T, int N>
+BANG_DEV void vvMove(RowClass opClass, T (&d)[N], const T (&s)[N]) {
+  charge<T>(opClass, N);
   __builtin_memmove(d, s, sizeof(d));
 }
 
-template <typename T, int N> BANG_DEV void vvLoad(T (&d)[N], const T *src) {
+template <typename T, int N>
+BANG_DEV void vvLoad(RowClass opClass, T (&d)[N], const T *src) {
   reads(src, N);
-  charge<T>(BANG_OP_MOVE, N);
+  charge<T>(opClass, N);
   __builtin_memcpy(d, src, sizeof(d));
 }
 
@@ -50,17 +53,18 @@ static constexpr struct WholeRegister {
 
 /// Stores the first n elements of the register.
 template <typename T, int N>
-BANG_DEV void vvStore(T *dst, const T (&s)[N], int n) {
+BANG_DEV void vvStore(RowClass opClass, T *dst, const T (&s)[N], int n) {
   checkCount(n);
   if (n > N)
     __bangsim_fault("__vv_store: more elements than a vector register holds");
   writes(dst, n);
-  charge<T>(BANG_OP_MOVE, n);
+  charge<T>(opClass, n);
   __builtin_memcpy(dst, s, n * sizeof(T));
 }
 template <typename T, int N>
-BANG_DEV void vvStore(T *dst, const T (&s)[N], WholeRegister) {
-  vvStore(dst, s, N);
+BANG_DEV void vvStore(RowClass opClass, T *dst, const T (&s)[N],
+                      WholeRegister) {
+  vvStore(opClass, dst, s, N);
 }
 
 /// The elements of a register operand, or a scalar operand itself.
@@ -76,8 +80,9 @@ BANG_VV_OPERAND_OF(vv_uint32)
 #undef BANG_VV_OPERAND_OF
 
 /// d[i] = start + i * step, each operation rounded to T (integers wrap).
-template <typename T, int N> BANG_DEV void vvIndex(T (&d)[N], T start, T step) {
-  charge<T>(BANG_OP_ALU, N);
+template <typename T, int N>
+BANG_DEV void vvIndex(RowClass opClass, T (&d)[N], T start, T step) {
+  charge<T>(opClass, N);
   for (int i = 0; i < N; ++i)
     d[i] = addOf(start, mulOf((T)i, step));
 }
@@ -85,7 +90,7 @@ template <typename T, int N> BANG_DEV void vvIndex(T (&d)[N], T start, T step) {
 /// d[i] = f(a[i], b(i)); b(i) is element i of a register or a scalar. d may
 /// be a or b.
 template <typename T, int N, typename B, typename F>
-BANG_DEV void vvMap(int opClass, T (&d)[N], const T (&a)[N], B b, F f) {
+BANG_DEV void vvMap(RowClass opClass, T (&d)[N], const T (&a)[N], B b, F f) {
   charge<T>(opClass, N);
   T r[N];
   for (int i = 0; i < N; ++i)
@@ -93,22 +98,22 @@ BANG_DEV void vvMap(int opClass, T (&d)[N], const T (&a)[N], B b, F f) {
   __builtin_memcpy(d, r, sizeof(d));
 }
 template <typename T, int N, typename F>
-BANG_DEV void vvBinary(int opClass, T (&d)[N], const T (&a)[N], const T (&b)[N],
-                       F f) {
+BANG_DEV void vvBinary(RowClass opClass, T (&d)[N], const T (&a)[N],
+                       const T (&b)[N], F f) {
   vvMap(
       opClass, d, a, [&](int i) { return b[i]; }, f);
 }
 template <typename T, int N, typename F>
-BANG_DEV void vvBinary(int opClass, T (&d)[N], const T (&a)[N], T b, F f) {
+BANG_DEV void vvBinary(RowClass opClass, T (&d)[N], const T (&a)[N], T b, F f) {
   vvMap(
       opClass, d, a, [b](int) { return b; }, f);
 }
 
 template <typename T, int N>
-BANG_DEV void vvTrixor(T (&d)[N], const T (&a)[N], const T (&b)[N],
-                       const T (&c)[N]) {
+BANG_DEV void vvTrixor(RowClass opClass, T (&d)[N], const T (&a)[N],
+                       const T (&b)[N], const T (&c)[N]) {
   vvMap(
-      BANG_OP_ALU, d, a, [&](int i) { return (T)(b[i] ^ c[i]); },
+      opClass, d, a, [&](int i) { return (T)(b[i] ^ c[i]); },
       [](T x, T y) { return (T)(x ^ y); });
 }
 
@@ -116,18 +121,18 @@ BANG_DEV void vvTrixor(T (&d)[N], const T (&a)[N], const T (&b)[N],
 
 // --- Bodies of the rows (see Intrinsics.cpp)
 #define BODY___vv_get_length return BANG_VV_BYTES
-#define BODY___vv_move vvMove(dst.v, vvOperand(src))
-#define BODY___vv_load vvLoad(dst.v, src)
-#define BODY___vv_store vvStore(dst, src.v, num)
-#define BODY___vv_index vvIndex(dst.v, start, step)
-#define BANG_VV2(CLASS, EXPR)                                                  \
-  vvBinary(CLASS, dst.v, a.v, vvOperand(b),                                    \
+#define BODY___vv_move vvMove(rowClass, dst.v, vvOperand(src))
+#define BODY___vv_load vvLoad(rowClass, dst.v, src)
+#define BODY___vv_store vvStore(rowClass, dst, src.v, num)
+#define BODY___vv_index vvIndex(rowClass, dst.v, start, step)
+#define BANG_VV2(EXPR)                                                         \
+  vvBinary(rowClass, dst.v, a.v, vvOperand(b),                                 \
            [](auto x, auto y) { return (decltype(x))(EXPR); })
-#define BODY___vv_add BANG_VV2(BANG_OP_ALU, addOf(x, y))
-#define BODY___vv_mul BANG_VV2(BANG_OP_MUL, mulOf(x, y))
-#define BODY___vv_mulh BANG_VV2(BANG_OP_MUL, mulHighOf(x, y))
-#define BODY___vv_xor BANG_VV2(BANG_OP_ALU, x ^ y)
-#define BODY___vv_trixor vvTrixor(dst.v, a.v, b.v, c.v)
+#define BODY___vv_add BANG_VV2(addOf(x, y))
+#define BODY___vv_mul BANG_VV2(mulOf(x, y))
+#define BODY___vv_mulh BANG_VV2(mulHighOf(x, y))
+#define BODY___vv_xor BANG_VV2(x ^ y)
+#define BODY___vv_trixor vvTrixor(rowClass, dst.v, a.v, b.v, c.v)
 /// Scalar conversions.
 #define BODY___float2half_rn return (half)x
 

@@ -43,3 +43,13 @@ cache_dir = os.path.join(config.test_exec_root, "compile-cache")
 shutil.rmtree(cache_dir, ignore_errors=True)
 config.environment["BANGC_CACHE_DIR"] = cache_dir
 config.environment.pop("BANGC_CACHE_DISABLE", None)
+
+# The include paths and forced prelude of the device library's own compile
+# (DEVICELIB_FLAGS in lang/CMakeLists.txt), for tests compiled against it.
+config.substitutions.append(("%devicelib_flags", " ".join([
+    "-std=c++17", "-Xclang", "-ffloat16-excess-precision=none",
+    "-I" + os.path.join(config.bangc_src_root, "lang", "include"),
+    "-I" + os.path.join(config.bangc_obj_root, "lang", "include"),
+    "-I" + os.path.join(config.bangc_src_root, "abi", "include"),
+    "-I" + os.path.join(config.bangc_src_root, "lang", "devicelib"),
+    "-DMAX_NRAM_SIZE=1", "-include", "bang/prelude.h"])))
