@@ -16,15 +16,36 @@
 #include <stdint.h>
 #include <bangsim/KernelABI.h>
 
+// In CUDA mode (a host + device source) everything the prelude declares,
+// the intrinsics and the C math library included, is callable from both
+// sides, as the CUDA headers make them.
+#ifdef __CUDA__
+#pragma clang force_cuda_host_device begin
+#endif
+
 // --- Function qualifiers ------------------------------------------------===//
 // Kernels are marked with an annotation that survives template instantiation;
 // codegen finds them through @llvm.global.annotations.
-#define __mlu_global__ __attribute__((annotate("bang.kernel"), noinline, used))
+//
+// A host + device source (one that launches kernels with <<<>>> or defines
+// main; docs/host-code.md) is compiled twice in Clang's CUDA mode
+// (__CUDA__): the qualifiers then also carry CUDA's attributes, so that
+// Clang keeps host functions out of the device compilation and kernels and
+// device functions out of the host one; an unqualified function is host
+// code there, as with cncc. A device-only source is plain C++ and every
+// function in it is device code.
+#ifdef __CUDA__
+#define BANG_CUDA_(...) __attribute__((__VA_ARGS__))
+#else
+#define BANG_CUDA_(...)
+#endif
+#define __mlu_global__                                                         \
+  BANG_CUDA_(global) __attribute__((annotate("bang.kernel"), noinline, used))
 #define __mlu_entry__ __mlu_global__
-#define __mlu_func__ inline __attribute__((always_inline))
-#define __mlu_device__ inline
-#define __mlu_host__
-#define __mlu_builtin__ inline
+#define __mlu_func__ BANG_CUDA_(device) inline __attribute__((always_inline))
+#define __mlu_device__ BANG_CUDA_(device) inline
+#define __mlu_host__ BANG_CUDA_(host)
+#define __mlu_builtin__ BANG_CUDA_(device) inline
 /// A function of the vector-register API (__vv_*): a device helper, as
 /// __mlu_func__.
 #define __mlu_vector__ __mlu_func__
@@ -33,18 +54,18 @@
 // A memory space is a property of the declaration, as CUDA's __shared__ is:
 // pointers stay plain `T *` and the space of a pointer is known at run time
 // from its address.
-#define __nram__ __attribute__((annotate("bang.nram")))
-#define __wram__ __attribute__((annotate("bang.wram")))
-#define __mlu_shared__ __attribute__((annotate("bang.sram")))
+#define __nram__ BANG_CUDA_(shared) __attribute__((annotate("bang.nram")))
+#define __wram__ BANG_CUDA_(shared) __attribute__((annotate("bang.wram")))
+#define __mlu_shared__ BANG_CUDA_(shared) __attribute__((annotate("bang.sram")))
 #define __ldram__
 #define __mlu_const__ const
 
 // --- Builtin variables --------------------------------------------------===//
 // Read-only; codegen replaces every load with a load from the task context.
 extern "C" {
-extern const int taskId, taskIdX, taskIdY, taskIdZ;
-extern const int taskDim, taskDimX, taskDimY, taskDimZ;
-extern const int coreId, coreDim, clusterId, clusterDim;
+extern BANG_CUDA_(device) const int taskId, taskIdX, taskIdY, taskIdZ;
+extern BANG_CUDA_(device) const int taskDim, taskDimX, taskDimY, taskDimZ;
+extern BANG_CUDA_(device) const int coreId, coreDim, clusterId, clusterDim;
 }
 
 /// The simulator has no memory core: kernels' `if (__is_mpu()) return;` is a
@@ -56,22 +77,68 @@ inline __attribute__((always_inline)) bool __is_mpu() { return false; }
 // frontend passes -ffloat16-excess-precision=none).
 typedef _Float16 half;
 
+// --- Scalar math (F11) --------------------------------------------------===//
+// cncc declares the C math library for device code (logf, powf, INFINITY,
+// std::isnan, ...): so do we, from the host's <cmath>. `half` gets its own
+// overloads, computed in float and rounded once to half, so that sin(h) or
+// std::isnan(h) is not ambiguous between float, double and long double.
+// The C++17 special functions (std::beta, ...), which device code has no use
+// for, are left out: libstdc++'s header of them would double the prelude's
+// parse time.
+#define _GLIBCXX_BITS_SPECFUN_H 1
+#include <cmath>
+#include <math.h>
+#define BANG_HALF_MATH_1(F)                                                    \
+  inline __attribute__((always_inline)) half F(half x) {                       \
+    return (half)::F##f((float)x);                                             \
+  }
+#define BANG_HALF_MATH_2(F)                                                    \
+  inline __attribute__((always_inline)) half F(half x, half y) {               \
+    return (half)::F##f((float)x, (float)y);                                   \
+  }
+#define BANG_HALF_CLASSIFY(F)                                                  \
+  inline __attribute__((always_inline)) bool F(half x) {                       \
+    return std::F((float)x);                                                   \
+  }
+#define BANG_HALF_MATH(M1, M2, C)                                              \
+  M1(sin) M1(cos) M1(tan) M1(asin) M1(acos) M1(atan) M1(sinh) M1(cosh)         \
+  M1(tanh) M1(asinh) M1(acosh) M1(atanh) M1(exp) M1(exp2) M1(expm1) M1(log)    \
+  M1(log2) M1(log10) M1(log1p) M1(sqrt) M1(cbrt) M1(fabs) M1(floor) M1(ceil)   \
+  M1(trunc) M1(round) M1(rint) M1(nearbyint) M1(erf) M1(erfc) M1(lgamma)       \
+  M1(tgamma) M2(pow) M2(fmod) M2(fmax) M2(fmin) M2(atan2) M2(hypot)            \
+  M2(copysign) M2(remainder) C(isnan) C(isinf) C(isfinite) C(signbit)          \
+  C(isnormal)
+BANG_HALF_MATH(BANG_HALF_MATH_1, BANG_HALF_MATH_2, BANG_HALF_CLASSIFY)
+inline __attribute__((always_inline)) half abs(half x) { return fabs(x); }
+namespace std {
+BANG_HALF_MATH(BANG_HALF_MATH_1, BANG_HALF_MATH_2, BANG_HALF_CLASSIFY)
+inline __attribute__((always_inline)) half abs(half x) { return ::fabs(x); }
+// C++17's float names that libstdc++ before 14 leaves out of std.
+using ::ceilf;
+using ::expf;
+using ::fabsf;
+using ::floorf;
+using ::fmodf;
+using ::logf;
+using ::powf;
+using ::sqrtf;
+using ::sinf;
+using ::cosf;
+using ::tanhf;
+using ::roundf;
+using ::truncf;
+} // namespace std
+#undef BANG_HALF_MATH
+#undef BANG_HALF_CLASSIFY
+#undef BANG_HALF_MATH_2
+#undef BANG_HALF_MATH_1
+
 // --- memcpy directions --------------------------------------------------===//
+// One constant per row of the table (GDRAM2NRAM = 0, ...).
 typedef enum mluMemcpyDirection {
-  GDRAM2NRAM = 0,
-  NRAM2GDRAM = 1,
-  NRAM2NRAM = 2,
-  GDRAM2GDRAM = 3,
-  GDRAM2WRAM = 4,
-  NRAM2WRAM = 5,
-  WRAM2NRAM = 6,
-  GDRAM2SRAM = 7,
-  SRAM2GDRAM = 8,
-  SRAM2NRAM = 9,
-  NRAM2SRAM = 10,
-  SRAM2SRAM = 11,
-  WRAM2GDRAM = 12,
-  SRAM2WRAM = 13,
+#define BANG_MEMCPY_DIRECTION(NAME, VALUE, SRC, DST) NAME = VALUE,
+#include <bangsim/MemcpyDirections.def>
+#undef BANG_MEMCPY_DIRECTION
 } mluMemcpyDirection_t;
 
 // --- __bang_fusion operations -------------------------------------------===//
@@ -118,5 +185,9 @@ BANG_VV_TYPE(vv_uint32, uint32_t)
 // bang/intrinsics.h is intrinsics.def expanded at build time into one plain
 // declaration per row, so diagnostics show readable candidates.
 #include <bang/intrinsics.h>
+
+#ifdef __CUDA__
+#pragma clang force_cuda_host_device end
+#endif
 
 #endif // BANG_PRELUDE_H
