@@ -8,6 +8,7 @@
 #include "layergroup/Runner.h"
 
 #include "bangsim/Device.h"
+#include "bangsim/MemcpyDirection.h"
 #include "bangsim/Module.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -201,9 +202,14 @@ Expected<GroupRun> PlanRun::runGroup(const GroupPlan &gp,
   if (gp.weightsInSram() && gp.inputsInSram())
     for (int t : gp.Info.Inputs)
       stagedInputs += batch * n.Tensors[t].elements() * 4;
+  using bangsim::MemcpyDirection;
+  auto bytesIn = [&](MemcpyDirection d) {
+    return stats->bytesByDirection[bangsim::directionValue(d)];
+  };
   run.WeightReadBytes =
-      stats->bytesByDirection[4] +
-      (gp.weightsInSram() ? stats->bytesByDirection[7] - stagedInputs : 0);
+      bytesIn(MemcpyDirection::GDRAM2WRAM) +
+      (gp.weightsInSram() ? bytesIn(MemcpyDirection::GDRAM2SRAM) - stagedInputs
+                          : 0);
   run.HostSeconds = stats->hostSeconds;
   return run;
 }

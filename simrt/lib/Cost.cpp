@@ -30,19 +30,10 @@ namespace {
 
 const int dtypeBytes[BANG_DT_NUM] = {1, 1, 2, 2, 4, 4, 8, 2, 4, 8};
 
+/// A copy that reads or writes GDRAM takes the GDRAM pipe (the core's share
+/// of the card's bandwidth); any other the on-chip one.
 bool touchesGdram(int dir) {
-  switch (dir) {
-  case 0:  // GDRAM2NRAM
-  case 1:  // NRAM2GDRAM
-  case 3:  // GDRAM2GDRAM
-  case 4:  // GDRAM2WRAM
-  case 7:  // GDRAM2SRAM
-  case 8:  // SRAM2GDRAM
-  case 12: // WRAM2GDRAM
-    return true;
-  default:
-    return false;
-  }
+  return isDirection(dir) && (readsGdram(dir) || writesGdram(dir));
 }
 
 void record(Task &task, bool dma, double start, double cycles,
@@ -74,7 +65,7 @@ void bangsim::chargeDma(Task &task, int dir, int64_t bytes, int64_t segments,
   if (!async)
     task.compute = end;
   task.stats.dmaBusy += cycles;
-  if (dir >= 0 && dir < NumDirections)
+  if (isDirection(dir))
     task.bytes[dir] += bytes;
   record(task, true, start, cycles, name, bytes);
 }

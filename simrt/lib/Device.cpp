@@ -297,12 +297,12 @@ Expected<LaunchStats> Device::launch(const Kernel &kernel,
   for (double c : coreClock)
     stats.cycles = std::max(stats.cycles, c);
   stats.seconds = stats.cycles / (spec.clockGHz * 1e9);
-  const int gdramRead[] = {0, 3, 4, 7};   // directions reading GDRAM
-  const int gdramWrite[] = {1, 3, 8, 12}; // directions writing GDRAM
-  for (int d : gdramRead)
-    stats.gdramReadBytes += stats.bytesByDirection[d];
-  for (int d : gdramWrite)
-    stats.gdramWriteBytes += stats.bytesByDirection[d];
+  for (int d = 0; d < NumDirections; ++d) {
+    if (readsGdram(d))
+      stats.gdramReadBytes += stats.bytesByDirection[d];
+    if (writesGdram(d))
+      stats.gdramWriteBytes += stats.bytesByDirection[d];
+  }
   stats.peakGdramGBps = std::min(spec.gdramGBps,
                                  spec.gdramCoreGBps * activeCores);
   if (stats.seconds > 0)

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "Sim.h"
 
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <chrono>
@@ -17,20 +18,20 @@ using namespace bangsim;
 
 namespace {
 
-const char *const directionNames[NumDirections] = {
-    "GDRAM2NRAM", "NRAM2GDRAM", "NRAM2NRAM",  "GDRAM2GDRAM", "GDRAM2WRAM",
-    "NRAM2WRAM",  "WRAM2NRAM",  "GDRAM2SRAM", "SRAM2GDRAM",  "SRAM2NRAM",
-    "NRAM2SRAM",  "SRAM2SRAM",  "WRAM2GDRAM", "SRAM2WRAM"};
-
-/// Destination and source spaces of each direction.
-const Place::Kind directionSpaces[NumDirections][2] = {
-    {Place::Nram, Place::Gdram}, {Place::Gdram, Place::Nram},
-    {Place::Nram, Place::Nram},  {Place::Gdram, Place::Gdram},
-    {Place::Wram, Place::Gdram}, {Place::Wram, Place::Nram},
-    {Place::Nram, Place::Wram},  {Place::Sram, Place::Gdram},
-    {Place::Gdram, Place::Sram}, {Place::Nram, Place::Sram},
-    {Place::Sram, Place::Nram},  {Place::Sram, Place::Sram},
-    {Place::Gdram, Place::Wram}, {Place::Wram, Place::Sram}};
+/// The place a copy's operand in `space` must be in.
+Place::Kind placeOf(MemSpace space) {
+  switch (space) {
+  case MemSpace::Gdram:
+    return Place::Gdram;
+  case MemSpace::Nram:
+    return Place::Nram;
+  case MemSpace::Wram:
+    return Place::Wram;
+  case MemSpace::Sram:
+    return Place::Sram;
+  }
+  llvm_unreachable("a space of MemcpyDirections.def");
+}
 
 /// The current task, on entry to a runtime function: charges the scalar work
 /// kernel code did since the last call, and stops the task if its launch
@@ -118,10 +119,11 @@ std::pair<uintptr_t, uintptr_t> extent(const void *p, int64_t seg,
 bool copy(Task &t, void *dst, const void *src, int64_t seg, int32_t dir,
           int64_t dstStride, int64_t srcStride, int64_t segnum, int32_t async) {
   const char *name = async ? "__memcpy_async" : "__memcpy";
-  if (dir < 0 || dir >= NumDirections)
+  if (!isDirection(dir))
     return recordTaskFault(
         llvm::formatv("{0}: unknown direction {1}", name, dir));
-  std::string context = std::string(name) + " " + directionNames[dir];
+  const DirectionInfo &direction = directionTable[dir];
+  std::string context = std::string(name) + " " + direction.name;
   if (seg < 0 || segnum < 0)
     return recordTaskFault(llvm::formatv(
         "{0}: negative size: {1} bytes per segment, segnum {2}", context, seg,
@@ -130,23 +132,19 @@ bool copy(Task &t, void *dst, const void *src, int64_t seg, int32_t dir,
     return true;
   auto [dlo, dhi] = extent(dst, seg, segnum ? dstStride : 0, segnum);
   auto [slo, shi] = extent(src, seg, segnum ? srcStride : 0, segnum);
-  if (!checkRange(t, dlo, dhi, directionSpaces[dir][0], "destination",
+  if (!checkRange(t, dlo, dhi, placeOf(direction.dst), "destination",
                   context.c_str()) ||
-      !checkRange(t, slo, shi, directionSpaces[dir][1], "source",
+      !checkRange(t, slo, shi, placeOf(direction.src), "source",
                   context.c_str()))
     return false;
   char *d = static_cast<char *>(dst);
   const char *s = static_cast<const char *>(src);
   for (int64_t i = 0; i <= segnum; ++i)
     std::memmove(d + i * dstStride, s + i * srcStride, size_t(seg));
-  chargeDma(t, dir, seg * (segnum + 1), segnum + 1, async,
-            directionNames[dir]);
+  chargeDma(t, dir, seg * (segnum + 1), segnum + 1, async, direction.name);
   return true;
 }
 
-/// SRAM2SRAM in mluMemcpyDirection_t: the one direction a copy to another
-/// cluster may take.
-constexpr int32_t Sram2Sram = 11;
 
 /// Checks the direction and cluster of a copy to another cluster's SRAM;
 /// false after recording a fault. `context` names the intrinsic.
@@ -156,7 +154,8 @@ bool checkClusterCopy(Task &t, uintptr_t dst, uintptr_t src, int64_t bytes,
   if (bytes < 0)
     return recordTaskFault(
         llvm::formatv("{0}: negative size: {1} bytes", context, bytes));
-  if (dir != Sram2Sram)
+  // The one direction a copy to another cluster may take.
+  if (dir != directionValue(MemcpyDirection::SRAM2SRAM))
     return recordTaskFault(llvm::formatv(
         "{0}: destination {1}, source {2}: only SRAM2SRAM copies take a "
         "destination cluster",
@@ -176,11 +175,11 @@ bool checkClusterCopy(Task &t, uintptr_t dst, uintptr_t src, int64_t bytes,
 bool copyToCluster(Task &t, void *dst, const void *src, int64_t bytes,
                    int32_t dir, int32_t cluster, int32_t async) {
   const char *name = async ? "__memcpy_async" : "__memcpy";
-  if (dir < 0 || dir >= NumDirections)
+  if (!isDirection(dir))
     return recordTaskFault(
         llvm::formatv("{0}: unknown direction {1}", name, dir));
   std::string context = llvm::formatv("{0} {1} to cluster {2}", name,
-                                      directionNames[dir], cluster);
+                                      directionTable[dir].name, cluster);
   uintptr_t d = reinterpret_cast<uintptr_t>(dst);
   uintptr_t s = reinterpret_cast<uintptr_t>(src);
   if (!checkClusterCopy(t, d, s, bytes, dir, cluster, context))
@@ -197,7 +196,7 @@ bool copyToCluster(Task &t, void *dst, const void *src, int64_t bytes,
   char *to =
       memory.sram(t.firstCluster + cluster) + (d - uintptr_t(t.ctx.sram));
   std::memmove(to, src, size_t(bytes));
-  chargeDma(t, dir, bytes, 1, async, directionNames[dir]);
+  chargeDma(t, dir, bytes, 1, async, directionTable[dir].name);
   return true;
 }
 
@@ -263,7 +262,8 @@ bool atomic(Task &t, void *dst, const void *src, int64_t n, int32_t op,
       apply(static_cast<int32_t *>(dst), static_cast<const int32_t *>(src));
   }
   chargeCompute(t, BANG_OP_ATOMIC, dtype, n, intrinsic);
-  chargeDma(t, 1, n * size, 1, false, intrinsic);
+  chargeDma(t, directionValue(MemcpyDirection::NRAM2GDRAM), n * size, 1, false,
+            intrinsic);
   return true;
 }
 
@@ -293,7 +293,7 @@ bool checkAccess(Task &t, const void *p, int64_t bytes, int32_t isStore,
 } // namespace
 
 const char *bangsim::directionName(int dir) {
-  return dir >= 0 && dir < NumDirections ? directionNames[dir] : "?";
+  return isDirection(dir) ? directionTable[dir].name : "?";
 }
 
 extern "C" {

@@ -3,6 +3,7 @@
 #define BANGSIM_STATS_H
 
 #include "bangsim/KernelABI.h"
+#include "bangsim/MemcpyDirection.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
@@ -16,8 +17,8 @@ namespace bangsim {
 
 struct DeviceSpec;
 
-/// Number of memcpy directions (see mluMemcpyDirection_t in the prelude).
-inline constexpr int NumDirections = 14;
+/// The name of memcpy direction `dir` (bangsim/MemcpyDirections.def), or
+/// "?".
 const char *directionName(int dir);
 
 /// One event of the timeline: on a core's DMA queue or its compute unit.
