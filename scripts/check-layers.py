@@ -19,7 +19,7 @@ import sys
 # Each component and the components it may include (its own headers always).
 # Read as "A may include B": arrows point down, never up or sideways.
 LIBS = ["abi", "support", "lang", "frontend", "codegen", "driver",
-        "simrt-core", "simrt-host", "kernels", "graph", "layergroup"]
+        "simrt-core", "simrt-host", "runtime", "kernels", "graph", "layergroup"]
 LAYERS = {
     "abi": [],
     "support": [],
@@ -29,14 +29,17 @@ LAYERS = {
     "driver": ["frontend", "codegen", "lang", "abi"],
     "simrt-core": ["abi"],
     "simrt-host": ["driver", "codegen", "simrt-core", "abi"],
-    "kernels": ["simrt-host", "simrt-core", "abi", "support"],
+    "runtime": ["simrt-host", "simrt-core", "driver", "lang", "abi"],
+    "kernels": ["runtime", "simrt-host", "simrt-core", "lang", "abi",
+                "support"],
     "graph": ["support"],
     "layergroup": ["graph", "kernels", "simrt-host", "simrt-core", "abi",
                    "support"],
     "tools": LIBS,
     "bench": LIBS,
     "fuzz": LIBS,
-    "examples": ["simrt-host", "simrt-core", "driver", "abi", "kernels"],
+    "examples": ["runtime", "simrt-host", "simrt-core", "driver", "lang",
+                 "abi", "kernels"],
     "test": LIBS + ["tools", "bench", "fuzz", "test"],
 }
 
@@ -53,6 +56,7 @@ COMPONENTS = [
     (r"driver/", "driver"),
     (r"simrt/(lib/Module\.cpp|include/bangsim/Module\.h)$", "simrt-host"),
     (r"simrt/", "simrt-core"),
+    (r"runtime/", "runtime"),
     (r"kernels/", "kernels"),
     (r"(graph/)?layergroup/", "layergroup"),
     (r"graph/", "graph"),
@@ -64,7 +68,7 @@ COMPONENTS = [
 # Public include directories (target_include_directories), searched after
 # the including file's directory and the root, in this order.
 INCLUDE_DIRS = ["abi/include", "driver/include", "simrt/include",
-                "lang/include", "kernels/include"]
+                "runtime/include", "lang/include", "kernels/include"]
 # Headers the build generates, by the directory they appear in.
 GENERATED = {"bang/": "lang"}
 
