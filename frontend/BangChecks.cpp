@@ -284,7 +284,14 @@ private:
                              int64_t bytes) {
     int64_t align = ctx.getDeclAlign(vd).getQuantity();
     int64_t before = align > LayoutAlign ? align - LayoutAlign : 0;
-    return before + int64_t(llvm::alignTo(bytes, LayoutAlign));
+    if (bytes > INT64_MAX - LayoutAlign)
+      return INT64_MAX;
+    return saturatingAdd(before, int64_t(llvm::alignTo(bytes, LayoutAlign)));
+  }
+
+  static int64_t saturatingAdd(int64_t a, int64_t b) {
+    int64_t sum;
+    return llvm::AddOverflow(a, b, sum) ? INT64_MAX : sum;
   }
 
   void checkStaticBytes(ASTContext &ctx, FunctionDecl *kernel,
@@ -297,8 +304,10 @@ private:
             vd->getType()->isIncompleteType())
           continue;
         int64_t bytes = ctx.getTypeSizeInChars(vd->getType()).getQuantity();
-        total += bytes;
-        placed += layoutBytes(ctx, vd, bytes);
+        // Saturating sums: sixteen 2^59-byte arrays must not wrap to 0 and
+        // pass (any sum at INT64_MAX is over every capacity anyway).
+        total = saturatingAdd(total, bytes);
+        placed = saturatingAdd(placed, layoutBytes(ctx, vd, bytes));
         decls.push_back({bytes, vd});
       }
       int64_t cap = capacity(spec, Space(s));

@@ -282,9 +282,25 @@ Error Engine::evaluate(const TaskBlock &B, int Step) {
 }
 
 Expected<TensorMap> Engine::run(const TensorMap &Inputs) {
-  if (O.TimeSteps < 1)
-    return runError(fmt::format("time steps must be >= 1, got {}",
-                                O.TimeSteps));
+  if (O.TimeSteps < 1 || O.TimeSteps > MaxTimeSteps)
+    return runError(fmt::format("time steps must be in [1, {}], got {}",
+                                MaxTimeSteps, O.TimeSteps));
+  // The outputs of all steps are collected (as doubles) before they are
+  // written: bound them before the first step runs.
+  uint64_t PerStep = 0;
+  for (int64_t Id : G.outputBlocks()) {
+    uint64_t N = 1;
+    for (int64_t D : storageShape(G.block(Id)))
+      N = D <= 0                                 ? 0
+          : N <= MaxCollectedValues / uint64_t(D) ? N * uint64_t(D)
+                                                  : MaxCollectedValues + 1;
+    PerStep = std::min<uint64_t>(PerStep + N, MaxCollectedValues + 1);
+  }
+  if (PerStep > MaxCollectedValues / uint64_t(O.TimeSteps))
+    return runError(fmt::format(
+        "{} time steps of {} output values each exceed the limit of {} values "
+        "collected in one run",
+        O.TimeSteps, PerStep, MaxCollectedValues));
   if (Error E = prepareInputs(Inputs))
     return std::move(E);
   if (Error E = prepareConstants())

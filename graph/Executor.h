@@ -28,6 +28,12 @@
 
 namespace bangc::graph {
 
+/// The most time steps of one run, and the most output values (all steps,
+/// all outputs; 8 bytes each while collected) it may produce: a mistaken
+/// `--steps 2147483647` is an error, not hours of work and unbounded memory.
+constexpr int MaxTimeSteps = 1 << 20;
+constexpr uint64_t MaxCollectedValues = uint64_t(1) << 29;
+
 struct RunOptions {
   int TimeSteps = 1;
 };

@@ -1,5 +1,6 @@
 //===- GraphIO.cpp - Reading and writing TaskGraph files -----------------===//
 #include "graph/GraphIO.h"
+#include "support/ReadFile.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -80,12 +81,11 @@ Expected<taskir::TaskGraph> parseGraph(StringRef Bytes, StringRef Name) {
 }
 
 Expected<taskir::TaskGraph> readGraphFile(StringRef Path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
-      MemoryBuffer::getFile(Path, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
+  // A graph file is small: 1 GiB bounds a mistaken /dev/zero or FIFO.
+  Expected<std::unique_ptr<MemoryBuffer>> Buf =
+      readInputFile(Path, uint64_t(1) << 30);
   if (!Buf)
-    return ioError(Path,
-                   fmt::format("cannot open: {}", Buf.getError().message()));
+    return Buf.takeError();
   if ((*Buf)->getBufferSize() == 0)
     return ioError(Path, "empty file");
   return parseGraph((*Buf)->getBuffer(), Path);

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "support/Npy.h"
+#include "support/ReadFile.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -335,12 +336,9 @@ Expected<NpyArray> parseNpy(StringRef Bytes, StringRef Name) {
 }
 
 Expected<NpyArray> readNpy(StringRef Path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
-      MemoryBuffer::getFile(Path, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
+  Expected<std::unique_ptr<MemoryBuffer>> Buf = readInputFile(Path);
   if (!Buf)
-    return npyError(Path, fmt::format("cannot open: {}",
-                                      Buf.getError().message()));
+    return Buf.takeError();
   return parseNpy((*Buf)->getBuffer(), Path);
 }
 

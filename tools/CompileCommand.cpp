@@ -129,6 +129,18 @@ struct CompileCommand {
     }
     if (llvm::Error err = bangsim::writeOutput(**module, *k, inv, out.os()))
       return reportCompileError(std::move(err));
+    // A write error (a full disk, /dev/full) is a clear error here, not
+    // LLVM's fatal "IO failure" when the stream is destroyed.
+    out.os().close();
+    if (std::error_code wec = out.os().error()) {
+      out.os().clear_error();
+      llvm::WithColor::error(llvm::errs(), "bangc-sim")
+          << "cannot write '" << path << "': " << wec.message() << "\n";
+      // Only a regular file is removed: never a device such as /dev/full.
+      if (!llvm::sys::fs::is_regular_file(path))
+        out.keep();
+      return 1;
+    }
     out.keep();
     llvm::reportAndResetTimings(); // codegen's -mllvm -time-passes, if on
     return 0;

@@ -177,6 +177,12 @@ int bangc::tools::opMain(llvm::ArrayRef<const char *> argv) {
     if (llvm::StringRef(it->second).getAsInteger(0, v))
       return usageError("op", "bad --attr " + at.name + " value '" +
                                   it->second + "': want an integer");
+    // The C API takes every attribute as an int: 4294967306 is not 10.
+    if (v < INT32_MIN || v > INT32_MAX)
+      return usageError("op", "bad --attr " + at.name + " value '" +
+                                  it->second + "': outside [" +
+                                  std::to_string(INT32_MIN) + ", " +
+                                  std::to_string(INT32_MAX) + "]");
     run.attrs[at.name] = v;
   }
   for (auto &[k, v] : attrs)

@@ -8,8 +8,12 @@
 #include "support/Npy.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/WithColor.h"
+
+#include <cfloat>
+#include <cmath>
 
 using namespace bangc;
 using namespace bangc::tools;
@@ -33,6 +37,8 @@ static const char *const help =
     "  --stats-json FILE write the launch statistics as JSON\n"
     "  --threads N       host threads running the simulated cores\n"
     "  --timeout SECONDS stop a kernel that runs longer than this\n"
+    "  --printf-limit N  print at most N lines of __bang_printf per launch\n"
+    "                    (default 10000; 0 prints none)\n"
     "  --no-cache        compile without the compile cache: never read or\n"
     "                    write it (docs/cache.md)\n"
     "  --time            print where the compile spent its time, and whether\n"
@@ -46,11 +52,16 @@ static const char *const help =
 
 namespace {
 
+/// The longest --timeout, in seconds (a year).
+constexpr double MaxTimeout = 365.0 * 24 * 3600;
+
 /// One --arg: a buffer or a scalar.
 struct RunArg {
   enum Kind { In, Out, InOut, Scalar } kind = Scalar;
   std::string file;
-  NpyArray array;
+  NpyArray array; ///< read (in, inout) or made (out) by run()
+  DType outType = DType::F32;
+  std::vector<int64_t> outShape;
   bangsim::KernelArg scalar{'i', 0};
   void *device = nullptr;
 };
@@ -81,6 +92,15 @@ llvm::Expected<bangsim::KernelArg> parseScalar(llvm::StringRef type,
     double d;
     if (value.getAsDouble(d))
       return bad();
+    // A finite value too large for the type is an error, not infinity
+    // (inf and nan spelled as such are taken).
+    double max = type == "f16" ? 65504.0 : type == "f32" ? FLT_MAX : DBL_MAX;
+    if (std::isfinite(d) && std::fabs(d) > max)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "bad %s value '%s': outside the finite "
+                                     "range of %s (magnitude at most %g)",
+                                     type.str().c_str(), value.str().c_str(),
+                                     type.str().c_str(), max);
     if (type == "f16")
       return bangsim::KernelArg::f16bits(floatToHalf(float(d)));
     if (type == "f32")
@@ -90,6 +110,24 @@ llvm::Expected<bangsim::KernelArg> parseScalar(llvm::StringRef type,
   int64_t v;
   if (value.getAsInteger(0, v))
     return bad();
+  // Each integer kind takes exactly its own range: 4294967297 is not an i32
+  // (it would arrive as 1). u32 is the unsigned 32-bit range.
+  auto outside = [&](int64_t lo, int64_t hi) {
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "bad %s value '%s': outside [%lld, %lld]", type.str().c_str(),
+        value.str().c_str(), (long long)lo, (long long)hi);
+  };
+  struct Range {
+    const char *type;
+    int64_t lo, hi;
+  };
+  for (Range r : {Range{"i8", INT8_MIN, INT8_MAX},
+                  Range{"i16", INT16_MIN, INT16_MAX},
+                  Range{"i32", INT32_MIN, INT32_MAX},
+                  Range{"u32", 0, UINT32_MAX}, Range{"bool", 0, 1}})
+    if (type == r.type && (v < r.lo || v > r.hi))
+      return outside(r.lo, r.hi);
   if (type == "i8")
     return bangsim::KernelArg::i8(int8_t(v));
   if (type == "i16")
@@ -110,11 +148,7 @@ llvm::Expected<RunArg> parseArg(llvm::StringRef text) {
   RunArg arg;
   if (kind == "in" || kind == "inout") {
     arg.kind = kind == "in" ? RunArg::In : RunArg::InOut;
-    arg.file = rest.str();
-    auto array = readNpy(arg.file);
-    if (!array)
-      return array.takeError();
-    arg.array = std::move(*array);
+    arg.file = rest.str(); // read by run(): a bad file is an input error
     return std::move(arg);
   }
   if (kind == "out") {
@@ -133,7 +167,8 @@ llvm::Expected<RunArg> parseArg(llvm::StringRef text) {
       return shape.takeError();
     arg.kind = RunArg::Out;
     arg.file = parts[0].str();
-    arg.array = NpyArray(*dtype, *shape);
+    arg.outType = *dtype;
+    arg.outShape = std::move(*shape); // sized against the device by run()
     return std::move(arg);
   }
   auto scalar = parseScalar(kind, rest);
@@ -150,8 +185,15 @@ llvm::Expected<bangsim::Dim3> parseDim(llvm::StringRef text) {
   if (parts.size() > 3)
     parts.clear();
   for (size_t i = 0; i < parts.size(); ++i)
-    if (parts[i].trim().getAsInteger(10, v[i]) || v[i] == 0)
+    if (parts[i].trim().getAsInteger(10, v[i]) || v[i] == 0 ||
+        v[i] > (1u << 24))
       parts.clear();
+  // At most 2^24 tasks in all, as a launch allows (checked here before the
+  // product can wrap).
+  if (!parts.empty() && uint64_t(v[0]) * v[1] * v[2] > (1u << 24))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "bad --dim '%s': more than 2^24 tasks",
+                                   text.str().c_str());
   if (parts.empty())
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "bad --dim '%s': want X[,Y[,Z]] of "
@@ -211,9 +253,19 @@ struct RunCommand {
             launch.hostThreads == 0)
           return usageError("run", "bad --threads '" + *v + "'");
       } else if (auto v = a.value("--timeout")) {
+        // Positive and finite: nan and inf are not timeouts; a year bounds
+        // the deadline's clock arithmetic.
         if (llvm::StringRef(*v).getAsDouble(launch.timeoutSeconds) ||
-            launch.timeoutSeconds <= 0)
-          return usageError("run", "bad --timeout '" + *v + "'");
+            !(launch.timeoutSeconds > 0) || launch.timeoutSeconds > MaxTimeout)
+          return usageError("run", "bad --timeout '" + *v +
+                                       "': want seconds in (0, " +
+                                       std::to_string(int64_t(MaxTimeout)) +
+                                       "]");
+      } else if (auto v = a.value("--printf-limit")) {
+        if (llvm::StringRef(*v).getAsInteger(10, launch.printfLimit) ||
+            launch.printfLimit < 0)
+          return usageError("run", "bad --printf-limit '" + *v +
+                                       "': want a count of lines >= 0");
       } else if (auto v = a.positional()) {
         if (!input.empty())
           return usageError("run", "more than one input file");
@@ -260,10 +312,57 @@ struct RunCommand {
     return 1;
   }
 
+  /// Reads the input files and sizes the outputs, checking every buffer and
+  /// their sum against the device's GDRAM before a byte is allocated (sizes
+  /// are multiplied and summed with overflow checks). An error is an input
+  /// error: exit 1.
+  int prepareBuffers(const bangsim::DeviceSpec &spec) {
+    uint64_t total = 0, gdram = uint64_t(spec.gdramBytes);
+    for (size_t i = 0; i < args.size(); ++i) {
+      RunArg &arg = args[i];
+      if (arg.kind == RunArg::Scalar)
+        continue;
+      uint64_t bytes = 0;
+      if (arg.kind == RunArg::Out) {
+        uint64_t n = dtypeSize(arg.outType);
+        bool overflow = false;
+        for (int64_t d : arg.outShape)
+          overflow |= __builtin_mul_overflow(n, uint64_t(d), &n);
+        if (overflow || n > gdram)
+          return fail(llvm::createStringError(
+              llvm::inconvertibleErrorCode(),
+              "--arg %zu (%s): the output's %s bytes do not fit the GDRAM "
+              "of device '%s' (%llu bytes)",
+              i + 1, arg.file.c_str(),
+              overflow ? "more than 2^64" : std::to_string(n).c_str(),
+              spec.name.c_str(), (unsigned long long)gdram));
+        bytes = n;
+      } else {
+        auto array = readNpy(arg.file);
+        if (!array)
+          return fail(array.takeError());
+        arg.array = std::move(*array);
+        bytes = arg.array.byteSize();
+      }
+      if (__builtin_add_overflow(total, bytes, &total) || total > gdram)
+        return fail(llvm::createStringError(
+            llvm::inconvertibleErrorCode(),
+            "the buffers of --arg 1..%zu need more than the GDRAM of device "
+            "'%s' (%llu bytes)",
+            i + 1, spec.name.c_str(), (unsigned long long)gdram));
+    }
+    for (RunArg &arg : args)
+      if (arg.kind == RunArg::Out)
+        arg.array = NpyArray(arg.outType, arg.outShape);
+    return -1;
+  }
+
   int run() {
     std::optional<bangsim::DeviceSpec> spec = common.loadDevice();
     if (!spec)
       return 1;
+    if (int status = prepareBuffers(*spec); status >= 0)
+      return status;
     auto module = bangsim::Module::compileFile(input, *spec, common.compile);
     if (!module)
       return reportCompileError(module.takeError());

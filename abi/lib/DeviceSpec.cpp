@@ -3,6 +3,7 @@
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -113,6 +114,38 @@ Error specError(llvm::StringRef origin, const llvm::Twine &msg) {
                                  "device spec " + origin + ": " + msg);
 }
 
+/// The deepest nesting of arrays and objects in a spec: a spec needs 2.
+/// llvm::json parses (and destroys) values recursively, so a document nested
+/// 200000 deep would overflow the stack; it is refused before parsing.
+constexpr int MaxJsonDepth = 64;
+
+/// Whether `json` nests arrays and objects deeper than `limit` (brackets
+/// inside strings do not count).
+bool nestsDeeperThan(llvm::StringRef json, int limit) {
+  int depth = 0;
+  bool inString = false;
+  for (size_t i = 0; i < json.size(); ++i) {
+    char c = json[i];
+    if (inString) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > limit)
+        return true;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return false;
+}
+
+/// The largest spec file read: a spec is well under a kilobyte.
+constexpr uint64_t MaxSpecFileBytes = 1 << 20;
+
 /// Reads field `key` of `obj` into `out` if present; it must be a number in
 /// [lo, hi].
 Error readNumber(const llvm::json::Object &obj, llvm::StringRef key,
@@ -155,6 +188,10 @@ std::vector<std::string> bangsim::builtinDeviceNames() {
 
 Expected<DeviceSpec> bangsim::parseDeviceSpec(llvm::StringRef json,
                                               llvm::StringRef origin) {
+  if (nestsDeeperThan(json, MaxJsonDepth))
+    return specError(origin, llvm::formatv("invalid JSON: arrays and objects "
+                                           "nested deeper than {0}",
+                                           MaxJsonDepth));
   Expected<llvm::json::Value> parsed = llvm::json::parse(json);
   if (!parsed)
     return specError(origin, "invalid JSON: " + toString(parsed.takeError()));
@@ -260,6 +297,16 @@ Expected<DeviceSpec> bangsim::loadDeviceSpec(llvm::StringRef nameOrPath) {
   for (const Builtin &b : builtins)
     if (nameOrPath == b.name)
       return parseDeviceSpec(b.json, b.name);
+  // Only a regular file of bounded size: a FIFO or /dev/zero named as a
+  // spec is an error, not a block or unbounded memory.
+  llvm::sys::fs::file_status status;
+  std::error_code statError = llvm::sys::fs::status(nameOrPath, status);
+  if (!statError && status.type() != llvm::sys::fs::file_type::regular_file)
+    return specError(nameOrPath, "cannot read: not a regular file");
+  if (!statError && status.getSize() > MaxSpecFileBytes)
+    return specError(nameOrPath, llvm::formatv("cannot read: larger than "
+                                               "{0} bytes",
+                                               MaxSpecFileBytes));
   auto buffer = llvm::MemoryBuffer::getFile(nameOrPath);
   if (!buffer)
     return specError(nameOrPath, "cannot read: " + buffer.getError().message() +
