@@ -129,9 +129,9 @@ CNresult cnCtxGetCurrent(CNcontext *pctx) {
     return CN_ERROR_INVALID_VALUE;
   State &state = State::get();
   std::lock_guard lock(state.mutex);
-  if (CNresult r = checkDev(state, CNdev(currentDevice())))
+  if (CNresult r = checkDev(state, CNdev(currentOrdinal())))
     return r;
-  *pctx = &state.devices()[currentDevice()].context;
+  *pctx = &state.devices()[currentOrdinal()].context;
   return CN_SUCCESS;
 }
 
@@ -140,7 +140,7 @@ CNresult cnCtxSetCurrent(CNcontext ctx) {
   std::lock_guard lock(state.mutex);
   if (!liveContext(state, ctx))
     return CN_CONTEXT_ERROR_INVALID;
-  currentDevice() = ctx->device;
+  currentOrdinal() = ctx->device;
   return CN_SUCCESS;
 }
 
@@ -149,9 +149,9 @@ CNresult cnCtxGetDevice(CNdev *pdev) {
     return CN_ERROR_INVALID_VALUE;
   State &state = State::get();
   std::lock_guard lock(state.mutex);
-  if (CNresult r = checkDev(state, CNdev(currentDevice())))
+  if (CNresult r = checkDev(state, CNdev(currentOrdinal())))
     return r;
-  *pdev = CNdev(currentDevice());
+  *pdev = CNdev(currentOrdinal());
   return CN_SUCCESS;
 }
 

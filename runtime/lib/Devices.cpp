@@ -164,7 +164,7 @@ cnrtRet_t cnrtSetDevice(int device) {
     return fail(cnrtErrorDeviceInvalid, "cnrtSetDevice",
                 "device " + llvm::Twine(device) + " is not in [0, " +
                     llvm::Twine(n) + ")");
-  currentDevice() = device;
+  currentOrdinal() = device;
   return cnrtSuccess;
 }
 
@@ -175,7 +175,7 @@ cnrtRet_t cnrtGetDevice(int *device) {
   std::lock_guard lock(state.mutex);
   if (cnrtRet_t e = checkCurrentDevice(state, "cnrtGetDevice"))
     return e;
-  *device = currentDevice();
+  *device = currentOrdinal();
   return cnrtSuccess;
 }
 
@@ -262,7 +262,7 @@ cnrtRet_t cnrtSyncDevice(void) {
   if (cnrtRet_t e = checkCurrentDevice(state, "cnrtSyncDevice"))
     return e;
   // Work runs when it is enqueued; what is left is a fault to report.
-  int d = currentDevice();
+  int d = currentOrdinal();
   cnrtRet_t pending = cnrtSuccess;
   auto take = [&](CNqueue_st &q) {
     if (q.device == d && q.pending != cnrtSuccess) {
@@ -284,7 +284,7 @@ cnrtRet_t cnrtDeviceReset(void) {
   std::lock_guard lock(state.mutex);
   if (cnrtRet_t e = checkCurrentDevice(state, "cnrtDeviceReset"))
     return e;
-  int d = currentDevice();
+  int d = currentOrdinal();
   DeviceSlot &slot = state.devices()[d];
   // Dropping the Device frees its GDRAM; forget its allocations, queues
   // and notifiers, as a reset destroys the device's resources.

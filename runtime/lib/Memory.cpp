@@ -11,8 +11,6 @@
 //===----------------------------------------------------------------------===//
 #include "State.h"
 
-#include "bangsim/Cnrt.h"
-
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cstdlib>
@@ -30,7 +28,7 @@ cnrtRet_t cnrtMalloc(void **ptr, size_t bytes) {
   std::lock_guard lock(state.mutex);
   if (cnrtRet_t e = checkCurrentDevice(state, "cnrtMalloc"))
     return e;
-  int d = currentDevice();
+  int d = currentOrdinal();
   llvm::Expected<Device *> dev = state.open(d);
   if (!dev)
     return fail(cnrtErrorInit, "cnrtMalloc", toString(dev.takeError()));
@@ -99,7 +97,7 @@ cnrtRet_t cnrtMemGetInfo(size_t *free, size_t *total) {
   std::lock_guard lock(state.mutex);
   if (cnrtRet_t e = checkCurrentDevice(state, "cnrtMemGetInfo"))
     return e;
-  int d = currentDevice();
+  int d = currentOrdinal();
   uint64_t used = 0;
   for (const auto &a : state.allocations)
     if (a.second.device == d)
@@ -289,11 +287,4 @@ cnrtRet_t cnrtPointerGetAttributes(cnrtPointerAttributes_t *attr,
     attr->type = cnrtMemTypeUnregistered;
   }
   return cnrtSuccess;
-}
-
-// --- C++ access (bangsim/Cnrt.h) -----------------------------------------===//
-bool bangsim::cnrt::isDeviceMemory(const void *ptr, uint64_t bytes) {
-  State &state = State::get();
-  std::lock_guard lock(state.mutex);
-  return state.find(ptr, bytes, /*device=*/true) != nullptr;
 }

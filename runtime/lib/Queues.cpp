@@ -12,9 +12,6 @@
 //===----------------------------------------------------------------------===//
 #include "State.h"
 
-#include "bangsim/Cnrt.h"
-
-#include "llvm/Support/raw_ostream.h"
 
 using namespace bangsim;
 using namespace bangsim::cnrt;
@@ -32,7 +29,7 @@ cnrtRet_t cnrtQueueCreate(cnrtQueue_t *queue) {
   if (cnrtRet_t e = checkCurrentDevice(state, "cnrtQueueCreate"))
     return e;
   CNqueue_st *q = new CNqueue_st;
-  q->device = currentDevice();
+  q->device = currentOrdinal();
   state.queues.insert(q);
   *queue = q;
   return cnrtSuccess;
@@ -202,42 +199,4 @@ cnrtRet_t cnrtNotifierElapsedTime(cnrtNotifier_t start, cnrtNotifier_t end,
                 "the notifiers were placed on different devices");
   *ms = float((end->seconds - start->seconds) * 1e3);
   return cnrtSuccess;
-}
-
-// --- C++ access (bangsim/Cnrt.h) -----------------------------------------===//
-llvm::Expected<int> bangsim::cnrt::queueDevice(cnrtQueue_t queue) {
-  State &state = State::get();
-  std::lock_guard lock(state.mutex);
-  if (state.devices().empty())
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "no device: " + state.devicesError);
-  CNqueue_st *q = resolveQueue(state, queue);
-  if (!q)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "the queue is not a live cnrtQueue_t");
-  return q->device;
-}
-
-llvm::Expected<Device *> bangsim::cnrt::device(int ordinal) {
-  State &state = State::get();
-  std::lock_guard lock(state.mutex);
-  if (ordinal < 0 || size_t(ordinal) >= state.devices().size())
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "no device " + std::to_string(ordinal));
-  return state.open(ordinal);
-}
-
-void bangsim::cnrt::recordLaunch(cnrtQueue_t queue, const LaunchStats &stats) {
-  State &state = State::get();
-  std::lock_guard lock(state.mutex);
-  if (CNqueue_st *q = resolveQueue(state, queue))
-    state.devices()[q->device].clockSeconds += stats.seconds;
-}
-
-void bangsim::cnrt::recordFault(cnrtQueue_t queue, llvm::StringRef message) {
-  llvm::errs() << message << "\n";
-  State &state = State::get();
-  std::lock_guard lock(state.mutex);
-  if (CNqueue_st *q = resolveQueue(state, queue))
-    q->pending = cnrtErrorCndrvFuncCall;
 }

@@ -79,7 +79,7 @@ State::find(const void *p, uint64_t bytes, bool device) const {
   return &*it;
 }
 
-int &bangsim::cnrt::currentDevice() {
+int &bangsim::cnrt::currentOrdinal() {
   thread_local int device = 0;
   return device;
 }
@@ -100,7 +100,7 @@ cnrtRet_t bangsim::cnrt::fail(cnrtRet_t code, const char *function,
 CNqueue_st *bangsim::cnrt::resolveQueue(State &state, cnrtQueue_t queue) {
   if (!queue) {
     std::vector<DeviceSlot> &devs = state.devices();
-    int d = currentDevice();
+    int d = currentOrdinal();
     return d >= 0 && size_t(d) < devs.size() ? &devs[d].defaultQueue
                                              : nullptr;
   }
@@ -113,9 +113,9 @@ cnrtRet_t bangsim::cnrt::checkCurrentDevice(State &state,
   if (devs.empty())
     return fail(cnrtErrorNoDevice, function,
                 state.devicesError.empty() ? "no device" : state.devicesError);
-  if (size_t(currentDevice()) >= devs.size())
+  if (size_t(currentOrdinal()) >= devs.size())
     return fail(cnrtErrorDeviceInvalid, function,
-                "the current device " + llvm::Twine(currentDevice()) +
+                "the current device " + llvm::Twine(currentOrdinal()) +
                     " does not exist");
   return cnrtSuccess;
 }

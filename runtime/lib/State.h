@@ -100,7 +100,7 @@ private:
 };
 
 /// The calling thread's current device ordinal (cnrtSetDevice).
-int &currentDevice();
+int &currentOrdinal();
 /// The calling thread's last error (cnrtGetLastError).
 cnrtRet_t &lastError();
 

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "bangsim/Cnrt.h"
 #include "bangsim/DeviceSpec.h"
+#include "bangsim/Module.h"
 
 #include "cn_api.h"
 #include "cnrt.h"
@@ -455,6 +456,77 @@ TEST_F(Cnrt, CppAccessToDevices) {
   EXPECT_EQ((*dev)->spec().name, specOf("tiny").name);
   EXPECT_FALSE(bool(bangsim::cnrt::device(7)));
   llvm::consumeError(bangsim::cnrt::device(7).takeError());
+}
+
+TEST_F(Cnrt, CppLaunchSharesMemoryClockAndFaults) {
+  const char *src = R"(
+__mlu_global__ void twice(float *x, int n) {
+  for (int i = taskId; i < n; i += taskDim)
+    x[i] = 2.0f * x[i];
+}
+__mlu_global__ void oob(float *x) {
+  __nram__ float buf[64];
+  __memcpy(buf, x, 64 * sizeof(float), GDRAM2NRAM);
+  __memcpy(x + 1000000, buf, 64 * sizeof(float), NRAM2GDRAM);
+})";
+  auto module =
+      bangsim::Module::compileString("interop.mlu", src, specOf("mlu370"));
+  ASSERT_TRUE(bool(module)) << toString(module.takeError());
+  auto twice = (*module)->findKernel("twice");
+  auto oob = (*module)->findKernel("oob");
+  ASSERT_TRUE(twice && oob);
+  float host[64];
+  for (int i = 0; i < 64; ++i)
+    host[i] = float(i);
+  float *d = nullptr;
+  ASSERT_EQ(cnrtMalloc((void **)&d, sizeof host), cnrtSuccess);
+  ASSERT_EQ(cnrtMemcpy(d, host, sizeof host, cnrtMemcpyHostToDev), cnrtSuccess);
+  cnrtQueue_t q;
+  cnrtNotifier_t start, end;
+  ASSERT_EQ(cnrtQueueCreate(&q), cnrtSuccess);
+  ASSERT_EQ(cnrtNotifierCreate(&start), cnrtSuccess);
+  ASSERT_EQ(cnrtNotifierCreate(&end), cnrtSuccess);
+  ASSERT_EQ(cnrtPlaceNotifier(start, q), cnrtSuccess);
+  auto stats = bangsim::cnrt::launch(
+      q, **twice, (*module)->staticLayout(), {4, 1, 1},
+      bangsim::FuncType::Block,
+      {bangsim::KernelArg::pointer(d), bangsim::KernelArg::i32(64)});
+  ASSERT_TRUE(bool(stats)) << toString(stats.takeError());
+  ASSERT_EQ(cnrtPlaceNotifier(end, q), cnrtSuccess);
+  float ms = 0;
+  ASSERT_EQ(cnrtNotifierElapsedTime(start, end, &ms), cnrtSuccess);
+  EXPECT_NEAR(ms, float(stats->seconds * 1e3), 1e-6);
+  EXPECT_GT(ms, 0.0f);
+  ASSERT_EQ(cnrtMemcpy(host, d, sizeof host, cnrtMemcpyDevToHost), cnrtSuccess);
+  EXPECT_EQ(host[63], 126.0f);
+  // A fault: returned, printed, and left on the queue for cnrtQueueSync.
+  testing::internal::CaptureStderr();
+  auto fault = bangsim::cnrt::launch(q, **oob, (*module)->staticLayout(),
+                                     {1, 1, 1}, bangsim::FuncType::Block,
+                                     {bangsim::KernelArg::pointer(d)});
+  std::string err = testing::internal::GetCapturedStderr();
+  ASSERT_FALSE(bool(fault));
+  EXPECT_TRUE(fault.errorIsA<bangsim::LaunchFault>());
+  llvm::consumeError(fault.takeError());
+  EXPECT_NE(err.find("kernel 'oob' faulted on device 0"), std::string::npos)
+      << err;
+  EXPECT_EQ(cnrtQueueSync(q), cnrtErrorCndrvFuncCall);
+  // A configuration error is not a fault and leaves the queue clean.
+  auto bad = bangsim::cnrt::launch(q, **twice, (*module)->staticLayout(),
+                                   {0, 1, 1}, bangsim::FuncType::Block,
+                                   {bangsim::KernelArg::pointer(d),
+                                    bangsim::KernelArg::i32(64)});
+  ASSERT_FALSE(bool(bad));
+  EXPECT_FALSE(bad.errorIsA<bangsim::LaunchFault>());
+  llvm::consumeError(bad.takeError());
+  EXPECT_EQ(cnrtQueueSync(q), cnrtSuccess);
+  auto cur = bangsim::cnrt::currentDevice();
+  ASSERT_TRUE(bool(cur));
+  EXPECT_EQ((*cur)->spec().name, specOf("mlu370").name);
+  cnrtNotifierDestroy(start);
+  cnrtNotifierDestroy(end);
+  cnrtQueueDestroy(q);
+  cnrtFree(d);
 }
 
 // --- CNDrv -------------------------------------------------------------------

@@ -27,6 +27,21 @@ llvm::Expected<int> queueDevice(cnrtQueue_t queue);
 /// The simrt Device of an ordinal, opened on first use.
 llvm::Expected<Device *> device(int ordinal);
 
+/// The Device of the calling thread's current CNRT device (cnrtSetDevice).
+llvm::Expected<Device *> currentDevice();
+
+/// Launches on the queue's device as <<<>>> does: the launch's simulated
+/// time advances the device clock that notifiers read, and a device fault
+/// is printed on stderr, left on the queue for cnrtQueueSync
+/// (cnrtErrorCndrvFuncCall) and returned as a LaunchFault. A configuration
+/// the device cannot run is returned as another error, as Device::launch
+/// gives it.
+llvm::Expected<LaunchStats> launch(cnrtQueue_t queue, const Kernel &kernel,
+                                   const StaticLayout &layout, Dim3 dim,
+                                   FuncType type,
+                                   llvm::ArrayRef<KernelArg> args,
+                                   const LaunchOptions &options = {});
+
 /// Accounts a launch made directly on device(queueDevice(queue)) to the
 /// queue: its simulated time advances the device clock that notifiers read.
 void recordLaunch(cnrtQueue_t queue, const LaunchStats &stats);
