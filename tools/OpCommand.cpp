@@ -204,13 +204,11 @@ int bangc::tools::opMain(llvm::ArrayRef<const char *> argv) {
                               mluOpGetErrorString(s)));
   run.handle = handle;
   mluop::setCompileCache(handle, !noCache);
-  mluOpQueue_t queue;
-  mluOpGetQueue(handle, &queue);
-  mluop::setLaunchOptions(queue, launch);
+  mluop::setLaunchOptions(handle, launch);
   mluOpStatus_t status = op->run(run);
   std::string policy = mluOpGetLastPolicy(handle);
-  bangsim::LaunchStats stats = mluop::mergedLastLaunches(queue, *spec);
-  bool launched = !mluop::lastLaunches(queue).empty();
+  bangsim::LaunchStats stats = mluop::mergedLastLaunches(handle);
+  bool launched = !mluop::lastLaunches(handle).empty();
   // Trace event names point into the compiled modules: keep the handle (and
   // its modules) alive until the trace is written.
   struct Destroy {

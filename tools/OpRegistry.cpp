@@ -32,6 +32,13 @@ mluOpDataType_t toMluOp(DType t) {
   return MLUOP_DTYPE_INVALID;
 }
 
+/// The layout a host array is described with: the operators here take
+/// their 4-D tensors as NHWC (BorderAlign requires it, as mlu-ops; TinShift
+/// takes any layout), everything else as ARRAY.
+mluOpTensorLayout_t layoutOf(const NpyArray &a) {
+  return a.shape.size() == 4 ? MLUOP_LAYOUT_NHWC : MLUOP_LAYOUT_ARRAY;
+}
+
 /// A device copy of a host array with its descriptor; frees both.
 struct DeviceTensor {
   mluOpHandle_t handle = nullptr;
@@ -61,7 +68,7 @@ struct DeviceTensor {
     }
     mluOpCreateTensorDescriptor(&desc);
     if (mluOpStatus_t s =
-            mluOpSetTensorDescriptor(desc, MLUOP_LAYOUT_ARRAY, toMluOp(a.dtype),
+            mluOpSetTensorDescriptor(desc, layoutOf(a), toMluOp(a.dtype),
                                      int(dims.size()), dims.data()))
       return s;
     bytes = a.byteSize();

@@ -51,10 +51,11 @@ double now() {
       .count();
 }
 
-mluOpTensorDescriptor_t desc(mluOpDataType_t t, std::vector<int> dims) {
+mluOpTensorDescriptor_t desc(mluOpDataType_t t, std::vector<int> dims,
+                             mluOpTensorLayout_t layout = MLUOP_LAYOUT_ARRAY) {
   mluOpTensorDescriptor_t d;
   mluOpCreateTensorDescriptor(&d);
-  mluOpSetTensorDescriptor(d, MLUOP_LAYOUT_ARRAY, t, int(dims.size()),
+  mluOpSetTensorDescriptor(d, layout, t, int(dims.size()),
                            dims.data());
   return d;
 }
@@ -77,12 +78,10 @@ llvm::json::Array shapeJson(std::vector<int> dims) {
 template <typename F>
 double timeLaunches(mluOpHandle_t h, int reps, F op,
                     bangsim::LaunchStats &stats) {
-  mluOpQueue_t q;
-  mluOpGetQueue(h, &q);
   std::vector<double> t;
   for (int i = 0; i < reps; ++i) {
     op();
-    stats = mluop::mergedLastLaunches(q, mluop::deviceOf(h)->spec());
+    stats = mluop::mergedLastLaunches(h);
     t.push_back(stats.hostSeconds);
   }
   return bench::median(t);
@@ -190,10 +189,10 @@ llvm::json::Array borderAlign(mluOpHandle_t h, int N, int H, int W, int C4,
   mluOpMemcpyHostToDevice(h, x, in.data(), in.size() * 4);
   mluOpMemcpyHostToDevice(h, b, boxes.data(), boxes.size() * 4);
   mluOpMemcpyHostToDevice(h, g, grad.data(), on * 4);
-  auto xd = desc(MLUOP_DTYPE_FLOAT, {N, H, W, C4});
+  auto xd = desc(MLUOP_DTYPE_FLOAT, {N, H, W, C4}, MLUOP_LAYOUT_NHWC);
   auto bd = desc(MLUOP_DTYPE_FLOAT, {N, K, 4});
-  auto od = desc(MLUOP_DTYPE_FLOAT, {N, K, 4, C});
-  auto ad = desc(MLUOP_DTYPE_INT32, {N, K, 4, C});
+  auto od = desc(MLUOP_DTYPE_FLOAT, {N, K, 4, C}, MLUOP_LAYOUT_NHWC);
+  auto ad = desc(MLUOP_DTYPE_INT32, {N, K, 4, C}, MLUOP_LAYOUT_NHWC);
   auto forward = [&] {
     require(mluOpBorderAlignForward(h, xd, x, bd, b, P, od, o, ad, a),
             "border_align forward");
@@ -204,8 +203,6 @@ llvm::json::Array borderAlign(mluOpHandle_t h, int N, int H, int W, int C4,
   };
   forward(); // compiles on first use
   backward();
-  mluOpQueue_t q;
-  mluOpGetQueue(h, &q);
   const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   llvm::json::Array rows;
   for (bool fwd : {true, false}) {
@@ -215,11 +212,11 @@ llvm::json::Array borderAlign(mluOpHandle_t h, int N, int H, int W, int C4,
     for (unsigned t : {1u, threads}) {
       bangsim::LaunchOptions options;
       options.hostThreads = t;
-      mluop::setLaunchOptions(q, options);
+      mluop::setLaunchOptions(h, options);
       ours[t != 1] = fwd ? timeLaunches(h, runs, forward, st)
                          : timeLaunches(h, runs, backward, st);
     }
-    mluop::setLaunchOptions(q, {});
+    mluop::setLaunchOptions(h, {});
     std::string policy = mluOpGetLastPolicy(h);
     // The plain implementation, and how many of its results ours matches.
     std::vector<float> out(on), gradIn(in.size());

@@ -1,6 +1,8 @@
 //===- border_align.cpp - mluOpBorderAlignForward / Backward --------------===//
 //
-// Parameter checks (seed 003 section 3.8), the NRAM policies (forward:
+// Parameter checks (seed 003 section 3.8, with mlu-ops' statuses: NHWC
+// layouts, K == H * W, strided tensors and tensors of 2^31 elements or more
+// NOT_SUPPORTED), the NRAM policies (forward:
 // c_seg, the seed's deal_num, and line_cap, the pixels of a pipeline stage;
 // backward: c_seg, band_rows and box_cap, the slice of grad_input a task
 // holds and the boxes it streams) and the launches of
@@ -11,6 +13,8 @@
 
 #include <algorithm>
 #include <climits>
+#include <tuple>
+#include <utility>
 
 using namespace mluop;
 
@@ -31,9 +35,10 @@ bool hasZero(const mluOpTensorStruct *d) {
   return false;
 }
 
-/// Checks the parts both directions share. `feature` is input (forward) or
-/// grad_input (backward), `result` is output (forward) or grad_output
-/// (backward).
+/// Checks the parts both directions share, in mlu-ops' order of statuses
+/// (null descriptors, ranks, strides, dtypes, layouts, shapes, sizes).
+/// `feature` is input (forward) or grad_input (backward), `result` is
+/// output (forward) or grad_output (backward).
 mluOpStatus_t checkCommon(const char *api, mluOpHandle_t handle,
                           const mluOpTensorStruct *feature,
                           const char *featureName,
@@ -41,14 +46,27 @@ mluOpStatus_t checkCommon(const char *api, mluOpHandle_t handle,
                           const mluOpTensorStruct *result,
                           const char *resultName,
                           const mluOpTensorStruct *argmax, int32_t pool_size) {
-  if (mluOpStatus_t s =
-          checkNotNull(api, {{"handle", handle},
-                             {std::string(featureName) + "_desc", feature},
-                             {"boxes_desc", boxes},
-                             {std::string(resultName) + "_desc", result},
-                             {"argmax_idx_desc", argmax}}))
+  const std::string featureDesc = std::string(featureName) + "_desc";
+  const std::string resultDesc = std::string(resultName) + "_desc";
+  if (mluOpStatus_t s = checkNotNull(api, {{"handle", handle},
+                                           {featureDesc, feature},
+                                           {"boxes_desc", boxes},
+                                           {resultDesc, result},
+                                           {"argmax_idx_desc", argmax}}))
     return s;
-  if (feature->dims.size() != 4 || feature->dims[3] % 4 != 0)
+  for (const auto &[name, desc, rank] :
+       {std::tuple{featureName, feature, 4u}, {"boxes", boxes, 3u},
+        {resultName, result, 4u}, {"argmax_idx", argmax, 4u}})
+    if (desc->dims.size() != rank)
+      return badParam(api, llvm::formatv("{0} must be {1}-D; it is {2}",
+                                         describe(name, desc), rank,
+                                         desc->dims.size()));
+  if (mluOpStatus_t s = checkDense(api, {{featureDesc, feature},
+                                         {"boxes_desc", boxes},
+                                         {resultDesc, result},
+                                         {"argmax_idx_desc", argmax}}))
+    return s;
+  if (feature->dims[3] % 4 != 0)
     return badParam(api, describe(featureName, feature) +
                              " must be 4-D [N, H, W, 4C] with a last "
                              "dimension that is a multiple of 4");
@@ -73,6 +91,12 @@ mluOpStatus_t checkCommon(const char *api, mluOpHandle_t handle,
     return badParam(api, llvm::formatv("argmax_idx dtype must be int32; it is "
                                        "{0}",
                                        dtypeName(argmax->dtype)));
+  for (const auto &[name, desc] : {std::pair{featureName, feature},
+                                   {resultName, result},
+                                   {"argmax_idx", argmax}})
+    if (desc->layout != MLUOP_LAYOUT_NHWC)
+      return badParam(api, llvm::formatv("{0} layout must be NHWC; it is {1}",
+                                         name, layoutName(desc->layout)));
   if (feature->dims[0] != boxes->dims[0])
     return badParam(api, llvm::formatv("N of {0} ({1}) differs from N of "
                                        "boxes ({2})",
@@ -95,9 +119,19 @@ mluOpStatus_t checkCommon(const char *api, mluOpHandle_t handle,
   if (hasZero(feature) || hasZero(boxes))
     return badParam(api, "zero elements: " + describe(featureName, feature) +
                              ", " + describe("boxes", boxes));
+  if (!handle->borderAlignAnyBoxCount &&
+      feature->dims[1] * feature->dims[2] != boxes->dims[1])
+    return badParam(api, llvm::formatv("K of boxes ({0}) must be H * W of "
+                                       "{1} ({2}): one box per pixel",
+                                       boxes->dims[1], featureName,
+                                       feature->dims[1] * feature->dims[2]));
   if (pool_size <= 0)
     return badParam(api, llvm::formatv("pool_size must be positive; it is {0}",
                                        pool_size));
+  if (mluOpStatus_t s = checkElementCount(api, {{featureName, feature},
+                                                {"boxes", boxes},
+                                                {resultName, result}}))
+    return s;
   const int64_t e = int64_t(mluOpDataTypeBytes(feature->dtype));
   if (feature->dtype == MLUOP_DTYPE_HALF && pool_size > 2048) {
     logError(api, llvm::formatv("pool_size {0} > 2048 is not supported for "
@@ -217,8 +251,7 @@ mluOpStatus_t mluOpBorderAlignForward(
                         shapeString(boxes_desc), pool_size, spec.name, cSeg,
                         lineCap, boxCap, taskDim)
               .str());
-  bangsim::Module *module =
-      kernelModule(handle, api, "border_align.mlu");
+  bangsim::Module *module = kernelModule(handle, api, "border_align.mlu");
   if (!module)
     return MLUOP_STATUS_INTERNAL_ERROR;
   using A = bangsim::KernelArg;
@@ -275,8 +308,7 @@ mluOpStatus_t mluOpBorderAlignBackward(
                         pool_size, spec.name, policy.cSeg, policy.bandRows,
                         policy.boxCap, items, taskDim)
               .str());
-  bangsim::Module *module =
-      kernelModule(handle, api, "border_align.mlu");
+  bangsim::Module *module = kernelModule(handle, api, "border_align.mlu");
   if (!module)
     return MLUOP_STATUS_INTERNAL_ERROR;
   using A = bangsim::KernelArg;

@@ -1,4 +1,9 @@
-//===- Handle.cpp - Handles, queues, descriptors, memory and logging ------===//
+//===- Handle.cpp - Handles, queues, memory, logging and launches ---------===//
+//
+// The handle side of the C API (mlu_op.h) and the C++ extensions
+// (mlu_op_sim.h); tensor descriptors are in Tensor.cpp.
+//
+//===----------------------------------------------------------------------===//
 #include "kernels/core/Internal.h"
 #include "kernels/core/KernelSources.h"
 
@@ -67,45 +72,6 @@ const char *mluOpGetErrorString(mluOpStatus_t status) {
   return "MLUOP_STATUS_UNKNOWN";
 }
 
-size_t mluOpDataTypeBytes(mluOpDataType_t dtype) {
-  switch (dtype) {
-  case MLUOP_DTYPE_HALF: case MLUOP_DTYPE_INT16: case MLUOP_DTYPE_UINT16:
-    return 2;
-  case MLUOP_DTYPE_FLOAT: case MLUOP_DTYPE_INT32: case MLUOP_DTYPE_UINT32:
-    return 4;
-  case MLUOP_DTYPE_INT8: case MLUOP_DTYPE_UINT8: case MLUOP_DTYPE_BOOL:
-    return 1;
-  case MLUOP_DTYPE_INT64: case MLUOP_DTYPE_DOUBLE:
-    return 8;
-  default:
-    return 0;
-  }
-}
-
-const char *mluop::dtypeName(mluOpDataType_t dtype) {
-  switch (dtype) {
-  case MLUOP_DTYPE_HALF: return "half";
-  case MLUOP_DTYPE_FLOAT: return "float";
-  case MLUOP_DTYPE_INT8: return "int8";
-  case MLUOP_DTYPE_INT16: return "int16";
-  case MLUOP_DTYPE_INT32: return "int32";
-  case MLUOP_DTYPE_INT64: return "int64";
-  case MLUOP_DTYPE_UINT8: return "uint8";
-  case MLUOP_DTYPE_UINT16: return "uint16";
-  case MLUOP_DTYPE_UINT32: return "uint32";
-  case MLUOP_DTYPE_BOOL: return "bool";
-  case MLUOP_DTYPE_DOUBLE: return "double";
-  default: return "invalid";
-  }
-}
-
-std::string mluop::shapeString(const mluOpTensorStruct *desc) {
-  std::string s = "[";
-  for (size_t i = 0; i < desc->dims.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(desc->dims[i]);
-  return s + "]";
-}
-
 // --- Handles and queues -------------------------------------------------===//
 mluOpStatus_t mluOpCreateWithDevice(mluOpHandle_t *handle, const char *device) {
   if (!handle || !device)
@@ -139,37 +105,19 @@ mluOpStatus_t mluOpDestroy(mluOpHandle_t handle) {
   return MLUOP_STATUS_SUCCESS;
 }
 
-mluOpStatus_t mluOpCreateQueue(mluOpQueue_t *queue) {
-  if (!queue)
-    return badParam("mluOpCreateQueue", "queue is NULL");
-  *queue = new mluOpQueueStruct;
-  return MLUOP_STATUS_SUCCESS;
-}
-
-mluOpStatus_t mluOpDestroyQueue(mluOpQueue_t queue) {
-  if (!queue)
-    return badParam("mluOpDestroyQueue", "queue is NULL");
-  delete queue;
-  return MLUOP_STATUS_SUCCESS;
-}
-
-mluOpStatus_t mluOpSetQueue(mluOpHandle_t handle, mluOpQueue_t queue) {
+mluOpStatus_t mluOpSetQueue(mluOpHandle_t handle, cnrtQueue_t queue) {
   if (!handle)
     return badParam("mluOpSetQueue", "handle is NULL");
-  handle->queue = queue ? queue : &handle->ownQueue;
+  handle->queue = queue;
   return MLUOP_STATUS_SUCCESS;
 }
 
-mluOpStatus_t mluOpGetQueue(mluOpHandle_t handle, mluOpQueue_t *queue) {
-  if (!handle || !queue)
-    return badParam("mluOpGetQueue", "handle or queue is NULL");
-  *queue = handle->queue;
-  return MLUOP_STATUS_SUCCESS;
-}
-
-mluOpStatus_t mluOpSyncQueue(mluOpQueue_t queue) {
+mluOpStatus_t mluOpGetQueue(mluOpHandle_t handle, cnrtQueue_t *queue) {
+  if (!handle)
+    return badParam("mluOpGetQueue", "handle is NULL");
   if (!queue)
-    return badParam("mluOpSyncQueue", "queue is NULL");
+    return badParam("mluOpGetQueue", "queue is NULL");
+  *queue = handle->queue;
   return MLUOP_STATUS_SUCCESS;
 }
 
@@ -218,73 +166,6 @@ mluOpStatus_t mluOpMemcpyDeviceToHost(mluOpHandle_t handle, void *dst,
   return MLUOP_STATUS_SUCCESS;
 }
 
-// --- Tensor descriptors -------------------------------------------------===//
-mluOpStatus_t mluOpCreateTensorDescriptor(mluOpTensorDescriptor_t *desc) {
-  if (!desc)
-    return badParam("mluOpCreateTensorDescriptor", "desc is NULL");
-  *desc = new mluOpTensorStruct;
-  return MLUOP_STATUS_SUCCESS;
-}
-
-mluOpStatus_t mluOpSetTensorDescriptor(mluOpTensorDescriptor_t desc,
-                                       mluOpTensorLayout_t layout,
-                                       mluOpDataType_t dtype, int dimNb,
-                                       const int dimSize[]) {
-  const char *api = "mluOpSetTensorDescriptor";
-  if (!desc)
-    return badParam(api, "desc is NULL");
-  if (dimNb < 0 || dimNb > MLUOP_DIM_MAX)
-    return badParam(api, llvm::formatv("dimNb {0} is outside [0, {1}]", dimNb,
-                                       MLUOP_DIM_MAX));
-  if (dimNb > 0 && !dimSize)
-    return badParam(api, "dimSize is NULL");
-  if (mluOpDataTypeBytes(dtype) == 0)
-    return badParam(api, "invalid data type");
-  for (int i = 0; i < dimNb; ++i)
-    if (dimSize[i] < 0)
-      return badParam(api, llvm::formatv("dimension {0} is negative ({1})", i,
-                                         dimSize[i]));
-  desc->layout = layout;
-  desc->dtype = dtype;
-  desc->dims.assign(dimSize, dimSize + dimNb);
-  desc->set = true;
-  return MLUOP_STATUS_SUCCESS;
-}
-
-mluOpStatus_t mluOpGetTensorDescriptor(const mluOpTensorDescriptor_t desc,
-                                       mluOpTensorLayout_t *layout,
-                                       mluOpDataType_t *dtype, int *dimNb,
-                                       int dimSize[]) {
-  if (!desc)
-    return badParam("mluOpGetTensorDescriptor", "desc is NULL");
-  if (layout)
-    *layout = desc->layout;
-  if (dtype)
-    *dtype = desc->dtype;
-  if (dimNb)
-    *dimNb = int(desc->dims.size());
-  if (dimSize)
-    for (size_t i = 0; i < desc->dims.size(); ++i)
-      dimSize[i] = int(desc->dims[i]);
-  return MLUOP_STATUS_SUCCESS;
-}
-
-mluOpStatus_t mluOpDestroyTensorDescriptor(mluOpTensorDescriptor_t desc) {
-  if (!desc)
-    return badParam("mluOpDestroyTensorDescriptor", "desc is NULL");
-  delete desc;
-  return MLUOP_STATUS_SUCCESS;
-}
-
-uint64_t mluOpGetTensorElementNum(const mluOpTensorDescriptor_t desc) {
-  if (!desc)
-    return 0;
-  uint64_t n = 1;
-  for (int64_t d : desc->dims)
-    n *= uint64_t(d);
-  return n;
-}
-
 // --- Kernels and launches -----------------------------------------------===//
 std::string mluop::kernelSource(const std::string &fileName) {
   for (size_t i = 0; i < numKernelSources; ++i)
@@ -328,7 +209,7 @@ bangsim::Module *mluop::kernelModule(mluOpHandle_t handle, const char *api,
 }
 
 void mluop::beginOp(mluOpHandle_t handle, const std::string &policy) {
-  handle->queue->launches.clear();
+  handle->launches.clear();
   handle->lastPolicy = policy;
   log(MLUOP_LOG_DEBUG, policy);
 }
@@ -343,13 +224,13 @@ mluOpStatus_t mluop::launch(mluOpHandle_t handle, const char *api,
     return MLUOP_STATUS_INTERNAL_ERROR;
   }
   auto stats = handle->device->launch(**k, module.staticLayout(), dim, type,
-                                      args, handle->queue->options);
+                                      args, handle->launchOptions);
   if (!stats) {
     logError(api, "launch of " + kernel + " failed: " +
                       llvm::toString(stats.takeError()));
     return MLUOP_STATUS_EXECUTION_FAILED;
   }
-  handle->queue->launches.push_back(std::move(*stats));
+  handle->launches.push_back(std::move(*stats));
   return MLUOP_STATUS_SUCCESS;
 }
 
@@ -358,14 +239,15 @@ bangsim::Device *mluop::deviceOf(mluOpHandle_t handle) {
   return handle ? handle->device.get() : nullptr;
 }
 
-void mluop::setLaunchOptions(mluOpQueue_t queue,
+void mluop::setLaunchOptions(mluOpHandle_t handle,
                              const bangsim::LaunchOptions &opts) {
-  if (queue)
-    queue->options = opts;
+  if (handle)
+    handle->launchOptions = opts;
 }
 
-const std::vector<bangsim::LaunchStats> &mluop::lastLaunches(mluOpQueue_t queue) {
-  return queue->launches;
+const std::vector<bangsim::LaunchStats> &
+mluop::lastLaunches(mluOpHandle_t handle) {
+  return handle->launches;
 }
 
 double mluop::compileSeconds(mluOpHandle_t handle) {
@@ -377,13 +259,24 @@ void mluop::setCompileCache(mluOpHandle_t handle, bool enabled) {
     handle->useCompileCache = enabled;
 }
 
-bangsim::LaunchStats mluop::mergedLastLaunches(mluOpQueue_t queue,
-                                               const bangsim::DeviceSpec &spec) {
+void mluop::setTinShiftBackwardShiftsLikeForward(mluOpHandle_t handle,
+                                                 bool enabled) {
+  if (handle)
+    handle->tinShiftBackwardLikeForward = enabled;
+}
+
+void mluop::setBorderAlignAnyBoxCount(mluOpHandle_t handle, bool enabled) {
+  if (handle)
+    handle->borderAlignAnyBoxCount = enabled;
+}
+
+bangsim::LaunchStats mluop::mergedLastLaunches(mluOpHandle_t handle) {
+  const bangsim::DeviceSpec &spec = handle->spec;
   bangsim::LaunchStats m;
   m.device = spec.name;
   m.clockGHz = spec.clockGHz;
   double busy = 0, coreCycles = 0;
-  for (const bangsim::LaunchStats &s : queue->launches) {
+  for (const bangsim::LaunchStats &s : handle->launches) {
     double offset = m.cycles;
     m.kernel += (m.kernel.empty() ? "" : " + ") + s.kernel;
     m.tasks += s.tasks;

@@ -22,28 +22,37 @@
 #include <string>
 #include <vector>
 
-struct mluOpQueueStruct {
-  bangsim::LaunchOptions options;
-  std::vector<bangsim::LaunchStats> launches;
-};
-
 struct mluOpContext {
   std::unique_ptr<bangsim::Device> device;
   bangsim::DeviceSpec spec;
-  mluOpQueueStruct ownQueue;
-  mluOpQueueStruct *queue = &ownQueue;
+  /// The queue of mluOpSetQueue (not owned; NULL: the default queue).
+  cnrtQueue_t queue = nullptr;
+  /// Options of the handle's launches and the stats of the last operator's.
+  bangsim::LaunchOptions launchOptions;
+  std::vector<bangsim::LaunchStats> launches;
   /// Compiled kernel modules by source name, compiled on first use.
   std::map<std::string, std::unique_ptr<bangsim::Module>> modules;
   double compileSeconds = 0;
   bool useCompileCache = true;
   std::string lastPolicy;
+  /// The documented differences from mlu-ops (mlu_op_sim.h).
+  bool tinShiftBackwardLikeForward = false;
+  bool borderAlignAnyBoxCount = false;
 };
 
+/// A tensor descriptor: after create or reset a 0-D float ARRAY, as in
+/// mlu-ops. Strides are in elements; the set calls without strides store
+/// the dense (row-major) ones.
 struct mluOpTensorStruct {
   mluOpTensorLayout_t layout = MLUOP_LAYOUT_ARRAY;
-  mluOpDataType_t dtype = MLUOP_DTYPE_INVALID;
+  mluOpDataType_t dtype = MLUOP_DTYPE_FLOAT;
   std::vector<int64_t> dims;
-  bool set = false;
+  std::vector<int64_t> strides;
+  /// Product of the dimensions (1 for 0-D).
+  uint64_t elementCount() const;
+  /// Whether the strides are the dense ones (mlu-ops' rule: a dimension of
+  /// size 1 may have any stride).
+  bool isDense() const;
 };
 
 namespace mluop {
@@ -73,7 +82,29 @@ inline mluOpStatus_t checkNotNull(const char *api,
   return MLUOP_STATUS_SUCCESS;
 }
 
+/// Logs "[api] reason" and returns NOT_SUPPORTED.
+inline mluOpStatus_t notSupported(const char *api, const std::string &reason) {
+  logError(api, reason);
+  return MLUOP_STATUS_NOT_SUPPORTED;
+}
+
+/// The largest element count an operator takes, as mlu-ops: tensors of
+/// 2^31 elements or more are NOT_SUPPORTED.
+constexpr uint64_t LargeTensorElements = uint64_t(1) << 31;
+
+/// NOT_SUPPORTED for the first descriptor that has non-dense strides (a
+/// tensor of no elements is dense), then for the first of 2^31 elements
+/// or more; SUCCESS otherwise. Names are the API's parameter names.
+struct NamedTensor {
+  std::string name;
+  const mluOpTensorStruct *desc;
+};
+mluOpStatus_t checkDense(const char *api, std::initializer_list<NamedTensor> t);
+mluOpStatus_t checkElementCount(const char *api,
+                                std::initializer_list<NamedTensor> t);
+
 const char *dtypeName(mluOpDataType_t dtype);
+const char *layoutName(mluOpTensorLayout_t layout);
 std::string shapeString(const mluOpTensorStruct *desc);
 
 /// The handle's compiled module for the embedded kernel source `fileName`
@@ -88,7 +119,7 @@ mluOpStatus_t launch(mluOpHandle_t handle, const char *api,
                      bangsim::Module &module, const std::string &kernel,
                      bangsim::Dim3 dim, bangsim::FuncType type,
                      const std::vector<bangsim::KernelArg> &args);
-/// Clears the queue's launch list (start of an operator).
+/// Clears the handle's launch list (start of an operator).
 void beginOp(mluOpHandle_t handle, const std::string &policy);
 
 } // namespace mluop

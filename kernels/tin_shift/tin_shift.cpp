@@ -1,8 +1,9 @@
 //===- tin_shift.cpp - mluOpTinShiftForward / mluOpTinShiftBackward -------===//
 //
-// Parameter checks (seed 001 section 3.5), the task policy (regime, chunk
-// sizes and task dimensions from the device spec) and the launch of the
-// tin_shift kernel of kernels/tin_shift/tin_shift.mlu.
+// Parameter checks (seed 001 section 3.5, with mlu-ops' statuses: strided
+// tensors and tensors of 2^31 elements or more are NOT_SUPPORTED), the task
+// policy (regime, chunk sizes and task dimensions from the device spec) and
+// the launch of the tin_shift kernel of kernels/tin_shift/tin_shift.mlu.
 //
 //===----------------------------------------------------------------------===//
 #include "kernels/core/Internal.h"
@@ -102,6 +103,11 @@ mluOpStatus_t tinShift(const char *api, bool forward, mluOpHandle_t handle,
     return badParam(api, llvm::formatv("shifts must be 2-D [N, G]; it is "
                                        "{0}-D",
                                        shifts_desc->dims.size()));
+  if (mluOpStatus_t s = checkDense(api, {{std::string(inName) + "_desc", in_desc},
+                                         {"shifts_desc", shifts_desc},
+                                         {std::string(outName) + "_desc",
+                                          out_desc}}))
+    return s;
   if (!isFloat(in_desc->dtype))
     return badParam(api, llvm::formatv("{0} dtype must be half or float; it "
                                        "is {1}",
@@ -137,6 +143,9 @@ mluOpStatus_t tinShift(const char *api, bool forward, mluOpHandle_t handle,
     return badParam(api, llvm::formatv("channels ({0}) must be a multiple of "
                                        "the shift groups ({1})",
                                        C, G));
+  if (mluOpStatus_t s = checkElementCount(
+          api, {{inName, in_desc}, {"shifts", shifts_desc}, {outName, out_desc}}))
+    return s;
   if (T == 0) {
     log(MLUOP_LOG_DEBUG, std::string("[") + api + "] T == 0: nothing to do");
     return MLUOP_STATUS_SUCCESS;
@@ -145,8 +154,7 @@ mluOpStatus_t tinShift(const char *api, bool forward, mluOpHandle_t handle,
           api, {{inName, in}, {"shifts", shifts}, {outName, out}}))
     return s;
   const int64_t elem = int64_t(mluOpDataTypeBytes(in_desc->dtype));
-  if (C * HW * elem > INT_MAX || N * T * C * HW > (int64_t(1) << 40) ||
-      N * T * C > INT_MAX) {
+  if (C * HW * elem > INT_MAX) {
     logError(api, llvm::formatv("{0} {1} is too large (a row of C*HW must "
                                 "stay under 2 GiB)",
                                 inName, shapeString(in_desc)));
@@ -160,8 +168,7 @@ mluOpStatus_t tinShift(const char *api, bool forward, mluOpHandle_t handle,
                       ": " + dtypeName(in_desc->dtype) + " " +
                       shapeString(in_desc) + " G=" + std::to_string(G) +
                       " on " + handle->spec.name + ": " + policy.describe());
-  bangsim::Module *module =
-      kernelModule(handle, api, "tin_shift.mlu");
+  bangsim::Module *module = kernelModule(handle, api, "tin_shift.mlu");
   if (!module)
     return MLUOP_STATUS_INTERNAL_ERROR;
   using A = bangsim::KernelArg;
@@ -173,7 +180,9 @@ mluOpStatus_t tinShift(const char *api, bool forward, mluOpHandle_t handle,
                          A::i32(int32_t(C)),
                          A::i32(int32_t(HW)),
                          A::i32(int32_t(G)),
-                         A::i32(forward ? 1 : -1),
+                         A::i32(forward || handle->tinShiftBackwardLikeForward
+                                    ? 1
+                                    : -1),
                          A::i32(policy.regime),
                          A::i32(int32_t(policy.cChunk)),
                          A::i32(int32_t(policy.tChunk)),

@@ -11,6 +11,15 @@ using namespace mluop_test;
 
 namespace {
 
+/// A shared handle that takes any box count K: most tests here use
+/// K != H * W to exercise the kernels; mlu-ops' rule K == H * W has its
+/// own test (BoxCountIsHTimesW).
+mluOpHandle_t generalHandle(const std::string &device) {
+  mluOpHandle_t h = handleFor(device);
+  mluop::setBorderAlignAnyBoxCount(h, true);
+  return h;
+}
+
 using Round = float (*)(float);
 float keep(float x) { return x; }
 float toHalf(float x) { return bangc::halfToFloat(bangc::floatToHalf(x)); }
@@ -171,8 +180,8 @@ Result runForward(mluOpHandle_t h, const Problem &p, bool half) {
   mluOpDataType_t dt = half ? MLUOP_DTYPE_HALF : MLUOP_DTYPE_FLOAT;
   Desc xd(dt, {p.N, p.H, p.W, 4 * p.C}, MLUOP_LAYOUT_NHWC);
   Desc bd(dt, {p.N, p.K, 4});
-  Desc od(dt, {p.N, p.K, 4, p.C});
-  Desc ad(MLUOP_DTYPE_INT32, {p.N, p.K, 4, p.C});
+  Desc od(dt, {p.N, p.K, 4, p.C}, MLUOP_LAYOUT_NHWC);
+  Desc ad(MLUOP_DTYPE_INT32, {p.N, p.K, 4, p.C}, MLUOP_LAYOUT_NHWC);
   std::unique_ptr<Buf> x, b;
   if (half) {
     x = std::make_unique<Buf>(h, halves(p.input));
@@ -196,10 +205,10 @@ std::vector<float> runBackward(mluOpHandle_t h, const Problem &p,
                                const std::vector<int32_t> &arg, bool half,
                                mluOpStatus_t *status = nullptr) {
   mluOpDataType_t dt = half ? MLUOP_DTYPE_HALF : MLUOP_DTYPE_FLOAT;
-  Desc gd(dt, {p.N, p.K, 4, p.C});
+  Desc gd(dt, {p.N, p.K, 4, p.C}, MLUOP_LAYOUT_NHWC);
   Desc bd(dt, {p.N, p.K, 4});
-  Desc ad(MLUOP_DTYPE_INT32, {p.N, p.K, 4, p.C});
-  Desc gid(dt, {p.N, p.H, p.W, 4 * p.C});
+  Desc ad(MLUOP_DTYPE_INT32, {p.N, p.K, 4, p.C}, MLUOP_LAYOUT_NHWC);
+  Desc gid(dt, {p.N, p.H, p.W, 4 * p.C}, MLUOP_LAYOUT_NHWC);
   std::unique_ptr<Buf> g, b;
   if (half) {
     g = std::make_unique<Buf>(h, halves(grad));
@@ -306,7 +315,7 @@ int policyNumber(mluOpHandle_t h, const std::string &key) {
 TEST(BorderAlign, SeedExample) {
   // seed 003 section 1.2 (also mmcv's test): input [1, 4, 3, 4] (mmcv
   // layout, C = 1), 12 boxes, pool_size 1.
-  mluOpHandle_t h = handleFor("mlu370");
+  mluOpHandle_t h = generalHandle("mlu370");
   std::vector<float> nchw = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12,
                              6,  7,  5,  8,  2,  1,  3,  4,  12, 9,  11, 10,
                              -2, -3, 2,  0,  -4, -5, 1,  -1, -1, -1, -1, -1,
@@ -344,7 +353,7 @@ TEST(BorderAlign, MmcvGroundTruth) {
   const int N = 1, C = 1, H = 3, W = 4, K = 12;
   ASSERT_EQ(input.size(), 48u);
   ASSERT_EQ(boxes.size(), 48u);
-  mluOpHandle_t h = handleFor("mlu370");
+  mluOpHandle_t h = generalHandle("mlu370");
   for (int P : {1, 2}) {
     auto want = perPool("output_dict", P);
     auto wantGrad = perPool("input_grad_dict", P);
@@ -369,7 +378,7 @@ TEST(BorderAlign, MmcvGroundTruth) {
 }
 
 TEST(BorderAlign, RandomFloatExact) {
-  mluOpHandle_t h = handleFor("mlu370");
+  mluOpHandle_t h = generalHandle("mlu370");
   Rng rng(21);
   for (int i = 0; i < 6; ++i) {
     int N = rng.range(1, 3), H = rng.range(1, 12), W = rng.range(1, 12),
@@ -381,7 +390,7 @@ TEST(BorderAlign, RandomFloatExact) {
 
 TEST(BorderAlign, OutsideBoxes) {
   // Boxes partly and wholly outside the map, and reversed boxes.
-  mluOpHandle_t h = handleFor("mlu370");
+  mluOpHandle_t h = generalHandle("mlu370");
   Rng rng(5);
   Problem p = randomProblem(rng, 2, 6, 7, 8, 10, 5, false, 1.0f);
   float extra[][4] = {{-20, -20, -10, -10}, {10, 10, 30, 40},
@@ -400,7 +409,7 @@ TEST(BorderAlign, HalfWithinTolerance) {
   // within 2^-6 * max(1, |ref|) of mmcv's half arithmetic (coordinates and
   // weights in half, the interpolation in float, rounded once; documented in
   // docs/ops.md).
-  mluOpHandle_t h = handleFor("mlu370");
+  mluOpHandle_t h = generalHandle("mlu370");
   Rng rng(9);
   Problem p = randomProblem(rng, 2, 9, 11, 24, 20, 6, true);
   expectForwardExact(h, p, true, "half");
@@ -422,7 +431,7 @@ TEST(BorderAlign, HalfWithinTolerance) {
 }
 
 TEST(BorderAlign, NanAndInf) {
-  mluOpHandle_t h = handleFor("mlu370");
+  mluOpHandle_t h = generalHandle("mlu370");
   Rng rng(13);
   Problem p = randomProblem(rng, 1, 8, 8, 16, 12, 4, false);
   for (size_t i = 0; i < p.input.size(); i += 7)
@@ -432,7 +441,7 @@ TEST(BorderAlign, NanAndInf) {
 
 TEST(BorderAlign, SeedNetworkShapes) {
   // seed 003 section 3.7: the shapes of the network (pool_size 10).
-  mluOpHandle_t h = handleFor("mlu370");
+  mluOpHandle_t h = generalHandle("mlu370");
   Rng rng(17);
   struct S { int N, H, W, C4, K; } shapes[] = {
       {2, 7, 10, 1024, 70}, {2, 25, 38, 1024, 950}, {2, 10, 7, 512, 70}};
@@ -444,7 +453,7 @@ TEST(BorderAlign, SeedNetworkShapes) {
 
 TEST(BorderAlign, SmallNramSplitsChannelsAndSamples) {
   // tiny (16 KiB NRAM): c_seg < C and one sample per pipeline stage.
-  mluOpHandle_t h = handleFor("tiny");
+  mluOpHandle_t h = generalHandle("tiny");
   Rng rng(19);
   Problem p = randomProblem(rng, 2, 10, 12, 300, 9, 7, false);
   expectForwardExact(h, p, false, "tiny");
@@ -459,7 +468,7 @@ TEST(BorderAlign, SmallNramSplitsChannelsAndSamples) {
 TEST(BorderAlign, BackwardFiniteDifferences) {
   // L(x) = sum(forward(x) * g); dL/dx from backward(g) against central
   // differences, at pixels away from ties.
-  mluOpHandle_t h = handleFor("mlu370");
+  mluOpHandle_t h = generalHandle("mlu370");
   Rng rng(23);
   Problem p = randomProblem(rng, 1, 6, 7, 3, 5, 4, false);
   Result base = runForward(h, p, false);
@@ -496,7 +505,7 @@ TEST(BorderAlign, BackwardFiniteDifferences) {
 TEST(BorderAlign, BackwardSplitsChannelsRowsAndBoxes) {
   // tiny (16 KiB NRAM): a task's slice of grad_input is a band of rows of a
   // segment of channels, and the boxes come in several chunks.
-  mluOpHandle_t h = handleFor("tiny");
+  mluOpHandle_t h = generalHandle("tiny");
   Rng rng(29);
   Problem p = randomProblem(rng, 2, 10, 12, 300, 9, 7, false);
   expectBackwardMatches(h, p, rng);
@@ -509,7 +518,7 @@ TEST(BorderAlign, BackwardNonFiniteGradients) {
   // An inf or nan gradient reaches the 4 pixels of its own argmax sample
   // (inf * 0 is nan there, as in mmcv's four atomic adds) and no other: the
   // other channels are masked bitwise, not multiplied by 0.
-  mluOpHandle_t h = handleFor("mlu370");
+  mluOpHandle_t h = generalHandle("mlu370");
   Rng rng(31);
   Problem p = randomProblem(rng, 1, 7, 9, 16, 10, 5, false);
   for (int i = 0; i < 4; ++i) // boxes on whole pixels: some weights are 0
@@ -544,7 +553,7 @@ TEST(BorderAlign, BackwardNonFiniteGradients) {
 TEST(BorderAlign, BackwardIgnoresArgmaxOutOfRange) {
   // An argmax outside [0, pool_size] names no sample: its gradient adds
   // nothing (also in half, where argmax is narrowed to 16 bits).
-  mluOpHandle_t h = handleFor("mlu370");
+  mluOpHandle_t h = generalHandle("mlu370");
   Rng rng(37);
   Problem p = randomProblem(rng, 1, 6, 8, 12, 6, 4, false);
   Result r = runForward(h, p, false);
@@ -584,9 +593,7 @@ TEST(BorderAlign, BackwardIgnoresArgmaxOutOfRange) {
 TEST(BorderAlign, BackwardIsTheSameOnOneAndTwoHostThreads) {
   // Each task owns its slice of grad_input, so the sums are added in one
   // order whatever the host threads: bit for bit the same results.
-  mluOpHandle_t h = handleFor("mlu370");
-  mluOpQueue_t q;
-  ASSERT_EQ(mluOpGetQueue(h, &q), MLUOP_STATUS_SUCCESS);
+  mluOpHandle_t h = generalHandle("mlu370");
   Rng rng(41);
   Problem p = randomProblem(rng, 2, 9, 11, 40, 60, 6, false);
   Result r = runForward(h, p, false);
@@ -598,11 +605,11 @@ TEST(BorderAlign, BackwardIsTheSameOnOneAndTwoHostThreads) {
   for (unsigned threads : {1u, 2u, 2u}) {
     bangsim::LaunchOptions options;
     options.hostThreads = threads;
-    mluop::setLaunchOptions(q, options);
+    mluop::setLaunchOptions(h, options);
     results.push_back(runBackward(h, p, g, r.arg, false));
     EXPECT_GT(policyNumber(h, "task_dim="), 1);
   }
-  mluop::setLaunchOptions(q, {});
+  mluop::setLaunchOptions(h, {});
   for (size_t i = 1; i < results.size(); ++i)
     EXPECT_EQ(std::memcmp(results[0].data(), results[i].data(),
                           results[0].size() * sizeof(float)),
@@ -612,7 +619,7 @@ TEST(BorderAlign, BackwardIsTheSameOnOneAndTwoHostThreads) {
 
 TEST(BorderAlign, BackwardRowTooWideForNram) {
   // A task needs a row of the map (one channel) and a box in NRAM.
-  mluOpHandle_t h = handleFor("tiny");
+  mluOpHandle_t h = generalHandle("tiny");
   LogCapture log;
   Problem p{1, 2, 5000, 1, 1, 2, {}, {0, 0, 1, 1}};
   std::vector<float> g(4, 1.f);
@@ -626,10 +633,11 @@ TEST(BorderAlign, BackwardRowTooWideForNram) {
 }
 
 TEST(BorderAlign, BadParams) {
-  mluOpHandle_t h = handleFor("mlu370");
+  mluOpHandle_t h = generalHandle("mlu370");
   LogCapture log;
   const auto BAD = MLUOP_STATUS_BAD_PARAM;
   const auto F = MLUOP_DTYPE_FLOAT;
+  const auto NHWC = MLUOP_LAYOUT_NHWC;
   Buf x(h, 1 << 16), b(h, 4096), o(h, 1 << 14), a(h, 1 << 14);
   struct Case {
     const char *what;
@@ -658,7 +666,8 @@ TEST(BorderAlign, BadParams) {
       {"pool -1", {2, 3, 3, 8}, {2, 2, 4}, {2, 2, 4, 2}, {2, 2, 4, 2}, F, F, F, MLUOP_DTYPE_INT32, -1},
   };
   for (const Case &c : cases) {
-    Desc in(c.din, c.in), bx(c.db, c.boxes), out(c.dout, c.out), ar(c.darg, c.arg);
+    Desc in(c.din, c.in, NHWC), bx(c.db, c.boxes), out(c.dout, c.out, NHWC),
+        ar(c.darg, c.arg, NHWC);
     size_t before = log.lines.size();
     EXPECT_EQ(mluOpBorderAlignForward(h, in, x.p, bx, b.p, c.pool, out, o.p, ar, a.p), BAD) << c.what;
     EXPECT_EQ(log.lines.size(), before + 1) << c.what;
@@ -666,7 +675,8 @@ TEST(BorderAlign, BadParams) {
     EXPECT_EQ(mluOpBorderAlignBackward(h, out, o.p, bx, b.p, ar, a.p, c.pool, in, x.p), BAD) << c.what;
     EXPECT_EQ(log.lines.size(), before + 1) << c.what;
   }
-  Desc in(F, {2, 3, 3, 8}), bx(F, {2, 2, 4}), out(F, {2, 2, 4, 2}), ar(MLUOP_DTYPE_INT32, {2, 2, 4, 2});
+  Desc in(F, {2, 3, 3, 8}, NHWC), bx(F, {2, 2, 4}), out(F, {2, 2, 4, 2}, NHWC),
+      ar(MLUOP_DTYPE_INT32, {2, 2, 4, 2}, NHWC);
   EXPECT_EQ(mluOpBorderAlignForward(nullptr, in, x.p, bx, b.p, 2, out, o.p, ar, a.p), BAD);
   EXPECT_EQ(mluOpBorderAlignForward(h, nullptr, x.p, bx, b.p, 2, out, o.p, ar, a.p), BAD);
   EXPECT_EQ(mluOpBorderAlignForward(h, in, nullptr, bx, b.p, 2, out, o.p, ar, a.p), BAD);
@@ -680,4 +690,72 @@ TEST(BorderAlign, BadParams) {
   // A valid call on the same buffers succeeds.
   EXPECT_EQ(mluOpBorderAlignForward(h, in, x.p, bx, b.p, 2, out, o.p, ar, a.p),
             MLUOP_STATUS_SUCCESS);
+}
+
+TEST(BorderAlign, BoxCountIsHTimesW) {
+  // mlu-ops (and mmcv) take one box per pixel: K == H * W, else BAD_PARAM;
+  // mluop::setBorderAlignAnyBoxCount lifts it.
+  mluOpHandle_t h = handleFor("mlu370");
+  LogCapture log;
+  const auto F = MLUOP_DTYPE_FLOAT;
+  const auto NHWC = MLUOP_LAYOUT_NHWC;
+  Buf x(h, 1 << 12), b(h, 1 << 10), o(h, 1 << 12), a(h, 1 << 12);
+  Desc in(F, {1, 2, 3, 8}, NHWC), ar6(MLUOP_DTYPE_INT32, {1, 6, 4, 2}, NHWC);
+  Desc bx6(F, {1, 6, 4}), out6(F, {1, 6, 4, 2}, NHWC);
+  Desc bx5(F, {1, 5, 4}), out5(F, {1, 5, 4, 2}, NHWC),
+      ar5(MLUOP_DTYPE_INT32, {1, 5, 4, 2}, NHWC);
+  std::vector<float> boxes(6 * 4, 0.5f);
+  ASSERT_EQ(mluOpMemcpyHostToDevice(h, b.p, boxes.data(), boxes.size() * 4),
+            MLUOP_STATUS_SUCCESS);
+  std::vector<int32_t> zeros(6 * 4 * 2, 0);
+  ASSERT_EQ(mluOpMemcpyHostToDevice(h, a.p, zeros.data(), zeros.size() * 4),
+            MLUOP_STATUS_SUCCESS);
+  for (bool any : {false, true}) {
+    mluop::setBorderAlignAnyBoxCount(h, any);
+    const auto want5 = any ? MLUOP_STATUS_SUCCESS : MLUOP_STATUS_BAD_PARAM;
+    EXPECT_EQ(mluOpBorderAlignForward(h, in, x.p, bx6, b.p, 2, out6, o.p, ar6,
+                                      a.p),
+              MLUOP_STATUS_SUCCESS);
+    EXPECT_EQ(mluOpBorderAlignForward(h, in, x.p, bx5, b.p, 2, out5, o.p, ar5,
+                                      a.p),
+              want5);
+    if (!any)
+      EXPECT_NE(log.last().find("K of boxes (5) must be H * W of input (6)"),
+                std::string::npos)
+          << log.last();
+    EXPECT_EQ(mluOpBorderAlignBackward(h, out6, o.p, bx6, b.p, ar6, a.p, 2, in,
+                                       x.p),
+              MLUOP_STATUS_SUCCESS);
+    EXPECT_EQ(mluOpBorderAlignBackward(h, out5, o.p, bx5, b.p, ar5, a.p, 2, in,
+                                       x.p),
+              want5);
+  }
+}
+
+TEST(BorderAlign, LayoutsAreNhwc) {
+  // As mlu-ops: input, output and argmax_idx (forward), grad_output,
+  // argmax_idx and grad_input (backward) must be NHWC; boxes any layout.
+  mluOpHandle_t h = handleFor("mlu370");
+  LogCapture log;
+  const auto F = MLUOP_DTYPE_FLOAT;
+  Buf x(h, 1 << 12), b(h, 1 << 10), o(h, 1 << 12), a(h, 1 << 12);
+  for (mluOpTensorLayout_t bad :
+       {MLUOP_LAYOUT_NCHW, MLUOP_LAYOUT_ARRAY, MLUOP_LAYOUT_NLC}) {
+    for (int which = 0; which < 3; ++which) {
+      auto layout = [&](int i) { return i == which ? bad : MLUOP_LAYOUT_NHWC; };
+      Desc in(F, {1, 2, 3, 8}, layout(0)), bx(F, {1, 6, 4}, bad),
+          out(F, {1, 6, 4, 2}, layout(1)),
+          ar(MLUOP_DTYPE_INT32, {1, 6, 4, 2}, layout(2));
+      EXPECT_EQ(
+          mluOpBorderAlignForward(h, in, x.p, bx, b.p, 2, out, o.p, ar, a.p),
+          MLUOP_STATUS_BAD_PARAM)
+          << which;
+      EXPECT_NE(log.last().find("layout must be NHWC"), std::string::npos)
+          << log.last();
+      EXPECT_EQ(mluOpBorderAlignBackward(h, out, o.p, bx, b.p, ar, a.p, 2, in,
+                                         x.p),
+                MLUOP_STATUS_BAD_PARAM)
+          << which;
+    }
+  }
 }

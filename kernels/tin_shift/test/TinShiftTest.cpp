@@ -135,6 +135,37 @@ TEST(TinShift, MmcvGroundTruth) {
   }
 }
 
+TEST(TinShift, MmcvBackwardConventionIsSelectable) {
+  // mluop::setTinShiftBackwardShiftsLikeForward: mluOpTinShiftBackward then
+  // shifts the gradient like the data, as mmcv's and mlu-ops' kernels, and
+  // gives mmcv's grads (backward of ones) directly; off again, the adjoint.
+  std::optional<llvm::json::Value> truth = readGroundTruth("tin_shift.json");
+  ASSERT_TRUE(truth && truth->getAsObject());
+  auto numbers = [&](llvm::StringRef key) {
+    return flatNumbers(truth->getAsObject()->get(key), key.str());
+  };
+  auto shifts = numbers("shifts"), grads = numbers("grads");
+  const int N = 2, T = 4, C = 8, HW = 2, G = 4;
+  const size_t elems = N * T * C * HW;
+  ASSERT_EQ(grads.size(), 2 * elems);
+  mluOpHandle_t h = handleFor("mlu370");
+  std::vector<float> ones(elems, 1.f);
+  for (int k = 0; k < 2; ++k) {
+    std::vector<int32_t> s(shifts.begin() + k * N * G,
+                           shifts.begin() + (k + 1) * N * G);
+    mluop::setTinShiftBackwardShiftsLikeForward(h, true);
+    auto mmcv = asFloats(runShift(h, asBits(ones), s, N, T, C, HW, G, -1));
+    mluop::setTinShiftBackwardShiftsLikeForward(h, false);
+    auto adjoint = asFloats(runShift(h, asBits(ones), s, N, T, C, HW, G, -1));
+    size_t differ = 0;
+    for (size_t i = 0; i < elems; ++i) {
+      EXPECT_EQ(mmcv[i], float(grads[k * elems + i])) << k << " " << i;
+      differ += adjoint[i] != mmcv[i];
+    }
+    EXPECT_GT(differ, 0u) << "the two conventions agree on case " << k;
+  }
+}
+
 namespace {
 struct Shape {
   int N, T, C, HW, G;
