@@ -40,6 +40,11 @@ constexpr RowClass MOVE{BANG_OP_MOVE}, ALU{BANG_OP_ALU}, MUL{BANG_OP_MUL},
 // The inline assembly mlu-ops writes (codegen/LowerInlineAsm.cpp).
 #include "InlineAsm.h"
 #include "Vector.h"
+// Families F7, F8, F10 and the rest of issue 18: scalar accesses naming a
+// space, tile layouts, sequences and shifts.
+#include "Access.h"
+#include "Layout.h"
+#include "Sequence.h"
 
 using namespace bangdev;
 
@@ -47,7 +52,9 @@ using namespace bangdev;
 #define BODY___bang_write_value fill(rowClass, dst, n, value)
 #define BODY___memset_nram fill(rowClass, dst, n, value)
 #define BODY___bang_write_zero zero(rowClass, dst, n)
-#define BODY___bang_move move(rowClass, dst, src, bytes)
+// (Layout.h: the strided overload's parameters, or Unstrided constants.)
+#define BODY___bang_move                                                       \
+  move(rowClass, dst, src, bytes, dst_stride, src_stride, segnum)
 
 // --- Element-wise
 #define BANG_BIN(EXPR)                                                         \
@@ -178,6 +185,7 @@ static constexpr int dh = 1, dw = 1;
   __bangsim_atomic(dst, src, n, OP, DTypeOf<decltype(+*src)>::value)
 #define BODY___bang_atomic_reduce_add BANG_ATOMIC(0)
 #define BODY___bang_atomic_reduce_max BANG_ATOMIC(1)
+#define BODY___bang_atomic_reduce_min BANG_ATOMIC(2)
 #define BODY___bang_atomic_reduce_min BANG_ATOMIC(2)
 
 // --- The definitions

@@ -31,3 +31,50 @@ void __sync_io() { __bangsim_sync(0); }
 void __sync_compute() { __bangsim_sync(0); }
 void __sync_cluster() { __bangsim_sync(1); }
 void __sync_all() { __bangsim_sync(2); }
+
+// --- mlu-ops families F7, F8 (docs/language.md) ---------------------------
+void __memcpy(void *dst, const void *src, int seg_bytes,
+              mluMemcpyDirection_t dir, int dst_stride0, int dst_segnum1,
+              int dst_stride1, int dst_segnum2, int src_stride0,
+              int src_segnum1, int src_stride1, int src_segnum2) {
+  __bangsim_memcpy3d(dst, src, seg_bytes, dir, dst_stride0, dst_segnum1,
+                     dst_stride1, dst_segnum2, src_stride0, src_segnum1,
+                     src_stride1, src_segnum2, 0);
+}
+void __memcpy_async(void *dst, const void *src, int seg_bytes,
+                    mluMemcpyDirection_t dir, int dst_stride0, int dst_segnum1,
+                    int dst_stride1, int dst_segnum2, int src_stride0,
+                    int src_segnum1, int src_stride1, int src_segnum2) {
+  __bangsim_memcpy3d(dst, src, seg_bytes, dir, dst_stride0, dst_segnum1,
+                     dst_stride1, dst_segnum2, src_stride0, src_segnum1,
+                     src_stride1, src_segnum2, 1);
+}
+// The device has no memory core: every core is an IPU, so the IPU barriers
+// are the barriers of all cores, and the pipeline waits wait for this
+// core's outstanding DMA as __sync() does.
+void __sync_move() { __bangsim_sync(0); }
+void __sync_io_move_compute() { __bangsim_sync(0); }
+void __sync_all_ipu() { __bangsim_sync(2); }
+void __sync_all_ipu_within_cluster() { __bangsim_sync(1); }
+bool __is_ipu() { return true; }
+bool __is_dram(const void *p) {
+  return __bangsim_space_of(p) == BANG_IN_GDRAM;
+}
+#define BANG_FILL_SPACE(T)                                                     \
+  void __gdramset(T *dst, int n, T value) {                                    \
+    __bangsim_fill(dst, &value, sizeof(T), n, 0, 0, BANG_IN_GDRAM, 0);         \
+  }                                                                            \
+  void __nramset_async(T *dst, int n, T value, int stride, int segnum) {       \
+    __bangsim_fill(dst, &value, sizeof(T), n, stride, segnum, BANG_IN_NRAM,    \
+                   1);                                                         \
+  }
+BANG_FILL_SPACE(half)
+BANG_FILL_SPACE(float)
+BANG_FILL_SPACE(int32_t)
+#undef BANG_FILL_SPACE
+void __bang_printf(const char *format, ...) {
+  __builtin_va_list args;
+  __builtin_va_start(args, format);
+  __bangsim_vprintf(format, args);
+  __builtin_va_end(args);
+}

@@ -271,6 +271,7 @@ Expected<LaunchStats> Device::launch(const Kernel &kernel,
       applyStaticInits(layout, t);
     }
     runTasks(l);
+    flushPrintf(l);
     for (Task &t : l.tasks) {
       double end = std::max(t.compute, t.dma);
       coreClock[t.physicalCore] = end;
@@ -289,6 +290,7 @@ Expected<LaunchStats> Device::launch(const Kernel &kernel,
                             t.events.end());
     }
   }
+  finishPrintf(l);
   if (l.stopped)
     return llvm::make_error<LaunchFault>(l.fault.empty() ? "launch stopped"
                                                          : l.fault);

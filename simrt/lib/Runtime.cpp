@@ -145,6 +145,88 @@ bool copy(Task &t, void *dst, const void *src, int64_t seg, int32_t dir,
   return true;
 }
 
+/// The bytes a 2-level strided region touches: (n1+1) * (n2+1) segments of
+/// `seg` bytes, at p + i1 * s1 + i2 * s2.
+std::pair<uintptr_t, uintptr_t> extent2(const void *p, int64_t seg,
+                                        int64_t s1, int64_t n1, int64_t s2,
+                                        int64_t n2) {
+  uintptr_t base = reinterpret_cast<uintptr_t>(p);
+  int64_t a = n1 * s1, b = n2 * s2;
+  uintptr_t lo = base + std::min<int64_t>(0, a) + std::min<int64_t>(0, b);
+  uintptr_t hi = base + std::max<int64_t>(0, a) + std::max<int64_t>(0, b) + seg;
+  return {lo, hi};
+}
+
+/// The 3-level strided copy (KernelABI.h); false after recording a fault.
+bool copy3d(Task &t, void *dst, const void *src, int64_t seg, int32_t dir,
+            int64_t ds0, int64_t dn1, int64_t ds1, int64_t dn2, int64_t ss0,
+            int64_t sn1, int64_t ss1, int64_t sn2, int32_t async) {
+  const char *name = async ? "__memcpy_async" : "__memcpy";
+  if (!isDirection(dir))
+    return recordTaskFault(
+        llvm::formatv("{0}: unknown direction {1}", name, dir));
+  const DirectionInfo &direction = directionTable[dir];
+  std::string context = std::string(name) + " " + direction.name;
+  if (seg < 0 || dn1 < 0 || dn2 < 0 || sn1 < 0 || sn2 < 0)
+    return recordTaskFault(llvm::formatv(
+        "{0}: negative size: {1} bytes per segment, destination segnums {2} "
+        "and {3}, source segnums {4} and {5}",
+        context, seg, dn1, dn2, sn1, sn2));
+  int64_t count = (dn1 + 1) * (dn2 + 1);
+  if (count != (sn1 + 1) * (sn2 + 1))
+    return recordTaskFault(llvm::formatv(
+        "{0}: the destination has {1} segments ((segnum1 + 1) * (segnum2 + "
+        "1)) but the source {2}",
+        context, count, (sn1 + 1) * (sn2 + 1)));
+  if (seg == 0)
+    return true;
+  auto [dlo, dhi] = extent2(dst, seg, ds0, dn1, ds1, dn2);
+  auto [slo, shi] = extent2(src, seg, ss0, sn1, ss1, sn2);
+  if (!checkRange(t, dlo, dhi, placeOf(direction.dst), "destination",
+                  context.c_str()) ||
+      !checkRange(t, slo, shi, placeOf(direction.src), "source",
+                  context.c_str()))
+    return false;
+  char *d = static_cast<char *>(dst);
+  const char *s = static_cast<const char *>(src);
+  for (int64_t k = 0; k < count; ++k)
+    std::memmove(d + (k % (dn1 + 1)) * ds0 + (k / (dn1 + 1)) * ds1,
+                 s + (k % (sn1 + 1)) * ss0 + (k / (sn1 + 1)) * ss1,
+                 size_t(seg));
+  chargeDma(t, dir, seg * count, count, async, direction.name);
+  return true;
+}
+
+/// A fill of GDRAM is charged as a copy into GDRAM, a fill of NRAM as a copy
+/// within NRAM.
+constexpr int32_t Nram2Gdram = directionValue(MemcpyDirection::NRAM2GDRAM),
+                  Nram2Nram = directionValue(MemcpyDirection::NRAM2NRAM);
+
+/// __gdramset / __nramset_async (KernelABI.h); false after recording a fault.
+bool fill(Task &t, void *dst, const void *value, int32_t elemBytes, int64_t n,
+          int64_t stride, int64_t segnum, int32_t space, int32_t async) {
+  const char *name = t.ctx.loc ? t.ctx.loc->intrinsic
+                     : space == BANG_IN_GDRAM ? "__gdramset"
+                                              : "__nramset_async";
+  if (n < 0 || segnum < 0)
+    return recordTaskFault(llvm::formatv(
+        "{0}: negative size: {1} elements, segnum {2}", name, n, segnum));
+  int64_t seg = n * elemBytes;
+  if (seg == 0)
+    return true;
+  Place::Kind want = space == BANG_IN_GDRAM ? Place::Gdram : Place::Nram;
+  auto [lo, hi] = extent(dst, seg, segnum ? stride : 0, segnum);
+  if (!checkRange(t, lo, hi, want, "destination", name))
+    return false;
+  char *d = static_cast<char *>(dst);
+  for (int64_t i = 0; i <= segnum; ++i)
+    for (int64_t e = 0; e < n; ++e)
+      std::memcpy(d + i * stride + e * elemBytes, value, size_t(elemBytes));
+  int dir = want == Place::Gdram ? Nram2Gdram : Nram2Nram;
+  chargeDma(t, dir, seg * (segnum + 1), segnum + 1, async, name);
+  return true;
+}
+
 
 /// Checks the direction and cluster of a copy to another cluster's SRAM;
 /// false after recording a fault. `context` names the intrinsic.
@@ -249,8 +331,9 @@ bool atomic(Task &t, void *dst, const void *src, int64_t n, int32_t op,
                        std::make_unsigned_t<T>(in[i]));
           else
             out[i] = out[i] + in[i];
-        } else if (in[i] > out[i] || in[i] != in[i]) {
-          out[i] = in[i];
+        } else if (op == 1 ? in[i] > out[i] || in[i] != in[i]
+                           : in[i] < out[i] || in[i] != in[i]) {
+          out[i] = in[i]; // max (1) or min (2); a NaN from src wins
         }
       }
     };
@@ -331,6 +414,42 @@ void __bangsim_memcpy(void *dst, const void *src, int64_t seg, int32_t dir,
     stopCurrentTask();
 }
 
+void __bangsim_memcpy3d(void *dst, const void *src, int64_t seg, int32_t dir,
+                        int64_t ds0, int64_t dn1, int64_t ds1, int64_t dn2,
+                        int64_t ss0, int64_t sn1, int64_t ss1, int64_t sn2,
+                        int32_t async) {
+  if (!copy3d(task(), dst, src, seg, dir, ds0, dn1, ds1, dn2, ss0, sn1, ss1,
+              sn2, async))
+    stopCurrentTask();
+}
+
+void __bangsim_fill(void *dst, const void *value, int32_t elemBytes, int64_t n,
+                    int64_t stride, int64_t segnum, int32_t space,
+                    int32_t async) {
+  if (!fill(task(), dst, value, elemBytes, n, stride, segnum, space, async))
+    stopCurrentTask();
+}
+
+int32_t __bangsim_space_of(const void *p) {
+  Task &t = task();
+  Place place =
+      t.launch->device->memory.locate(reinterpret_cast<uintptr_t>(p), 1);
+  switch (place.kind) {
+  case Place::Gdram:
+  case Place::FreedGdram:
+    return BANG_IN_GDRAM;
+  case Place::Nram:
+    return BANG_IN_NRAM;
+  case Place::Wram:
+    return BANG_IN_WRAM;
+  case Place::Sram:
+    return BANG_IN_SRAM;
+  case Place::Nowhere:
+    break;
+  }
+  return 0;
+}
+
 void __bangsim_memcpy_to_cluster(void *dst, const void *src, int64_t bytes,
                                  int32_t dir, int32_t cluster, int32_t async) {
   if (!copyToCluster(task(), dst, src, bytes, dir, cluster, async))
@@ -368,6 +487,10 @@ std::vector<std::pair<std::string, void *>> bangsim::runtimeSymbols() {
       {"__bangsim_memcpy", reinterpret_cast<void *>(&__bangsim_memcpy)},
       {"__bangsim_memcpy_to_cluster",
        reinterpret_cast<void *>(&__bangsim_memcpy_to_cluster)},
+      {"__bangsim_memcpy3d", reinterpret_cast<void *>(&__bangsim_memcpy3d)},
+      {"__bangsim_fill", reinterpret_cast<void *>(&__bangsim_fill)},
+      {"__bangsim_space_of", reinterpret_cast<void *>(&__bangsim_space_of)},
+      {"__bangsim_vprintf", reinterpret_cast<void *>(&__bangsim_vprintf)},
       {"__bangsim_sync", reinterpret_cast<void *>(&__bangsim_sync)},
       {"__bangsim_check_vec", reinterpret_cast<void *>(&__bangsim_check_vec)},
       {"__bangsim_compute", reinterpret_cast<void *>(&__bangsim_compute)},

@@ -101,6 +101,7 @@ struct Task {
   std::array<int64_t, NumDirections> bytes{};
   std::array<int64_t, BANG_OP_NUM_CLASSES> ops{};
   std::vector<TraceEvent> events;
+  std::string printfLine; ///< __bang_printf output not yet ended by '\n'
   int waitingAt = -1; ///< barrier kind while Blocked
   const BangSrcLoc *waitLoc = nullptr;
 };
@@ -146,6 +147,8 @@ struct Launch {
   std::array<Rate, BANG_OP_NUM_CLASSES> vectorBytesPerCycle;
   std::chrono::steady_clock::time_point deadline;
   bool hasDeadline = false;
+  int64_t printfLines = 0;   ///< __bang_printf lines printed
+  int64_t printfDropped = 0; ///< and over the limit (Printf.cpp's mutex)
 };
 
 /// Task stacks, each with a guard region below it, mapped once and reused by
@@ -198,6 +201,12 @@ void runTasks(Launch &launch);
 
 /// __sync_cluster (kind 1) and __sync_all (kind 2) for the current task.
 void barrierWait(Task &task, int kind);
+
+/// __bang_printf: prints each task's unfinished line (Printf.cpp), in task
+/// order, after a wave of tasks has run.
+void flushPrintf(Launch &launch);
+/// Notes the lines over the launch's printf limit, at its end.
+void finishPrintf(Launch &launch);
 
 /// Cost model: charge work to the current task's core.
 void chargeDma(Task &task, int dir, int64_t bytes, int64_t segments,

@@ -79,6 +79,11 @@ struct LaunchOptions {
   /// Stop the launch after this many seconds of host time (0: no limit);
   /// checked at every intrinsic call.
   double timeoutSeconds = 0;
+  /// __bang_printf: print at most this many lines in the launch (0: none);
+  /// the lines past it are counted, and one note at the end says how many.
+  int64_t printfLimit = 10000;
+  /// Where __bang_printf's lines go; null: standard output.
+  llvm::raw_ostream *printfOut = nullptr;
 };
 
 struct DeviceImpl;
