@@ -72,12 +72,13 @@ int64_t windowOutputSize(int64_t In, int64_t PadA, int64_t PadB, int64_t K,
 }
 
 bool hasWindow(BlockType T) {
-  return T == CAVG || T == CC || T == CC2D || T == CCMPB || T == CCMPS;
+  std::optional<BlockKind> K = blockKind(T);
+  return K && hasWindow(*K);
 }
 
 bool takesBias(BlockType T) {
-  return T == CADD || T == CAVG || T == CVVH || T == CVM || T == CC ||
-         T == CC2D || T == CAX || T == CVS;
+  std::optional<BlockKind> K = blockKind(T);
+  return K && takesBias(*K);
 }
 
 const char *roleName(InputRole R) {
@@ -94,28 +95,41 @@ const char *roleName(InputRole R) {
   llvm_unreachable("bad role");
 }
 
-/// The fixed leading roles of each compute type (CADD is variadic).
+/// The fixed leading roles of each compute type (CADD is variadic; storage
+/// types and types the table does not list have none).
 static std::vector<InputRole> fixedRoles(BlockType T) {
   using R = InputRole;
-  switch (T) {
-  case CVVH:
+  std::optional<BlockKind> K = blockKind(T);
+  if (!K)
+    return {};
+  switch (*K) {
+  case BlockKind::CVVH:
     return {R::Data, R::Data};
-  case CVM:
-  case CC:
-  case CC2D:
+  case BlockKind::CVM:
+  case BlockKind::CC:
+  case BlockKind::CC2D:
     return {R::Data, R::Weight};
-  case CAX:
+  case BlockKind::CAX:
     return {R::Data, R::Alpha};
-  case CAVG:
-  case CVS:
-  case CCMPB:
-  case CCMPS:
-  case CLUT:
-  case CLIF:
+  case BlockKind::CAVG:
+  case BlockKind::CVS:
+  case BlockKind::CCMPB:
+  case BlockKind::CCMPS:
+  case BlockKind::CLUT:
+  case BlockKind::CLIF:
     return {R::Data};
-  default:
+  case BlockKind::CADD:
+  case BlockKind::SI:
+  case BlockKind::SIC:
+  case BlockKind::SIC2D:
+  case BlockKind::SIFC:
+  case BlockKind::SW:
+  case BlockKind::SWFC:
+  case BlockKind::SB:
+  case BlockKind::SO:
     return {};
   }
+  llvm_unreachable("a kind of BlockKinds.def");
 }
 
 std::vector<InputRole> inputRoles(const TaskBlock &B) {
@@ -145,19 +159,37 @@ Dims expectedInputCluster(const TaskBlock &B, InputRole R) {
       return Dims{{DF, D[DF]}, {DR, D[DR]}};
     return Dims{{DF, D[DF]}, {DR, D[DR]}, {DKY, D[DKY]}, {DKX, D[DKX]}};
   }
-  switch (T) {
-  case CVM:
+  Dims Same{{DY, D[DY]}, {DX, D[DX]}, {DF, D[DF]}};
+  std::optional<BlockKind> K = blockKind(T);
+  if (!K)
+    return Same;
+  switch (*K) {
+  case BlockKind::CVM:
     return Dims{{DR, D[DR]}};
-  case CC:
-  case CC2D:
+  case BlockKind::CC:
+  case BlockKind::CC2D:
     return Dims{{DY, D[DIY]}, {DX, D[DIX]}, {DR, D[DR]}};
-  case CAVG:
-  case CCMPB:
-  case CCMPS:
+  case BlockKind::CAVG:
+  case BlockKind::CCMPB:
+  case BlockKind::CCMPS:
     return Dims{{DY, D[DIY]}, {DX, D[DIX]}, {DF, D[DF]}};
-  default:
-    return Dims{{DY, D[DY]}, {DX, D[DX]}, {DF, D[DF]}};
+  case BlockKind::CADD:
+  case BlockKind::CVVH:
+  case BlockKind::CAX:
+  case BlockKind::CVS:
+  case BlockKind::CLUT:
+  case BlockKind::CLIF:
+  case BlockKind::SI:
+  case BlockKind::SIC:
+  case BlockKind::SIC2D:
+  case BlockKind::SIFC:
+  case BlockKind::SW:
+  case BlockKind::SWFC:
+  case BlockKind::SB:
+  case BlockKind::SO:
+    return Same;
   }
+  llvm_unreachable("a kind of BlockKinds.def");
 }
 
 Dims expectedOutputCluster(const TaskBlock &B) {
@@ -171,15 +203,35 @@ Dims expectedOutputCluster(const TaskBlock &B) {
 
 Dims expectedStorageInputCluster(const TaskBlock &B) {
   Dims D = blockDims(B);
-  switch (B.type()) {
-  case SIC:
-  case SIC2D:
+  std::optional<BlockKind> K = blockKind(B.type());
+  if (!K)
+    return D;
+  switch (*K) {
+  case BlockKind::SIC:
+  case BlockKind::SIC2D:
     return Dims{{DY, D[DY]}, {DX, D[DX]}, {DF, D[DR]}};
-  case SIFC:
+  case BlockKind::SIFC:
     return Dims{{DF, D[DR]}};
-  default:
+  case BlockKind::SI:
+  case BlockKind::SW:
+  case BlockKind::SWFC:
+  case BlockKind::SB:
+  case BlockKind::SO:
+  case BlockKind::CADD:
+  case BlockKind::CAVG:
+  case BlockKind::CVVH:
+  case BlockKind::CVM:
+  case BlockKind::CC:
+  case BlockKind::CC2D:
+  case BlockKind::CAX:
+  case BlockKind::CVS:
+  case BlockKind::CCMPB:
+  case BlockKind::CCMPS:
+  case BlockKind::CLUT:
+  case BlockKind::CLIF:
     return D;
   }
+  llvm_unreachable("a kind of BlockKinds.def");
 }
 
 std::vector<BlockType> allowedSources(BlockType Compute, InputRole R) {
@@ -190,14 +242,38 @@ std::vector<BlockType> allowedSources(BlockType Compute, InputRole R) {
   case InputRole::Weight:
     return Compute == CVM ? std::vector<BlockType>{SWFC}
                           : std::vector<BlockType>{SW};
-  case InputRole::Data:
-    if (Compute == CC)
+  case InputRole::Data: {
+    std::optional<BlockKind> K = blockKind(Compute);
+    if (!K)
+      return {SI};
+    switch (*K) {
+    case BlockKind::CC:
       return {SIC};
-    if (Compute == CC2D)
+    case BlockKind::CC2D:
       return {SIC2D};
-    if (Compute == CVM)
+    case BlockKind::CVM:
       return {SIFC};
-    return {SI};
+    case BlockKind::CADD:
+    case BlockKind::CAVG:
+    case BlockKind::CVVH:
+    case BlockKind::CAX:
+    case BlockKind::CVS:
+    case BlockKind::CCMPB:
+    case BlockKind::CCMPS:
+    case BlockKind::CLUT:
+    case BlockKind::CLIF:
+    case BlockKind::SI:
+    case BlockKind::SIC:
+    case BlockKind::SIC2D:
+    case BlockKind::SIFC:
+    case BlockKind::SW:
+    case BlockKind::SWFC:
+    case BlockKind::SB:
+    case BlockKind::SO:
+      return {SI};
+    }
+    llvm_unreachable("a kind of BlockKinds.def");
+  }
   }
   llvm_unreachable("bad role");
 }

@@ -8,6 +8,7 @@
 #ifndef BANGC_GRAPH_BLOCKINFO_H
 #define BANGC_GRAPH_BLOCKINFO_H
 
+#include "graph/BlockKind.h"
 #include "graph/Dims.h"
 #include "graph/proto/taskir.pb.h"
 
@@ -47,9 +48,10 @@ KernelParams kernelParams(const taskir::TaskBlock &B);
 int64_t windowOutputSize(int64_t In, int64_t PadA, int64_t PadB, int64_t K,
                          int64_t S, int64_t Dil);
 
-/// Which seed types use a window (kernel, stride, padding).
+/// Which seed types use a window (kernel, stride, padding): the WINDOW
+/// column of BlockKinds.def; false for a type the table does not list.
 bool hasWindow(taskir::BlockType T);
-/// Which seed types accept a bias (SB cluster or CONST_B).
+/// Which seed types accept a bias (SB cluster or CONST_B): the BIAS column.
 bool takesBias(taskir::BlockType T);
 
 /// The role of each input cluster of a compute block, in order, following

@@ -210,7 +210,7 @@ Error Engine::prepareConstants() {
   for (int64_t Id : G.topologicalOrder()) {
     const TaskBlock &B = G.block(Id);
     BlockType T = B.type();
-    bool Carries = T == SW || T == SWFC || T == SB || T == CLUT;
+    bool Carries = carriesData(kindOf(B));
     if (!Carries || (T != CLUT && !G.inEdges(Id).empty()))
       continue;
     Expected<std::vector<double>> V = blockValues(B);

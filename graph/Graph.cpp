@@ -85,7 +85,8 @@ Expected<Graph> Graph::create(TaskGraph TG) {
   for (const TaskBlock &B : PG.blocks()) {
     BlockType T = B.type();
     bool Fed = !G.inEdges(B.id()).empty();
-    if (!Fed && (T == SI || T == SIC || T == SIC2D || T == SIFC))
+    std::optional<BlockKind> K = blockKind(T);
+    if (!Fed && K && blockRole(*K) == BlockRole::Tensor)
       G.Inputs.push_back(B.id());
     if (T == SO)
       G.Outputs.push_back(B.id());

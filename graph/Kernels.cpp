@@ -2,6 +2,7 @@
 #include "graph/Kernels.h"
 
 #include "graph/BlockInfo.h"
+#include "graph/BlockKind.h"
 #include "graph/Precision.h"
 
 #include <fmt/format.h>
@@ -72,24 +73,39 @@ std::vector<double> elementwise(const TaskBlock &B, const KernelArgs &A) {
   for (int64_t O = 0; O < N; ++O) {
     int64_t F = O % NF;
     T Acc = Ops::load(Bias[F]);
-    switch (B.type()) {
-    case CADD: // SO = bias + sum of the inputs (1x1 kernel)
+    switch (kindOf(B)) {
+    case BlockKind::CADD: // SO = bias + sum of the inputs (1x1 kernel)
       for (size_t I = 0; I < Roles.size(); ++I)
         if (Roles[I] == InputRole::Data)
           Acc = Ops::add(Acc, Ops::load(A.Clusters[I][O]));
       break;
-    case CVVH: // SO = bias + SI * SI2
+    case BlockKind::CVVH: // SO = bias + SI * SI2
       Acc = Ops::add(Acc, Ops::mul(Ops::load(A.Clusters[0][O]),
                                    Ops::load(A.Clusters[1][O])));
       break;
-    case CAX: // SO = bias + A[f] * SI
+    case BlockKind::CAX: // SO = bias + A[f] * SI
       Acc = Ops::add(Acc, Ops::mul(Ops::load(A.Clusters[1][F]),
                                    Ops::load(A.Clusters[0][O])));
       break;
-    case CVS: // SO = bias + constant_a * SI
+    case BlockKind::CVS: // SO = bias + constant_a * SI
       Acc = Ops::add(Acc, Ops::mul(ConstA, Ops::load(A.Clusters[0][O])));
       break;
-    default:
+    case BlockKind::CAVG:
+    case BlockKind::CVM:
+    case BlockKind::CC:
+    case BlockKind::CC2D:
+    case BlockKind::CCMPB:
+    case BlockKind::CCMPS:
+    case BlockKind::CLUT:
+    case BlockKind::CLIF:
+    case BlockKind::SI:
+    case BlockKind::SIC:
+    case BlockKind::SIC2D:
+    case BlockKind::SIFC:
+    case BlockKind::SW:
+    case BlockKind::SWFC:
+    case BlockKind::SB:
+    case BlockKind::SO:
       llvm_unreachable("not an elementwise block");
     }
     Out[O] = Ops::store(Acc, P);
@@ -271,29 +287,43 @@ template <typename Ops> struct VectorMatrix {
 
 Expected<std::vector<double>> runComputeBlock(const TaskBlock &B,
                                               const KernelArgs &A) {
-  switch (B.type()) {
-  case CADD:
-  case CVVH:
-  case CAX:
-  case CVS:
-    return dispatch<Elementwise>(B, A);
-  case CAVG:
-  case CC:
-  case CC2D:
-    return dispatch<Window>(B, A);
-  case CVM:
-    return dispatch<VectorMatrix>(B, A);
-  case CCMPB:
-  case CCMPS:
-    return compare(B, A);
-  case CLUT:
-    return lookup(B, A);
-  case CLIF:
-    return integrateAndFire(B, A);
-  default:
+  auto notCompute = [&] {
     return createStringError(inconvertibleErrorCode(),
                              describeBlock(B) + ": not a compute block");
+  };
+  std::optional<BlockKind> K = blockKind(B.type());
+  if (!K)
+    return notCompute();
+  switch (*K) {
+  case BlockKind::CADD:
+  case BlockKind::CVVH:
+  case BlockKind::CAX:
+  case BlockKind::CVS:
+    return dispatch<Elementwise>(B, A);
+  case BlockKind::CAVG:
+  case BlockKind::CC:
+  case BlockKind::CC2D:
+    return dispatch<Window>(B, A);
+  case BlockKind::CVM:
+    return dispatch<VectorMatrix>(B, A);
+  case BlockKind::CCMPB:
+  case BlockKind::CCMPS:
+    return compare(B, A);
+  case BlockKind::CLUT:
+    return lookup(B, A);
+  case BlockKind::CLIF:
+    return integrateAndFire(B, A);
+  case BlockKind::SI:
+  case BlockKind::SIC:
+  case BlockKind::SIC2D:
+  case BlockKind::SIFC:
+  case BlockKind::SW:
+  case BlockKind::SWFC:
+  case BlockKind::SB:
+  case BlockKind::SO:
+    return notCompute();
   }
+  llvm_unreachable("a kind of BlockKinds.def");
 }
 
 } // namespace bangc::graph

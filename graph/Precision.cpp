@@ -1,6 +1,8 @@
 //===- Precision.cpp - Task IR precisions --------------------------------===//
 #include "graph/Precision.h"
 
+#include "graph/BlockKind.h"
+
 #include "support/Half.h"
 
 #include "llvm/Support/ErrorHandling.h"
@@ -159,7 +161,13 @@ std::string rearrangeName(RearrangeType R) {
   return N.empty() ? "rearrange(" + std::to_string(int(R)) + ")" : N;
 }
 
-bool isComputeBlock(BlockType T) { return T >= CADD && T <= CLIF; }
-bool isStorageBlock(BlockType T) { return T >= SI && T <= SO; }
+bool isComputeBlock(BlockType T) {
+  std::optional<BlockKind> K = blockKind(T);
+  return K && isCompute(*K);
+}
+bool isStorageBlock(BlockType T) {
+  std::optional<BlockKind> K = blockKind(T);
+  return K && isStorage(*K);
+}
 
 } // namespace bangc::graph

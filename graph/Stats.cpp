@@ -1,6 +1,7 @@
 //===- Stats.cpp - Parameters, operations and storage of a graph ---------===//
 #include "graph/Stats.h"
 
+#include "graph/BlockKind.h"
 #include "graph/Precision.h"
 
 #include <fmt/format.h>
@@ -9,11 +10,13 @@ using namespace bangc::taskir;
 
 namespace bangc::graph {
 
+/// Parameter elements: a parameter block's shape, or the data another kind
+/// carries (CLUT's table).
 static int64_t paramElements(const TaskBlock &B) {
-  BlockType T = B.type();
-  if (T == SW || T == SWFC || T == SB)
+  BlockKind K = kindOf(B);
+  if (blockRole(K) == BlockRole::Param)
     return blockDims(B).volume();
-  if (T == CLUT)
+  if (carriesData(K))
     return B.data().int32_data_size() + B.data().uint32_data_size() +
            B.data().float_data_size();
   return 0;
@@ -36,33 +39,40 @@ static BlockStats blockStats(const Graph &G, const TaskBlock &B) {
       S.Params += paramElements(G.block(Src));
   int64_t Out = D.has(DY) ? D[DY] * D[DX] * D[DF] : D[DF];
   int64_t Window = D.has(DKY) ? D[DKY] * D[DKX] : 1;
-  switch (B.type()) {
-  case CC:
-  case CC2D:
+  switch (kindOf(B)) {
+  case BlockKind::CC:
+  case BlockKind::CC2D:
     S.MACs = Out * D[DR] * Window;
     break;
-  case CVM:
+  case BlockKind::CVM:
     S.MACs = D[DF] * D[DR];
     break;
-  case CVVH:
-  case CAX:
-  case CVS:
+  case BlockKind::CVVH:
+  case BlockKind::CAX:
+  case BlockKind::CVS:
     S.MACs = Out;
     break;
-  case CADD:
+  case BlockKind::CADD:
     S.Ops = Out * std::max<int64_t>(B.input_clusters_size() - 1, 0);
     break;
-  case CAVG:
-  case CCMPB:
-  case CCMPS:
+  case BlockKind::CAVG:
+  case BlockKind::CCMPB:
+  case BlockKind::CCMPS:
     S.Ops = Out * Window;
     break;
-  case CLUT:
-  case CLIF:
+  case BlockKind::CLUT:
+  case BlockKind::CLIF:
     S.Ops = Out;
     break;
-  default:
-    break;
+  case BlockKind::SI:
+  case BlockKind::SIC:
+  case BlockKind::SIC2D:
+  case BlockKind::SIFC:
+  case BlockKind::SW:
+  case BlockKind::SWFC:
+  case BlockKind::SB:
+  case BlockKind::SO:
+    break; // returned above
   }
   return S;
 }
@@ -73,7 +83,7 @@ GraphStats computeStats(const Graph &G) {
     const TaskBlock &B = G.block(Id);
     BlockStats S = blockStats(G, B);
     // Totals count each parameter once: at its storage block (or table).
-    if (isStorageBlock(B.type()) || B.type() == CLUT)
+    if (isStorageBlock(B.type()) || carriesData(kindOf(B)))
       R.Params += paramElements(B);
     R.MACs += S.MACs;
     R.Ops += S.Ops;

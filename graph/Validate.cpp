@@ -8,6 +8,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/ErrorHandling.h"
 
 #include <fmt/format.h>
 
@@ -176,42 +177,41 @@ void Validator::checkBlockBasics(const TaskBlock &B) {
 }
 
 /// Required and optional dims per block type (the seed's shape tables).
-std::pair<unsigned, unsigned> shapeRule(BlockType T) {
-  switch (T) {
-  case SI:
-  case SO:
+std::pair<unsigned, unsigned> shapeRule(BlockKind K) {
+  switch (K) {
+  case BlockKind::SI:
+  case BlockKind::SO:
     return {dimMask({DF}), dimMask({DY, DX})};
-  case SIC:
-  case SIC2D:
+  case BlockKind::SIC:
+  case BlockKind::SIC2D:
     return {dimMask({DY, DX, DR}), 0};
-  case SIFC:
+  case BlockKind::SIFC:
     return {dimMask({DR}), 0};
-  case SW:
+  case BlockKind::SW:
     return {dimMask({DF, DR, DKY, DKX}), 0};
-  case SWFC:
+  case BlockKind::SWFC:
     return {dimMask({DF, DR}), 0};
-  case SB:
+  case BlockKind::SB:
     return {dimMask({DF}), 0};
-  case CADD:
+  case BlockKind::CADD:
     return {dimMask({DY, DX, DF}), dimMask({DKY, DKX})};
-  case CAVG:
-  case CCMPB:
-  case CCMPS:
+  case BlockKind::CAVG:
+  case BlockKind::CCMPB:
+  case BlockKind::CCMPS:
     return {dimMask({DY, DX, DF, DKY, DKX, DIY, DIX}), 0};
-  case CVVH:
-  case CAX:
-  case CVS:
-  case CLUT:
-  case CLIF:
+  case BlockKind::CVVH:
+  case BlockKind::CAX:
+  case BlockKind::CVS:
+  case BlockKind::CLUT:
+  case BlockKind::CLIF:
     return {dimMask({DY, DX, DF}), 0};
-  case CVM:
+  case BlockKind::CVM:
     return {dimMask({DF, DR}), 0};
-  case CC:
-  case CC2D:
+  case BlockKind::CC:
+  case BlockKind::CC2D:
     return {(1u << NumDims) - 1, 0};
-  default:
-    return {0, 0};
   }
+  llvm_unreachable("a kind of BlockKinds.def");
 }
 
 bool Validator::checkShape(const TaskBlock &B) {
@@ -228,7 +228,7 @@ bool Validator::checkShape(const TaskBlock &B) {
     }
   if (!Ok)
     return false;
-  auto [Req, Opt] = shapeRule(B.type());
+  auto [Req, Opt] = shapeRule(kindOf(B));
   for (unsigned I = 0; I < NumDims; ++I) {
     bool Used = D.has(I);
     if ((Req >> I & 1) && !Used) {
@@ -408,28 +408,40 @@ void Validator::checkClusters(const TaskBlock &B) {
   int NumData = int(count(Roles, InputRole::Data));
   int Fixed = 0;
   std::string Layout;
-  switch (T) {
-  case CADD:
+  switch (kindOf(B)) {
+  case BlockKind::CADD:
     Fixed = 1, Layout = "input1[, input2, ...][, bias]";
     break;
-  case CVVH:
+  case BlockKind::CVVH:
     Fixed = 2, Layout = "input1, input2[, bias]";
     break;
-  case CVM:
-  case CC:
-  case CC2D:
+  case BlockKind::CVM:
+  case BlockKind::CC:
+  case BlockKind::CC2D:
     Fixed = 2, Layout = "input, weight[, bias]";
     break;
-  case CAX:
+  case BlockKind::CAX:
     Fixed = 2, Layout = "input, alpha[, bias]";
     break;
-  case CAVG:
-  case CVS:
+  case BlockKind::CAVG:
+  case BlockKind::CVS:
     Fixed = 1, Layout = "input[, bias]";
     break;
-  default:
+  case BlockKind::CCMPB:
+  case BlockKind::CCMPS:
+  case BlockKind::CLUT:
+  case BlockKind::CLIF:
     Fixed = 1, Layout = "input";
     break;
+  case BlockKind::SI:
+  case BlockKind::SIC:
+  case BlockKind::SIC2D:
+  case BlockKind::SIFC:
+  case BlockKind::SW:
+  case BlockKind::SWFC:
+  case BlockKind::SB:
+  case BlockKind::SO:
+    llvm_unreachable("storage blocks returned above");
   }
   int Max = T == CADD ? INT32_MAX : Fixed + (takesBias(T) ? 1 : 0);
   if (N < Fixed || N > Max || (T == CADD && NumData < 1)) {
@@ -646,7 +658,11 @@ void Validator::checkRolesAndPrecisions(const TaskBlock &B) {
                         precisionName(BiasP), Class(DataP),
                         FloatIn ? "FLOAT16 or FLOAT32" : "INT32"));
   }
-  if (T == CC || T == CC2D || T == CVM) {
+  // The output precision each compute kind produces from its inputs.
+  switch (kindOf(B)) {
+  case BlockKind::CC:
+  case BlockKind::CC2D:
+  case BlockKind::CVM:
     if (!FloatIn && Out != INT32)
       error(B, "precision",
             fmt::format("{} with {} inputs must produce INT32, got {}",
@@ -656,12 +672,15 @@ void Validator::checkRolesAndPrecisions(const TaskBlock &B) {
             fmt::format("{} with {} inputs must produce FLOAT16 or FLOAT32, "
                         "got {}",
                         blockTypeName(T), DataName, precisionName(Out)));
-  } else if (T == CCMPB || T == CCMPS) {
+    break;
+  case BlockKind::CCMPB:
+  case BlockKind::CCMPS:
     if (Out != DataP)
       error(B, "precision",
             fmt::format("{} keeps its input precision {}, got {}",
                         blockTypeName(T), DataName, precisionName(Out)));
-  } else if (T == CLUT) {
+    break;
+  case BlockKind::CLUT: {
     int64_t TableSize = B.data().int32_data_size() +
                         B.data().uint32_data_size() +
                         B.data().float_data_size();
@@ -678,12 +697,30 @@ void Validator::checkRolesAndPrecisions(const TaskBlock &B) {
                         "input value from {}), got {}",
                         DataName, precisionMax(DataP) - precisionMin(DataP) + 1,
                         precisionMin(DataP), TableSize));
-  } else if (T != CVS && T != CAX && T != CLIF &&
-             isFloatPrecision(Out) != FloatIn) {
-    error(B, "precision",
-          fmt::format("{} with {} inputs must have {} output precision, got {}",
-                      blockTypeName(T), DataName, Class(DataP),
-                      precisionName(Out)));
+    break;
+  }
+  case BlockKind::CVS:
+  case BlockKind::CAX:
+  case BlockKind::CLIF:
+    break; // any output precision
+  case BlockKind::CADD:
+  case BlockKind::CAVG:
+  case BlockKind::CVVH:
+    if (isFloatPrecision(Out) != FloatIn)
+      error(B, "precision",
+            fmt::format(
+                "{} with {} inputs must have {} output precision, got {}",
+                blockTypeName(T), DataName, Class(DataP), precisionName(Out)));
+    break;
+  case BlockKind::SI:
+  case BlockKind::SIC:
+  case BlockKind::SIC2D:
+  case BlockKind::SIFC:
+  case BlockKind::SW:
+  case BlockKind::SWFC:
+  case BlockKind::SB:
+  case BlockKind::SO:
+    llvm_unreachable("storage blocks returned above");
   }
 }
 
@@ -698,12 +735,12 @@ void Validator::checkData(const TaskBlock &B) {
       NF = D.float_data_size();
   bool HasData = NI + NU + NF > 0;
   bool HasInit = B.has_init();
-  bool CarriesData = T == SW || T == SWFC || T == SB || T == CLUT;
+  bool CarriesData = carriesData(kindOf(B));
   if (HasData && !CarriesData) {
     error(B, "data", "only SW, SWFC, SB and CLUT blocks carry data");
     return;
   }
-  if (HasInit && !(T == SW || T == SWFC || T == SB)) {
+  if (HasInit && blockRole(kindOf(B)) != BlockRole::Param) {
     error(B, "init", "only SW, SWFC and SB blocks may be initialised");
     return;
   }
@@ -802,8 +839,10 @@ void Validator::checkData(const TaskBlock &B) {
   }
 }
 
-/// Block types an attribute applies to.
-bool attrApplies(AttributeType A, BlockType T) {
+/// The attributes of a block kind, in groups.
+enum class AttrGroup { Window, Dilation, Cmp, ConstA, ConstB, Neuron, None };
+
+AttrGroup attrGroup(AttributeType A) {
   switch (A) {
   case KERNEL_X:
   case KERNEL_Y:
@@ -813,25 +852,68 @@ bool attrApplies(AttributeType A, BlockType T) {
   case PAD_DOWN:
   case PAD_LEFT:
   case PAD_RIGHT:
-    return hasWindow(T);
+    return AttrGroup::Window;
   case DILATION_X:
   case DILATION_Y:
-    return T == CC || T == CC2D;
+    return AttrGroup::Dilation;
   case CMP:
-    return T == CCMPB || T == CCMPS;
+    return AttrGroup::Cmp;
   case CONST_A:
-    return T == CVS;
+    return AttrGroup::ConstA;
   case CONST_B:
-    return takesBias(T) && T != CC && T != CC2D;
+    return AttrGroup::ConstB;
   case V_TH:
   case V_RESET:
   case V_LEAK:
   case DECAY:
   case RESET_MODE:
-    return T == CLIF;
+    return AttrGroup::Neuron;
   default:
+    return AttrGroup::None;
+  }
+}
+
+/// Whether attribute group \p G (not the window's, which follows the WINDOW
+/// column) applies to kind \p K. CC and CC2D take a bias only as an SB
+/// cluster, not as CONST_B.
+bool kindTakes(BlockKind K, AttrGroup G) {
+  switch (K) {
+  case BlockKind::CC:
+  case BlockKind::CC2D:
+    return G == AttrGroup::Dilation;
+  case BlockKind::CCMPB:
+  case BlockKind::CCMPS:
+    return G == AttrGroup::Cmp;
+  case BlockKind::CVS:
+    return G == AttrGroup::ConstA || G == AttrGroup::ConstB;
+  case BlockKind::CADD:
+  case BlockKind::CAVG:
+  case BlockKind::CVVH:
+  case BlockKind::CVM:
+  case BlockKind::CAX:
+    return G == AttrGroup::ConstB;
+  case BlockKind::CLIF:
+    return G == AttrGroup::Neuron;
+  case BlockKind::CLUT:
+  case BlockKind::SI:
+  case BlockKind::SIC:
+  case BlockKind::SIC2D:
+  case BlockKind::SIFC:
+  case BlockKind::SW:
+  case BlockKind::SWFC:
+  case BlockKind::SB:
+  case BlockKind::SO:
     return false;
   }
+  llvm_unreachable("a kind of BlockKinds.def");
+}
+
+/// Block kinds an attribute applies to.
+bool attrApplies(AttributeType A, BlockKind K) {
+  AttrGroup G = attrGroup(A);
+  if (G == AttrGroup::Window)
+    return hasWindow(K);
+  return G != AttrGroup::None && kindTakes(K, G);
 }
 
 void Validator::checkAttributes(const TaskBlock &B) {
@@ -850,7 +932,7 @@ void Validator::checkAttributes(const TaskBlock &B) {
       error(B, F, fmt::format("{} is given more than once", Name));
       continue;
     }
-    if (!attrApplies(AT, T)) {
+    if (!attrApplies(AT, kindOf(B))) {
       error(B, F, fmt::format("{} does not apply to {}", Name,
                               blockTypeName(T)));
       continue;

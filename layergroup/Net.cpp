@@ -8,6 +8,7 @@
 
 #include "graph/BlockInfo.h"
 #include "graph/Graph.h"
+#include "graph/Precision.h"
 #include "graph/WeightInit.h"
 
 #include <fmt/format.h>
@@ -183,22 +184,6 @@ Error unsupported(const tir::TaskBlock &b, const std::string &why) {
                                ": not supported: " + why);
 }
 
-bool isStorage(const taskir::TaskBlock &b) {
-  switch (b.type()) {
-  case taskir::SI:
-  case taskir::SIC:
-  case taskir::SIC2D:
-  case taskir::SIFC:
-  case taskir::SW:
-  case taskir::SWFC:
-  case taskir::SB:
-  case taskir::SO:
-    return true;
-  default:
-    return false;
-  }
-}
-
 /// An edge that moves a whole tensor as it is: no rearrangement, no
 /// offset, the whole storage block.
 bool plainEdge(const Graph &g, int64_t e) {
@@ -214,8 +199,9 @@ bool plainEdge(const Graph &g, int64_t e) {
       return false;
   const taskir::TaskBlock &srcBlock = g.block(src.Block);
   const taskir::TaskBlock &dstBlock = g.block(dst.Block);
-  int64_t whole = isStorage(srcBlock) ? blockDims(srcBlock).volume()
-                                      : blockDims(dstBlock).volume();
+  int64_t whole = isStorageBlock(srcBlock.type())
+                      ? blockDims(srcBlock).volume()
+                      : blockDims(dstBlock).volume();
   return src.Size.volume() == whole && dst.Size.volume() == whole;
 }
 
@@ -287,15 +273,15 @@ Error NetBuilder::addStorage(int64_t id) {
 /// The layer kind of a compute block (a 1x1 CCMPB with CMP 0 is a ReLU,
 /// other 1x1 compares clamp).
 Error NetBuilder::setKind(const tir::TaskBlock &b, Layer &l) {
-  tir::BlockType type = b.type();
-  switch (type) {
-  case tir::CC:
-  case tir::CC2D:
+  BlockKind kind = kindOf(b);
+  switch (kind) {
+  case BlockKind::CC:
+  case BlockKind::CC2D:
     l.Kind = OpKind::Conv;
     return Error::success();
-  case tir::CCMPB:
-  case tir::CCMPS: {
-    bool max = type == tir::CCMPB;
+  case BlockKind::CCMPB:
+  case BlockKind::CCMPS: {
+    bool max = kind == BlockKind::CCMPB;
     double inf = std::numeric_limits<double>::infinity();
     l.Cmp = attrNumber(b, tir::CMP).value_or(max ? -inf : inf);
     bool pointwise = l.KY == 1 && l.KX == 1 && l.SY == 1 && l.SX == 1 &&
@@ -307,23 +293,35 @@ Error NetBuilder::setKind(const tir::TaskBlock &b, Layer &l) {
       l.Kind = max ? OpKind::MaxPool : OpKind::MinPool;
     return Error::success();
   }
-  case tir::CAVG:
+  case BlockKind::CAVG:
     l.Kind = OpKind::SumPool;
     return Error::success();
-  case tir::CADD:
+  case BlockKind::CADD:
     l.Kind = OpKind::Add;
     return Error::success();
-  case tir::CVS:
+  case BlockKind::CVS:
     l.Kind = OpKind::Scale;
     l.ConstA = attrNumber(b, tir::CONST_A).value_or(1.0);
     return Error::success();
-  case tir::CAX:
+  case BlockKind::CAX:
     l.Kind = OpKind::Scale;
     return Error::success();
-  default:
+  case BlockKind::CVVH:
+  case BlockKind::CVM:
+  case BlockKind::CLUT:
+  case BlockKind::CLIF:
+  case BlockKind::SI:
+  case BlockKind::SIC:
+  case BlockKind::SIC2D:
+  case BlockKind::SIFC:
+  case BlockKind::SW:
+  case BlockKind::SWFC:
+  case BlockKind::SB:
+  case BlockKind::SO:
     return unsupported(b, "block type (LayerGroup handles CC CC2D CCMPB "
                           "CCMPS CAVG CADD CVS CAX)");
   }
+  llvm_unreachable("a kind of BlockKinds.def");
 }
 
 /// Weights, bias and alpha, as floats.
@@ -397,21 +395,34 @@ Error NetBuilder::addCompute(int64_t id) {
 
 Expected<Net> NetBuilder::build() {
   for (int64_t id : g.topologicalOrder()) {
-    switch (g.block(id).type()) {
-    case tir::SW:
-    case tir::SWFC:
-    case tir::SB:
+    switch (kindOf(g.block(id))) {
+    case BlockKind::SW:
+    case BlockKind::SWFC:
+    case BlockKind::SB:
       continue; // parameters, read by their layer
-    case tir::SI:
-    case tir::SIC:
-    case tir::SIC2D:
-    case tir::SO:
+    case BlockKind::SI:
+    case BlockKind::SIC:
+    case BlockKind::SIC2D:
+    case BlockKind::SO:
       if (Error e = addStorage(id))
         return std::move(e);
       continue;
-    default:
+    case BlockKind::SIFC: // addCompute reports it unsupported
+    case BlockKind::CADD:
+    case BlockKind::CAVG:
+    case BlockKind::CVVH:
+    case BlockKind::CVM:
+    case BlockKind::CC:
+    case BlockKind::CC2D:
+    case BlockKind::CAX:
+    case BlockKind::CVS:
+    case BlockKind::CCMPB:
+    case BlockKind::CCMPS:
+    case BlockKind::CLUT:
+    case BlockKind::CLIF:
       if (Error e = addCompute(id))
         return std::move(e);
+      continue;
     }
   }
   return std::move(n);

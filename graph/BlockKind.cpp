@@ -1,0 +1,52 @@
+//===- BlockKind.cpp - The columns of BlockKinds.def ----------------------===//
+#include "graph/BlockKind.h"
+
+#include <cassert>
+
+using namespace bangc::taskir;
+
+namespace bangc::graph {
+
+namespace {
+struct Row {
+  BlockRole Role;
+  bool Window, Bias, Data;
+};
+
+Row row(BlockKind K) {
+  switch (K) {
+#define TASKIR_BLOCK_KIND(NAME, ROLE, WINDOW, BIAS, DATA)                      \
+  case BlockKind::NAME:                                                        \
+    return Row{BlockRole::ROLE, WINDOW != 0, BIAS != 0, DATA != 0};
+#include "graph/BlockKinds.def"
+#undef TASKIR_BLOCK_KIND
+  }
+  assert(false && "a kind of BlockKinds.def");
+  return Row{BlockRole::Compute, false, false, false};
+}
+} // namespace
+
+std::optional<BlockKind> blockKind(BlockType T) {
+  switch (int(T)) {
+#define TASKIR_BLOCK_KIND(NAME, ROLE, WINDOW, BIAS, DATA)                      \
+  case taskir::NAME:                                                           \
+    return BlockKind::NAME;
+#include "graph/BlockKinds.def"
+#undef TASKIR_BLOCK_KIND
+  default:
+    return std::nullopt;
+  }
+}
+
+BlockKind kindOf(const TaskBlock &B) {
+  std::optional<BlockKind> K = blockKind(B.type());
+  assert(K && "a block of a validated graph");
+  return K ? *K : BlockKind::SI;
+}
+
+BlockRole blockRole(BlockKind K) { return row(K).Role; }
+bool hasWindow(BlockKind K) { return row(K).Window; }
+bool takesBias(BlockKind K) { return row(K).Bias; }
+bool carriesData(BlockKind K) { return row(K).Data; }
+
+} // namespace bangc::graph
