@@ -6,13 +6,13 @@ extern const unsigned char bangc_devicelib_bc[], bangc_prelude_h[],
     bangc_memcpy_directions_def[],
     bangc_mlu_h[], bangc_bang_h[], bangc_cnrt_h[], bangc_cnrt_ret_def[],
     bangc_cn_api_h[], bangc_cn_result_def[], bangc_host_launch_h[],
-    bangc_bang_fusor_h[];
+    bangc_bang_fusor_h[], bangc_cnnl_h[];
 extern const unsigned long bangc_devicelib_bc_size, bangc_prelude_h_size,
     bangc_intrinsics_def_size, bangc_intrinsics_h_size, bangc_kernelabi_h_size,
     bangc_memcpy_directions_def_size,
     bangc_mlu_h_size, bangc_bang_h_size, bangc_cnrt_h_size,
     bangc_cnrt_ret_def_size, bangc_cn_api_h_size, bangc_cn_result_def_size,
-    bangc_host_launch_h_size, bangc_bang_fusor_h_size;
+    bangc_host_launch_h_size, bangc_bang_fusor_h_size, bangc_cnnl_h_size;
 
 using namespace bangc;
 
@@ -41,6 +41,8 @@ llvm::ArrayRef<EmbeddedFile> bangc::embeddedHeaders() {
       {"cn_result.def", bytes(bangc_cn_result_def, bangc_cn_result_def_size)},
       {"bang/host_launch.h",
        bytes(bangc_host_launch_h, bangc_host_launch_h_size)},
+      // CNNL's names that mlu-ops' core/cnnl_helper.h uses (no library).
+      {"cnnl.h", bytes(bangc_cnnl_h, bangc_cnnl_h_size)},
   };
   return files;
 }
