@@ -19,8 +19,8 @@ StructType *bangc::taskContextType(LLVMContext &ctx) {
   fields.insert(fields.end(), 5, ptr); // nram wram sram loc core
   fields.push_back(Type::getInt64Ty(ctx)); // scalarPending
   fields.push_back(Type::getInt64Ty(ctx)); // nramBytes
-  static_assert(BANG_CTX_NRAM_BYTES == 18,
-                "BangTaskContext changed: update here");
+  fields.push_back(ptr);                   // stop
+  static_assert(BANG_CTX_STOP == 19, "BangTaskContext changed: update here");
   return StructType::create(ctx, fields, "struct.BangTaskContext");
 }
 

@@ -11,6 +11,8 @@
 #include "codegen/MemorySpaces.h"
 #include "codegen/ScalarCost.h"
 #include "codegen/SourceLocations.h"
+#include "codegen/TimeoutPolls.h"
+#include "codegen/TrapsAsFaults.h"
 #include "codegen/WidenHalfCompares.h"
 
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
@@ -77,6 +79,9 @@ void addBangPasses(ModulePassManager &mpm, TargetMachine &tm,
   mpm.addPass(MemorySpacesPass());
   // The cost model's estimate of plain C++ work in kernels.
   mpm.addPass(ScalarCostPass());
+  // Division by zero, INT_MIN / -1 and __builtin_trap() are device faults
+  // naming the line, not signals that end the process; frames are probed.
+  mpm.addPass(TrapsAsFaultsPass());
   // A fault names the source line of the intrinsic that caused it.
   mpm.addPass(SourceLocationsPass());
   // One entry point per kernel for simrt, and the module descriptor.
@@ -196,6 +201,8 @@ static void addOptimizationPipeline(ModulePassManager &mpm, PassSetup &setup,
                   : setup.pb.buildPerModuleDefaultPipeline(level));
   // Last: InstCombine would fold the widened compares back.
   mpm.addPass(createModuleToFunctionPassAdaptor(WidenHalfComparesPass(tm)));
+  // Loops look at the launch's stop flag (--timeout), after vectorisation.
+  mpm.addPass(TimeoutPollsPass());
 }
 
 Error bangc::optimizeModule(Module &m, const CodegenOptions &options) {

@@ -14,6 +14,16 @@
 //
 // A segmentation fault in kernel code (a wild scalar pointer) stops the
 // task, not the process: the signal handler switches back to the worker.
+// So do SIGFPE, SIGILL and SIGTRAP (codegen's TrapsAsFaults pass turns the
+// divisions and traps it sees into faults naming the line; these handlers
+// catch the rest), and a stack overflow: each fiber stack has a guard region
+// below it, codegen probes every page of a large frame, so an overflow
+// faults in the guard instead of writing into another task's stack.
+//
+// --timeout is wall-clock: a watchdog thread ends the launch at its
+// deadline by setting the stop flag every task's context points to; runtime
+// calls and the loop headers of kernel code (the TimeoutPolls pass) look at
+// it and leave the task.
 //
 //===----------------------------------------------------------------------===//
 #include "FiberSanitizer.h"
@@ -134,23 +144,47 @@ void taskMain(unsigned hi, unsigned lo) {
   // Returning resumes uc_link: the worker.
 }
 
-/// SIGSEGV/SIGBUS in kernel code stop the task; elsewhere, the old handler.
-struct sigaction previousSegv, previousBus;
+/// Signals of kernel code that stop the task (elsewhere, the old handler).
+constexpr int TaskSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP};
+constexpr int NumTaskSignals = sizeof(TaskSignals) / sizeof(TaskSignals[0]);
+struct sigaction previousActions[NumTaskSignals];
+
+/// The fault message for signal `sig` at `addr` in `task`.
+std::string signalMessage(const Task &task, int sig, uintptr_t addr) {
+  const Launch &l = *task.launch;
+  uintptr_t stack = reinterpret_cast<uintptr_t>(task.stack);
+  if ((sig == SIGSEGV || sig == SIGBUS) && addr >= stack &&
+      addr < stack + GuardBytes)
+    return llvm::formatv(
+        "kernel '{0}' {1}: stack overflow: the task used more than its {2} "
+        "KiB of stack (deep recursion, or a large local array or VLA)",
+        l.kernel->pretty, taskName(task), (StackBytes - GuardBytes) / 1024);
+  if (sig == SIGSEGV || sig == SIGBUS)
+    return llvm::formatv(
+        "kernel '{0}' {1}: invalid memory access at {2:x} by kernel code "
+        "({3}); {4}; run with --check to name the source line",
+        l.kernel->pretty, taskName(task), addr,
+        sig == SIGSEGV ? "segmentation fault" : "bus error",
+        l.device->memory.nearest(addr));
+  const char *what = sig == SIGFPE ? "arithmetic fault (integer division by "
+                                     "zero or overflow)"
+                     : sig == SIGILL ? "trap (illegal instruction)"
+                                     : "trap (breakpoint)";
+  return llvm::formatv("kernel '{0}' {1}: {2} in kernel code at {3:x}",
+                       l.kernel->pretty, taskName(task), what, addr);
+}
 
 void onSegfault(int sig, siginfo_t *info, void *uctx) {
   Task *task = tlsTask;
   if (!task) {
-    sigaction(sig, sig == SIGSEGV ? &previousSegv : &previousBus, nullptr);
+    for (int i = 0; i < NumTaskSignals; ++i)
+      if (TaskSignals[i] == sig)
+        sigaction(sig, &previousActions[i], nullptr);
     return; // re-executes the faulting instruction under the old handler
   }
   Launch &l = *task->launch;
   uintptr_t addr = reinterpret_cast<uintptr_t>(info->si_addr);
-  std::string message = llvm::formatv(
-      "kernel '{0}' {1}: invalid memory access at {2:x} by kernel code "
-      "({3}); {4}; run with --check to name the source line",
-      l.kernel->pretty, taskName(*task), addr,
-      sig == SIGSEGV ? "segmentation fault" : "bus error",
-      l.device->memory.nearest(addr));
+  std::string message = signalMessage(*task, sig, addr);
   {
     std::lock_guard lock(l.mutex);
     recordFault(l, message);
@@ -167,8 +201,8 @@ void installSignalHandlers() {
     sa.sa_sigaction = onSegfault;
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGSEGV, &sa, &previousSegv);
-    sigaction(SIGBUS, &sa, &previousBus);
+    for (int i = 0; i < NumTaskSignals; ++i)
+      sigaction(TaskSignals[i], &sa, &previousActions[i]);
   });
 }
 
@@ -184,6 +218,54 @@ struct AltStack {
   ~AltStack() { sigaltstack(&old, nullptr); }
   std::unique_ptr<char[]> memory;
   stack_t old{};
+};
+
+/// The process's one watchdog thread: it ends each registered launch at its
+/// --timeout deadline (recordFault sets `stopped`, the flag kernel code and
+/// runtime calls look at), however busy its tasks are. Registering costs a
+/// lock, so a launch of many waves does not start a thread per wave.
+class Watchdog {
+public:
+  static Watchdog &get() {
+    static Watchdog *w = new Watchdog; // never destroyed: its thread lives on
+    return *w;
+  }
+  void add(Launch &l) {
+    std::lock_guard lock(mutex);
+    launches.push_back(&l);
+    wake.notify_one();
+  }
+  /// After this returns, the watchdog never touches `l` again.
+  void remove(Launch &l) {
+    std::lock_guard lock(mutex);
+    launches.erase(std::find(launches.begin(), launches.end(), &l));
+  }
+
+private:
+  Watchdog() { std::thread([this] { run(); }).detach(); }
+  [[noreturn]] void run() {
+    std::unique_lock lock(mutex);
+    while (true) {
+      if (launches.empty()) {
+        wake.wait(lock);
+        continue;
+      }
+      auto next = launches.front()->deadline;
+      for (Launch *l : launches)
+        next = std::min(next, l->deadline);
+      wake.wait_until(lock, next);
+      auto now = std::chrono::steady_clock::now();
+      for (Launch *l : launches)
+        if (now >= l->deadline && !l->stopped) {
+          std::lock_guard launchLock(l->mutex);
+          if (!l->stopped)
+            recordFault(*l, timeoutMessage(*l));
+        }
+    }
+  }
+  std::mutex mutex;
+  std::condition_variable wake;
+  std::vector<Launch *> launches;
 };
 
 /// Every living task waits at a barrier: none can ever go on.
@@ -380,9 +462,22 @@ void bangsim::runTasks(Launch &l) {
   for (size_t i = 0; i < l.tasks.size(); ++i)
     l.tasks[i].worker = int(i % threads);
   StackPool &stacks = l.device->stacks;
+  // Kernel code polls `stopped` through its context (BangTaskContext::stop).
+  static_assert(sizeof(std::atomic<bool>) == 1 &&
+                std::atomic<bool>::is_always_lock_free);
   for (Task &t : l.tasks) {
     t.stackBytes = StackBytes;
     t.stack = stacks.acquire();
+    t.ctx.stop = reinterpret_cast<const volatile char *>(&l.stopped);
+  }
+  if (l.hasDeadline) {
+    // A deadline that passed during an earlier wave ends the launch here.
+    if (std::chrono::steady_clock::now() >= l.deadline) {
+      std::lock_guard lock(l.mutex);
+      if (!l.stopped)
+        recordFault(l, timeoutMessage(l));
+    }
+    Watchdog::get().add(l);
   }
   std::vector<std::thread> pool;
   for (unsigned w = 1; w < threads; ++w)
@@ -390,6 +485,8 @@ void bangsim::runTasks(Launch &l) {
   workerMain(l, 0); // this thread is worker 0
   for (std::thread &t : pool)
     t.join();
+  if (l.hasDeadline)
+    Watchdog::get().remove(l);
   for (Task &t : l.tasks)
     stacks.release(t.stack);
 }

@@ -13,7 +13,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 
-#define BANGSIM_ABI_VERSION 5
+#define BANGSIM_ABI_VERSION 6
 
 #ifdef __cplusplus
 extern "C" {
@@ -41,6 +41,12 @@ typedef struct BangTaskContext {
   /// Bytes of NRAM at `nram`: the device library checks vector operands in
   /// this task's own NRAM without a call into simrt.
   int64_t nramBytes;
+  /// Nonzero once the task's launch has stopped (a fault, or a --timeout
+  /// seen by simrt's watchdog thread). Kernel code reads it atomically at
+  /// loop headers and at the entry of recursive functions (the TimeoutPolls
+  /// pass) and then calls __bangsim_fault, which leaves the task: a loop
+  /// that calls nothing still stops.
+  const volatile char *stop;
 } BangTaskContext;
 
 /// Field indices of BangTaskContext, used by codegen to build GEPs.
@@ -64,6 +70,7 @@ enum BangTaskContextField {
   BANG_CTX_CORE,
   BANG_CTX_SCALAR_PENDING,
   BANG_CTX_NRAM_BYTES,
+  BANG_CTX_STOP,
 };
 
 /// A source location, emitted by codegen as a constant for each intrinsic call.
