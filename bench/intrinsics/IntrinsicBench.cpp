@@ -56,6 +56,15 @@ KERNEL(tohalf, __bang_float2half_rn((half *)c, a, N))
 KERNEL(relu, __bang_active_relu(c, a, N))
 KERNEL(exp, __bang_active_exp(c, a, N))
 KERNEL(sum, __bang_reduce_sum(c + r % 16, a, N))
+__wram__ float ones[64];
+KERNEL(rotate90, __bang_rotate90(c, a, 128, 256))
+KERNEL(mirror, __bang_mirror(c, a, 128, 256))
+KERNEL(pad, __bang_pad(c, a, 1, 127, 255, 1, 0, 0, 1))
+KERNEL(interleave, __bang_move(c, a, 4, 8, 4, N / 2))
+KERNEL(broadcast, __memcpy(c, a, 256, NRAM2NRAM, 256, 3, 1024, N / 256 - 1, 0, 3, 256, N / 256 - 1))
+KERNEL(incseq, __bang_incseq((int *)c, N))
+KERNEL(srl, __bang_srl((unsigned *)c, (const unsigned *)a, 7u, N))
+KERNEL(expand, __bang_expand_channel_mul(c, a, ones, b, N / 64, 64))
 )";
 
 } // namespace
@@ -112,6 +121,24 @@ int main(int argc, char **argv) {
        [&] { plainExp(c.data(), a.data(), N); }},
       {"sum", "__bang_reduce_sum f32",
        [&] { sink = sink + plainSum(a.data(), N); }},
+      {"rotate90", "__bang_rotate90 f32 128x256",
+       [&] { plainRotate90(c.data(), a.data(), 128, 256); }},
+      {"mirror", "__bang_mirror f32 128x256",
+       [&] { plainMirror(c.data(), a.data(), 128, 256); }},
+      {"pad", "__bang_pad f32 127x255 to 128x256",
+       [&] { plainPad(c.data(), a.data(), 127, 255, 1, 0, 128, 256); }},
+      {"interleave", "__bang_move strided (4 B segments)",
+       [&] { plainInterleave(c.data(), a.data(), N / 2); }},
+      {"broadcast", "__memcpy 3-level NRAM2NRAM (256 B segments)",
+       [&] { plainBroadcastRows(c.data(), a.data(), N / 256, 4, 64); }},
+      {"incseq", "__bang_incseq int32",
+       [&] { plainIncseq((int *)c.data(), N); }},
+      {"srl", "__bang_srl uint32",
+       [&] {
+         plainSrl((unsigned *)c.data(), (const unsigned *)a.data(), 7u, N);
+       }},
+      {"expand", "__bang_expand_channel_mul f32 512x64",
+       [&] { plainExpandMul(c.data(), a.data(), b.data(), N / 64, 64); }},
   };
   llvm::json::Array rows;
   // One timed launch of `kernel` of `m`; a negative time on failure.

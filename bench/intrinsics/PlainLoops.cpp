@@ -42,3 +42,47 @@ float plainSum(const float *a, int n) {
     s += a[i];
   return s;
 }
+
+// --- Tile layouts, strided moves, sequences (issue 18, families F8, F10)
+void plainRotate90(float *d, const float *s, int h, int w) {
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x)
+      d[x * h + (h - 1 - y)] = s[y * w + x];
+}
+void plainMirror(float *d, const float *s, int h, int w) {
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x)
+      d[y * w + (w - 1 - x)] = s[y * w + x];
+}
+void plainPad(float *d, const float *s, int h, int w, int top, int left,
+              int oh, int ow) {
+  for (int i = 0; i < oh * ow; ++i)
+    d[i] = 0;
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x)
+      d[(top + y) * ow + left + x] = s[y * w + x];
+}
+void plainInterleave(float *d, const float *s, int n) {
+  for (int i = 0; i < n; ++i)
+    d[2 * i] = s[i];
+}
+void plainBroadcastRows(float *d, const float *s, int rows, int repeat,
+                        int width) {
+  for (int r = 0; r < rows; ++r)
+    for (int k = 0; k < repeat; ++k)
+      for (int e = 0; e < width; ++e)
+        d[(r * repeat + k) * width + e] = s[r * width + e];
+}
+void plainIncseq(int *d, int n) {
+  for (int i = 0; i < n; ++i)
+    d[i] = i;
+}
+void plainSrl(unsigned *d, const unsigned *s, unsigned shift, int n) {
+  for (int i = 0; i < n; ++i)
+    d[i] = s[i] >> shift;
+}
+void plainExpandMul(float *d, const float *a, const float *b, int n, int c) {
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < c; ++j)
+      d[i * c + j] = a[i] * b[i * c + j];
+}

@@ -9,4 +9,14 @@ void plainToHalf(_Float16 *c, const float *a, int n);
 void plainRelu(float *c, const float *a, int n);
 void plainExp(float *c, const float *a, int n);
 float plainSum(const float *a, int n);
+void plainRotate90(float *d, const float *s, int h, int w);
+void plainMirror(float *d, const float *s, int h, int w);
+void plainPad(float *d, const float *s, int h, int w, int top, int left,
+              int oh, int ow);
+void plainInterleave(float *d, const float *s, int n);
+void plainBroadcastRows(float *d, const float *s, int rows, int repeat,
+                        int width);
+void plainIncseq(int *d, int n);
+void plainSrl(unsigned *d, const unsigned *s, unsigned shift, int n);
+void plainExpandMul(float *d, const float *a, const float *b, int n, int c);
 #endif

@@ -151,6 +151,18 @@ BANG_DEV void segmentSpan(long long seg, long long stride, long long count,
   hi = (last > 0 ? last : 0) + seg;
 }
 
+/// Copies `count` elements of U, d advancing by dstStride and s by
+/// srcStride bytes (not necessarily aligned).
+template <typename U>
+BANG_DEV void copySegments(char *d, const char *s, long long dstStride,
+                           long long srcStride, int count) {
+  for (int i = 0; i < count; ++i) {
+    U v;
+    __builtin_memcpy(&v, s + i * srcStride, sizeof(U));
+    __builtin_memcpy(d + i * dstStride, &v, sizeof(U));
+  }
+}
+
 /// The strided __bang_move: `segnum` segments of `seg` bytes (a count, not
 /// segnum + 1 as __memcpy's), dst advancing by dstStride and src by
 /// srcStride bytes after each; each segment is a memmove, in order.
@@ -166,9 +178,24 @@ BANG_DEV void moveStrided(RowClass opClass, void *dst, const void *src,
   writesBytes((char *)dst + dlo, dhi - dlo);
   readsBytes((const char *)src + slo, shi - slo);
   charge<int8_t>(opClass, (long long)seg * segnum);
+  char *d = (char *)dst;
+  const char *s = (const char *)src;
+  // Segments of one element (mlu-ops interleaves floats) copy as typed
+  // loads and stores, which vectorise, when the two extents are apart (then
+  // the order of the segments cannot matter).
+  bool apart = d + dhi <= s + slo || s + shi <= d + dlo;
+  if (apart && (seg == 2 || seg == 4 || seg == 8)) {
+    if (seg == 2)
+      copySegments<uint16_t>(d, s, dstStride, srcStride, segnum);
+    else if (seg == 4)
+      copySegments<uint32_t>(d, s, dstStride, srcStride, segnum);
+    else
+      copySegments<uint64_t>(d, s, dstStride, srcStride, segnum);
+    return;
+  }
   for (int i = 0; i < segnum; ++i)
-    __builtin_memmove((char *)dst + (long long)i * dstStride,
-                      (const char *)src + (long long)i * srcStride, seg);
+    __builtin_memmove(d + (long long)i * dstStride,
+                      s + (long long)i * srcStride, seg);
 }
 
 /// Both overloads of __bang_move share one body, move(rowClass, dst, src,

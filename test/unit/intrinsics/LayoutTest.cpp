@@ -169,6 +169,18 @@ TEST(Layout, StridedMovesFillsSequencesShifts) {
       mv2.push_back(src[24 - 3 * i + j]);
   b.expect(om2, mv2, "__bang_move negative stride");
 
+  // Overlapping extents: the segments go in order, each a memmove, so a
+  // one-element shift right smears the first element.
+  std::vector<float> sm(8);
+  for (int i = 0; i < 8; ++i)
+    sm[i] = src[40 + i];
+  int64_t osm = b.nram(sm);
+  b.call("__bang_move(" + Batch::p<float>(osm + 4) + ", " + Batch::p<float>(osm) +
+         ", 4, 4, 4, 6);");
+  std::vector<float> smear(8, sm[0]);
+  smear[7] = sm[7];
+  b.expect(osm, smear, "__bang_move overlapping, in order");
+
   // The 3-level __memcpy: 3 x 4 segments of 2 floats; the source repeats
   // each row (stride0 0), the destination packs them.
   int64_t o3 = b.scratch(3 * 4 * 2 * 4);
