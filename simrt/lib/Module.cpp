@@ -57,6 +57,19 @@ Module::compileSource(llvm::StringRef name,
 }
 
 Expected<std::unique_ptr<Module>>
+Module::loadObjects(Objects objects, const DeviceSpec &spec) {
+  (void)spec; // the objects carry what the spec decided at compile time
+  std::unique_ptr<Module> m(new Module());
+  auto jit =
+      bangc::JITModule::createFromObjects(std::move(objects), jitSymbols());
+  if (!jit)
+    return jit.takeError();
+  m->jit = std::move(*jit);
+  m->collectKernels();
+  return std::move(m);
+}
+
+Expected<std::unique_ptr<Module>>
 Module::compileFile(llvm::StringRef path, const DeviceSpec &spec,
                     const CompileOptions &options) {
   return compileSource(path, std::nullopt, spec, options);

@@ -6,6 +6,7 @@
 #include "bangsim/Device.h"
 
 #include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <memory>
@@ -32,6 +33,12 @@ public:
   static llvm::Expected<std::unique_ptr<Module>>
   compileString(llvm::StringRef name, llvm::StringRef source,
                 const DeviceSpec &spec, const CompileOptions &options = {});
+  /// Links host objects a compile already produced (the device object of a
+  /// .mlu's host compilation, docs/host-code.md) for `spec`, which must be
+  /// the spec they were compiled for.
+  static llvm::Expected<std::unique_ptr<Module>>
+  loadObjects(std::vector<std::unique_ptr<llvm::MemoryBuffer>> objects,
+              const DeviceSpec &spec);
   ~Module();
 
   const std::vector<Kernel> &kernels() const { return kernelList; }
