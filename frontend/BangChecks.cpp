@@ -221,9 +221,41 @@ private:
           << def << def->getReturnType();
       return;
     }
+    if (!checkParameters(ctx, def))
+      return;
     if (!def->hasBody())
       return;
     checkReachable(ctx, def);
+  }
+
+  /// What a launch passes (the kernel ABI's signature letters): pointers,
+  /// bool, enums, integers of 8 to 64 bits, half, float and double. Anything
+  /// else (a struct or an array by value, a reference, long double) is an
+  /// error at the parameter, in the host + device compile before its launch.
+  bool checkParameters(ASTContext &ctx, FunctionDecl *kernel) {
+    bool ok = true;
+    for (const ParmVarDecl *param : kernel->parameters()) {
+      QualType t = param->getType().getCanonicalType();
+      bool passable = t->isPointerType() || t->isNullPtrType();
+      if (const auto *e = t->getAs<EnumType>())
+        t = e->getDecl()->getIntegerType().getCanonicalType();
+      if (t->isBooleanType() ||
+          (t->isIntegerType() && ctx.getTypeSize(t) <= 64))
+        passable = true;
+      if (t->isFloat16Type() || t->isHalfType() ||
+          t->isSpecificBuiltinType(BuiltinType::Float) ||
+          t->isSpecificBuiltinType(BuiltinType::Double))
+        passable = true;
+      if (passable)
+        continue;
+      report(param->getLocation(), DiagnosticsEngine::Error,
+             "kernel parameter %0 of %1 has type %2, which cannot be passed "
+             "to a kernel; use pointers and scalars")
+          << unsigned(param->getFunctionScopeIndex() + 1) << kernel
+          << param->getType() << param->getSourceRange();
+      ok = false;
+    }
+    return ok;
   }
 
   /// Walks every function `kernel` reaches, checking calls, and sums the

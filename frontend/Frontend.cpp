@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "frontend/Frontend.h"
 #include "frontend/BangChecks.h"
+#include "frontend/SourceKind.h"
 
 #include "bang/Embedded.h"
 
@@ -56,15 +57,36 @@ makeFileSystem(llvm::StringRef sourcePath,
   return overlay;
 }
 
-/// The clang driver's command line for compiling `source` with `options`.
+/// Which compilation of a source a Clang run is (docs/host-code.md).
+enum class Side {
+  DeviceOnly, ///< a device-only source: plain C++, all of it device code
+  CudaDevice, ///< a host + device source's device side (CUDA device mode)
+  CudaHost,   ///< a host + device source's host side (CUDA host mode)
+  HostCxx,    ///< a host C++ source: no prelude, for the host
+};
+
+bool isCuda(Side side) {
+  return side == Side::CudaDevice || side == Side::CudaHost;
+}
+bool isDevice(Side side) {
+  return side == Side::DeviceOnly || side == Side::CudaDevice;
+}
+
+/// The clang driver's command line for compiling `source` with `options`:
+/// for a device side, to IR that our CodeGenAction takes; for a host side,
+/// to the object `output`, through Clang's own pipeline.
 std::vector<std::string> driverArgs(llvm::StringRef source,
-                                    const FrontendOptions &options) {
-  std::vector<std::string> args = {
-      BANGC_CLANG_PATH,
+                                    const FrontendOptions &options, Side side,
+                                    llvm::StringRef output = "/dev/null") {
+  std::vector<std::string> args = {BANGC_CLANG_PATH, "-c", "-o", output.str()};
+  bool cSource = side == Side::HostCxx && source.ends_with(".c");
+  args.insert(args.end(),
+              {"-x", cSource ? "c" : "c++", cSource ? "-std=c11" : "-std=c++17",
+               "-O" + std::to_string(options.optLevel)});
+  if (isDevice(side))
+    args.insert(args.end(), {
       // One cc1 job; our CodeGenAction replaces its output.
-      "-c", "-emit-llvm", "-o", "/dev/null",
-      "-x", "c++", "-std=c++17",
-      "-O" + std::to_string(options.optLevel),
+      "-emit-llvm",
       // codegen/ owns the optimisation pipeline.
       "-Xclang", "-disable-llvm-passes",
       // Device code has no exceptions; clang then rejects `throw` and `try`.
@@ -72,9 +94,17 @@ std::vector<std::string> driverArgs(llvm::StringRef source,
       // Reproducible arithmetic: no silent contraction into FMAs, and half
       // rounds to binary16 after every operation.
       "-ffp-contract=off", "-Xclang", "-ffloat16-excess-precision=none",
-      "-fno-math-errno",
-      options.debugInfo ? "-g" : "-gline-tables-only",
-      "-isystem", embeddedIncludeDir().str(),
+      "-fno-math-errno"});
+  else
+    // Host code is ordinary C++ (exceptions and all); `half` still rounds
+    // as on the device.
+    args.insert(args.end(),
+                {"-fPIC", "-Xclang", "-ffloat16-excess-precision=none"});
+  args.insert(args.end(),
+              {options.debugInfo ? "-g" : "-gline-tables-only", "-isystem",
+               embeddedIncludeDir().str()});
+  if (side != Side::HostCxx)
+    args.insert(args.end(), {
       "-include", "bang/prelude.h",
       "-DMAX_NRAM_SIZE=" + std::to_string(options.device.nramBytes),
       "-DMAX_WRAM_SIZE=" + std::to_string(options.device.wramBytes),
@@ -86,7 +116,7 @@ std::vector<std::string> driverArgs(llvm::StringRef source,
       "-D__MLU_NRAM_SIZE__=" + std::to_string(options.device.nramBytes / 1024),
       "-D__MLU_WRAM_SIZE__=" + std::to_string(options.device.wramBytes / 1024),
       "-D__MLU_SRAM_SIZE__=" + std::to_string(options.device.sramBytes / 1024),
-  };
+    });
   if (options.colors)
     args.push_back("-fcolor-diagnostics");
   for (const std::string &dir : options.includeDirs)
@@ -118,6 +148,34 @@ cc1Args(const std::vector<std::string> &args, clang::DiagnosticsEngine &diags,
     return std::nullopt;
   const llvm::opt::ArgStringList &cc1 = jobs.begin()->getArguments();
   return std::vector<std::string>(cc1.begin(), cc1.end());
+}
+
+/// Turns the C++ cc1 command line of a host + device source into its CUDA
+/// one: the input is CUDA, the aux triple is the host's own (the device is
+/// the host CPU too), and the device side compiles with -fcuda-is-device;
+/// the host side embeds `deviceImage`.
+void makeCudaArgs(std::vector<std::string> &cc1, Side side,
+                  llvm::StringRef deviceImage) {
+  std::string triple;
+  for (size_t i = 0; i + 1 < cc1.size(); ++i) {
+    if (cc1[i] == "-triple")
+      triple = cc1[i + 1];
+    if (cc1[i] == "-x" && cc1[i + 1] == "c++")
+      cc1[i + 1] = "cuda";
+  }
+  std::vector<std::string> extra = {
+      "-aux-triple", triple,
+      // Clang lowers <<<>>> to __cudaPushCallConfiguration (not the old
+      // cudaConfigureCall) and registers with __cudaRegisterFatBinaryEnd
+      // from CUDA 10.1 on; the SDK version says which.
+      "-target-sdk-version=12.5",
+      // __bang_printf(const char *, ...) is a device function.
+      "-fcuda-allow-variadic-functions"};
+  if (side == Side::CudaDevice)
+    extra.push_back("-fcuda-is-device");
+  else
+    extra.insert(extra.end(), {"-fcuda-include-gpubinary", deviceImage.str()});
+  cc1.insert(cc1.begin() + 1, extra.begin(), extra.end());
 }
 
 /// EmitLLVMOnlyAction with the BANG checks looking at the same AST.
@@ -161,12 +219,16 @@ private:
   llvm::StringRef memorySource; ///< the in-memory source's path, if any
 };
 
-} // namespace
-
-Expected<std::unique_ptr<llvm::Module>>
-bangc::compileToIR(llvm::StringRef fileName,
-                   std::optional<llvm::StringRef> contents,
-                   const FrontendOptions &options, llvm::LLVMContext &context) {
+/// One Clang run over `fileName` (or `contents` under that name) for
+/// `side`, executing the action `makeAction` builds; `deviceImage` is the
+/// file a host side embeds. Diagnostics go where `options` says. Fails with
+/// CompileFailed after printing them.
+llvm::Error runClang(
+    llvm::StringRef fileName, std::optional<llvm::StringRef> contents,
+    const FrontendOptions &options, Side side, llvm::StringRef output,
+    llvm::StringRef deviceImage,
+    llvm::function_ref<bool(clang::CompilerInstance &, llvm::StringRef)>
+        execute) {
   llvm::SmallString<256> sourcePath(fileName);
   if (contents)
     llvm::sys::fs::make_absolute(sourcePath);
@@ -180,13 +242,15 @@ bangc::compileToIR(llvm::StringRef fileName,
   auto diags = clang::CompilerInstance::createDiagnostics(diagOpts.get(),
                                                           printer, true);
 
-  std::optional<std::vector<std::string>> cc1 =
-      cc1Args(driverArgs(contents ? llvm::StringRef(sourcePath) : fileName,
-                         options),
-              *diags, fs);
+  std::optional<std::vector<std::string>> cc1 = cc1Args(
+      driverArgs(contents ? llvm::StringRef(sourcePath) : fileName, options,
+                 side, output),
+      *diags, fs);
   if (!cc1)
     return llvm::make_error<CompileFailed>(
         std::max(1u, diags->getClient()->getNumErrors()));
+  if (isCuda(side))
+    makeCudaArgs(*cc1, side, deviceImage);
 
   clang::CompilerInstance ci;
   std::vector<const char *> cc1Argv;
@@ -209,15 +273,59 @@ bangc::compileToIR(llvm::StringRef fileName,
   ci.setVerboseOutputStream(diagOS); // "N errors generated." goes there too
   ci.createFileManager(fs);
 
-  BangCodeGenAction action(&context, options,
-                           contents ? llvm::StringRef(sourcePath) : "");
-  bool ok = ci.ExecuteAction(action);
+  bool ok = execute(ci, contents ? llvm::StringRef(sourcePath) : "");
   unsigned errors = diags->getClient()->getNumErrors();
   if (!ok || errors || diags->hasErrorOccurred())
     return llvm::make_error<CompileFailed>(std::max(1u, errors),
                                            /*summarized=*/true);
-  std::unique_ptr<llvm::Module> module = action.takeModule();
+  return llvm::Error::success();
+}
+
+/// Whether the source is a host + device one (reads it if not in memory).
+bool hostAndDevice(llvm::StringRef fileName,
+                   std::optional<llvm::StringRef> contents) {
+  if (contents)
+    return isHostAndDeviceSource(*contents);
+  auto buffer = llvm::MemoryBuffer::getFile(fileName);
+  return buffer && isHostAndDeviceSource((*buffer)->getBuffer());
+}
+
+} // namespace
+
+bool bangc::isHostAndDeviceFile(llvm::StringRef fileName,
+                                std::optional<llvm::StringRef> contents) {
+  return hostAndDevice(fileName, contents);
+}
+
+Expected<std::unique_ptr<llvm::Module>>
+bangc::compileToIR(llvm::StringRef fileName,
+                   std::optional<llvm::StringRef> contents,
+                   const FrontendOptions &options, llvm::LLVMContext &context) {
+  Side side = hostAndDevice(fileName, contents) ? Side::CudaDevice
+                                                : Side::DeviceOnly;
+  std::unique_ptr<llvm::Module> module;
+  if (llvm::Error e = runClang(
+          fileName, contents, options, side, "/dev/null", "",
+          [&](clang::CompilerInstance &ci, llvm::StringRef memorySource) {
+            BangCodeGenAction action(&context, options, memorySource);
+            bool ok = ci.ExecuteAction(action);
+            module = action.takeModule();
+            return ok;
+          }))
+    return std::move(e);
   if (!module)
     return llvm::make_error<CompileFailed>(1);
   return std::move(module);
+}
+
+llvm::Error bangc::compileHostObject(llvm::StringRef fileName,
+                                     const FrontendOptions &options,
+                                     llvm::StringRef deviceImage,
+                                     llvm::StringRef output) {
+  Side side = deviceImage.empty() ? Side::HostCxx : Side::CudaHost;
+  return runClang(fileName, std::nullopt, options, side, output, deviceImage,
+                  [&](clang::CompilerInstance &ci, llvm::StringRef) {
+                    clang::EmitObjAction action;
+                    return ci.ExecuteAction(action);
+                  });
 }

@@ -46,6 +46,22 @@ llvm::Expected<std::unique_ptr<llvm::Module>>
 compileToIR(llvm::StringRef fileName, std::optional<llvm::StringRef> contents,
             const FrontendOptions &options, llvm::LLVMContext &context);
 
+/// Whether the file (or `contents`) is a host + device source, whose device
+/// side compileToIR compiles in CUDA device mode (docs/host-code.md).
+bool isHostAndDeviceFile(llvm::StringRef fileName,
+                         std::optional<llvm::StringRef> contents = std::nullopt);
+
+/// The host compilation of `fileName` to the object file `output`, with
+/// Clang's own -O<n> pipeline for the host CPU. With a `deviceImage` (the
+/// path of a device image file, docs/host-code.md) `fileName` is a host +
+/// device source: its host side in CUDA host mode, the image embedded and
+/// registered at start-up. Without one it is a C or C++ host source, with
+/// the language headers (cnrt.h) on its include path.
+llvm::Error compileHostObject(llvm::StringRef fileName,
+                              const FrontendOptions &options,
+                              llvm::StringRef deviceImage,
+                              llvm::StringRef output);
+
 } // namespace bangc
 
 #endif // BANGC_FRONTEND_H

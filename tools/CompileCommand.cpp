@@ -3,6 +3,7 @@
 #include "tools/CommonOptions.h"
 
 #include "driver/Compile.h"
+#include "driver/HostCode.h"
 
 #include "bang/CompileFailed.h"
 
@@ -17,9 +18,16 @@ using namespace bangc::tools;
 
 static const char *const help =
     "usage: bangc-sim compile FILE.mlu [options]\n"
+    "       bangc-sim compile FILE.mlu|FILE.cpp|FILE.o... -o PROGRAM [options]\n"
     "\n"
     "Compiles a BANG kernel file for the host CPU. With no output option it\n"
     "checks and optimises the program and writes nothing.\n"
+    "\n"
+    "A .mlu that holds host code (a <<<>>> launch or main) compiles as cncc\n"
+    "compiles it (docs/host-code.md): -c writes a host object with its\n"
+    "device code embedded; without -c, the .mlu files, host C/C++ files\n"
+    "(.c .cc .cpp .cxx) and objects given link into PROGRAM with the CNRT\n"
+    "runtime. -S and -emit-llvm write its device side.\n"
     "\n"
     "  -emit-llvm        write LLVM IR (.ll; .bc with -c)\n"
     "  -S                write host assembly (.s)\n"
@@ -34,6 +42,7 @@ namespace {
 struct CompileCommand {
   CommonOptions common;
   std::string input, output, passes;
+  std::vector<std::string> inputs; ///< every input, `input` the first
   bool emitLLVM = false, assembly = false, object = false, syntaxOnly = false;
 
   int parse(llvm::ArrayRef<const char *> argv) {
@@ -58,9 +67,9 @@ struct CompileCommand {
       else if (auto v = args.value("--passes"))
         passes = *v;
       else if (auto v = args.positional()) {
-        if (!input.empty())
-          return usageError("compile", "more than one input file");
-        input = *v;
+        if (input.empty())
+          input = *v;
+        inputs.push_back(*v);
       } else
         return usageError("compile", args.error.empty()
                                          ? "unknown option '" + args.peek() + "'"
@@ -72,7 +81,21 @@ struct CompileCommand {
       return usageError("compile", "no input file");
     if (assembly && emitLLVM && object)
       return usageError("compile", "-S and -c together");
+    if (inputs.size() > 1 && (assembly || emitLLVM || syntaxOnly ||
+                              !passes.empty() || output.empty()))
+      return usageError("compile", "more than one input file (only -c or a "
+                                   "link, -o PROGRAM, takes several)");
+    if (inputs.size() > 1 && object && !output.empty())
+      return usageError("compile", "-o with -c and more than one input file");
     return -1;
+  }
+
+  /// Whether this command is a host build (docs/host-code.md): host
+  /// objects with -c, or a link, rather than one device-side output.
+  bool hostBuild() const {
+    if (assembly || emitLLVM || syntaxOnly || !passes.empty())
+      return false;
+    return bangsim::isHostBuild(inputs, object, !output.empty());
   }
 
   std::optional<OutputKind> kind() const {
@@ -105,6 +128,11 @@ struct CompileCommand {
     }
     bangsim::CompilerInvocation inv =
         bangsim::makeInvocation(common.compile, *spec);
+    if (hostBuild()) {
+      if (llvm::Error e = bangsim::buildHost(inputs, object, output, inv))
+        return reportCompileError(std::move(e));
+      return 0;
+    }
     llvm::LLVMContext context;
     auto module = bangsim::runFrontend(input, std::nullopt, inv, context);
     if (!module)

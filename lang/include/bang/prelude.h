@@ -18,8 +18,15 @@
 
 // In CUDA mode (a host + device source) everything the prelude declares,
 // the intrinsics and the C math library included, is callable from both
-// sides, as the CUDA headers make them.
+// sides, as the CUDA headers make them. The C++ headers <cmath> shares with
+// the rest of the library come first, outside that region, so that they
+// stay host code (constexpr functions such as std::min are both anyway):
+// declared inside, a later host redeclaration (std::terminate) would clash.
 #ifdef __CUDA__
+#include <cstddef>
+#include <limits>
+#include <type_traits>
+#include <algorithm>
 #pragma clang force_cuda_host_device begin
 #endif
 
