@@ -173,6 +173,18 @@ llvm::Error bangsim::compileCached(llvm::StringRef name,
     // An unreadable file is not looked up: the frontend reports it.
     if (!dir.empty() && (source || file)) {
       cache.emplace(dir);
+      // A directory others can write is refused, and said so: its entries
+      // could be anyone's code (docs/cache.md).
+      if (llvm::Error e = cache->checkTrusted()) {
+        times.cacheNote = llvm::toString(std::move(e));
+        times.cacheOutcome = CacheOutcome::NotStored;
+        diagOut << "warning: not using the compile cache '" << dir
+                << "': " << times.cacheNote
+                << " (chmod go-w it, or set BANGC_CACHE_DIR)\n";
+        cache.reset();
+      }
+    }
+    if (cache) {
       key = compileKey(name, source ? *source : file->getBuffer(), !source,
                        spec, options);
       if (std::optional<CacheEntry> entry = cache->lookup(key)) {

@@ -10,9 +10,18 @@
 //   file <hash> <absolute path>      (one per input)
 //   end
 //   ... more entries, most recent first
-// An entry: "BANGCENT", u32 format, u32 0, the 32-byte BLAKE3 of the rest,
-// then u32 length + key, u32 length + diagnostics, u32 count of objects and
-// for each u64 length + object.
+// An entry: "BANGCENT", u32 format, u32 0, the 32-byte keyed BLAKE3 of the
+// rest, then u32 length + key, u32 length + diagnostics, u32 count of
+// objects and for each u64 length + object.
+//   v1/secret                          32 random bytes, mode 0600: the key
+//                                      of the entries' BLAKE3
+//
+// Trust (as ssh trusts ~/.ssh): the directory, v1/ and every file read must
+// be owned by this user and not group or world writable, else the cache is
+// refused (checkTrusted) or the file is a miss. The entries' hash is keyed
+// with the directory's secret: an entry whose objects were swapped for
+// another's, its checksum recomputed by someone without the secret, is a
+// miss and is compiled again.
 //
 //===----------------------------------------------------------------------===//
 #include "driver/CompileCache.h"
@@ -20,11 +29,21 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm-c/blake3.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/EndianStream.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <random>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace bangsim;
 using namespace llvm;
@@ -34,7 +53,11 @@ namespace {
 constexpr StringLiteral FormatDir = "v1";
 constexpr StringLiteral ManifestHeader = "bangc-sim cache manifest 1";
 constexpr StringLiteral EntryMagic = "BANGCENT";
-constexpr uint32_t EntryFormat = 1;
+constexpr uint32_t EntryFormat = 2; ///< 2: the checksum is keyed
+constexpr StringLiteral SecretName = "secret";
+constexpr size_t SecretBytes = 32;
+/// The largest cache file read (an entry holds a module's objects).
+constexpr uint64_t MaxCacheFileBytes = uint64_t(1) << 30;
 constexpr size_t EntryHeaderSize = 8 + 4 + 4 + 32;
 /// Entries a manifest keeps (the same source with different headers).
 constexpr size_t MaxManifestEntries = 8;
@@ -94,15 +117,19 @@ std::string printManifest(StringRef key, ArrayRef<ManifestEntry> entries) {
 
 /// Writes `data` to `path` through a temporary file in the same directory
 /// and a rename, so that readers see the old file or the new, never a part.
-Error writeAtomically(StringRef path, StringRef data) {
+Error writeAtomically(StringRef path, StringRef data, bool noReplace = false) {
   StringRef dir = sys::path::parent_path(path);
-  if (std::error_code ec = sys::fs::create_directories(dir))
+  // Only this user may write what the cache creates (checkTrusted).
+  if (std::error_code ec =
+          sys::fs::create_directories(dir, true, sys::fs::owner_all))
     return createStringError(ec, "cannot create '%s'", dir.str().c_str());
   SmallString<256> model(path);
   model += ".%%%%%%%%.tmp";
   int fd;
   SmallString<256> tmp;
-  if (std::error_code ec = sys::fs::createUniqueFile(model, fd, tmp))
+  if (std::error_code ec = sys::fs::createUniqueFile(
+          model, fd, tmp, sys::fs::OF_None,
+          sys::fs::owner_read | sys::fs::owner_write))
     return createStringError(ec, "cannot create a file in '%s'",
                              dir.str().c_str());
   std::error_code ec;
@@ -113,6 +140,15 @@ Error writeAtomically(StringRef path, StringRef data) {
     ec = os.error();
     os.clear_error();
   }
+  if (!ec && noReplace) {
+    // link() fails if `path` exists: the first writer's file stays.
+    if (::link(tmp.c_str(), path.str().c_str()) != 0 && errno != EEXIST)
+      ec = std::error_code(errno, std::generic_category());
+    sys::fs::remove(tmp);
+    if (ec)
+      return createStringError(ec, "cannot write '%s'", path.str().c_str());
+    return Error::success();
+  }
   if (!ec)
     ec = sys::fs::rename(tmp, path);
   if (ec) {
@@ -122,12 +158,62 @@ Error writeAtomically(StringRef path, StringRef data) {
   return Error::success();
 }
 
-std::optional<std::unique_ptr<MemoryBuffer>> readFile(StringRef path) {
-  auto buffer = MemoryBuffer::getFile(path, /*IsText=*/false,
-                                      /*RequiresNullTerminator=*/false);
-  if (!buffer)
+/// Why `st` (of `path`) cannot be trusted: not owned by this user, or
+/// writable by group or others; empty if it can.
+std::string distrust(StringRef path, const struct stat &st) {
+  if (st.st_uid != ::geteuid())
+    return llvm::formatv("'{0}' is owned by uid {1}, not by you (uid {2})",
+                         path, st.st_uid, ::geteuid())
+        .str();
+  if (st.st_mode & (S_IWGRP | S_IWOTH))
+    return llvm::formatv("'{0}' is writable by {1} (mode {2})", path,
+                         st.st_mode & S_IWOTH ? "everyone" : "its group",
+                         llvm::format("%04o", unsigned(st.st_mode & 07777)))
+        .str();
+  return "";
+}
+
+/// The regular file at `path` (opened without blocking or following a final
+/// symlink), at most MaxCacheFileBytes; with `owned`, only if this user
+/// owns it and no one else may write it.
+std::optional<std::unique_ptr<MemoryBuffer>> readRegular(StringRef path,
+                                                         bool owned) {
+  std::string p = path.str();
+  int fd = ::open(p.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC |
+                                 (owned ? O_NOFOLLOW : 0));
+  if (fd < 0)
     return std::nullopt;
-  return std::move(*buffer);
+  struct stat st;
+  bool ok = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+            uint64_t(st.st_size) <= MaxCacheFileBytes &&
+            (!owned || distrust(path, st).empty());
+  std::optional<std::unique_ptr<MemoryBuffer>> out;
+  if (ok)
+    if (auto buffer = MemoryBuffer::getOpenFileSlice(fd, path,
+                                                     uint64_t(st.st_size), 0))
+      out = std::move(*buffer);
+  ::close(fd);
+  return out;
+}
+
+/// A file of the cache itself: it must be this user's.
+std::optional<std::unique_ptr<MemoryBuffer>> readOwned(StringRef path) {
+  return readRegular(path, /*owned=*/true);
+}
+
+/// The keyed BLAKE3 of `data`.
+std::array<uint8_t, 32> keyedHash(ArrayRef<uint8_t> secret, StringRef data) {
+  llvm_blake3_hasher hasher;
+  llvm_blake3_hasher_init_keyed(&hasher, secret.data());
+  llvm_blake3_hasher_update(&hasher, data.data(), data.size());
+  std::array<uint8_t, 32> out;
+  llvm_blake3_hasher_finalize(&hasher, out.data(), out.size());
+  return out;
+}
+
+std::optional<std::unique_ptr<MemoryBuffer>> readFile(StringRef path) {
+  // An input file (a source, a header): a regular file, bounded.
+  return readRegular(path, /*owned=*/false);
 }
 
 /// Reads `n` bytes at `pos` of `data`, advancing `pos`; false past the end.
@@ -163,6 +249,62 @@ std::string KeyBuilder::final() {
 
 CompileCache::CompileCache(std::string directory) : dir(std::move(directory)) {}
 
+Error CompileCache::checkTrusted() const {
+  SmallString<256> formatDir(dir);
+  sys::path::append(formatDir, FormatDir);
+  for (StringRef path : {StringRef(dir), StringRef(formatDir)}) {
+    struct stat st;
+    std::string p = path.str();
+    if (::stat(p.c_str(), &st) != 0) {
+      if (errno == ENOENT || errno == ENOTDIR)
+        return Error::success(); // created by this user (mode 0700), or
+                                 // store() says why it cannot be
+      return createStringError(std::error_code(errno, std::generic_category()),
+                               "cannot use '%s'", p.c_str());
+    }
+    if (!S_ISDIR(st.st_mode))
+      return createStringError(inconvertibleErrorCode(),
+                               "'%s' is not a directory", p.c_str());
+    std::string why = distrust(path, st);
+    if (!why.empty())
+      return createStringError(inconvertibleErrorCode(), "%s", why.c_str());
+  }
+  return Error::success();
+}
+
+std::optional<std::array<uint8_t, 32>>
+CompileCache::loadSecret(bool create) const {
+  if (secret)
+    return secret;
+  SmallString<256> path(dir);
+  sys::path::append(path, FormatDir, SecretName);
+  auto read = [&]() -> bool {
+    auto file = readOwned(path);
+    if (!file || (*file)->getBufferSize() != SecretBytes)
+      return false;
+    // Readable by this user only: who can read it can forge entries.
+    struct stat st;
+    if (::stat(path.c_str(), &st) != 0 || (st.st_mode & 077))
+      return false;
+    secret.emplace();
+    std::memcpy(secret->data(), (*file)->getBufferStart(), SecretBytes);
+    return true;
+  };
+  if (read() || !create)
+    return secret;
+  std::random_device random; // the kernel's getrandom on Linux
+  std::string bytes(SecretBytes, '\0');
+  for (char &c : bytes)
+    c = char(random());
+  // Two first stores race: the secret linked first is everyone's.
+  if (Error e = writeAtomically(path, bytes, /*noReplace=*/true)) {
+    consumeError(std::move(e));
+    return std::nullopt;
+  }
+  read();
+  return secret;
+}
+
 std::string CompileCache::manifestPath(StringRef key) const {
   SmallString<256> path(dir);
   sys::path::append(path, FormatDir, key.take_front(2), key + ".manifest");
@@ -188,7 +330,10 @@ std::string CompileCache::resultKey(StringRef key,
 std::optional<CacheEntry> CompileCache::lookup(StringRef key) const {
   if (!isHexKey(key))
     return std::nullopt;
-  auto manifestFile = readFile(manifestPath(key));
+  std::optional<std::array<uint8_t, 32>> mac = loadSecret(false);
+  if (!mac)
+    return std::nullopt;
+  auto manifestFile = readOwned(manifestPath(key));
   if (!manifestFile)
     return std::nullopt;
   auto entries = parseManifest((*manifestFile)->getBuffer(), key);
@@ -210,7 +355,7 @@ std::optional<CacheEntry> CompileCache::lookup(StringRef key) const {
     });
     if (!same || resultKey(key, e.inputs) != e.result)
       continue;
-    auto file = readFile(entryPath(e.result));
+    auto file = readOwned(entryPath(e.result));
     if (!file)
       return std::nullopt;
     StringRef data = (*file)->getBuffer();
@@ -218,10 +363,10 @@ std::optional<CacheEntry> CompileCache::lookup(StringRef key) const {
         support::endian::read32le(data.data() + 8) != EntryFormat)
       return std::nullopt;
     StringRef body = data.drop_front(EntryHeaderSize);
-    auto sum = BLAKE3::hash(arrayRefFromStringRef(body));
+    auto sum = keyedHash(*mac, body);
     if (StringRef(reinterpret_cast<const char *>(sum.data()), sum.size()) !=
         data.substr(16, 32))
-      return std::nullopt; // corrupt
+      return std::nullopt; // corrupt, or not written with this secret
     size_t pos = 0;
     StringRef field, storedKey, diagnostics, object;
     if (!take(body, pos, 4, field) ||
@@ -260,6 +405,11 @@ Error CompileCache::store(StringRef key, ArrayRef<CacheInput> inputs,
                                "input '%s' cannot be recorded",
                                in.path.c_str());
   std::string result = resultKey(key, inputs);
+  std::optional<std::array<uint8_t, 32>> mac = loadSecret(true);
+  if (!mac)
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot create the cache's secret in '%s'",
+                             dir.c_str());
 
   // The entry first: a manifest never names an entry not yet written.
   std::string body;
@@ -283,7 +433,7 @@ Error CompileCache::store(StringRef key, ArrayRef<CacheInput> inputs,
     os << EntryMagic;
     w.write<uint32_t>(EntryFormat);
     w.write<uint32_t>(0);
-    auto sum = BLAKE3::hash(arrayRefFromStringRef(body));
+    auto sum = keyedHash(*mac, body);
     os.write(reinterpret_cast<const char *>(sum.data()), sum.size());
     os << body;
   }
@@ -291,7 +441,7 @@ Error CompileCache::store(StringRef key, ArrayRef<CacheInput> inputs,
     return e;
 
   std::vector<ManifestEntry> entries{{result, {inputs.begin(), inputs.end()}}};
-  if (auto old = readFile(manifestPath(key)))
+  if (auto old = readOwned(manifestPath(key)))
     if (auto parsed = parseManifest((*old)->getBuffer(), key))
       for (ManifestEntry &e : *parsed)
         if (e.result != result && entries.size() < MaxManifestEntries)

@@ -23,6 +23,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
@@ -82,8 +83,19 @@ public:
 
   const std::string &directory() const { return dir; }
 
+  /// Whether the directory can be trusted, as ssh trusts ~/.ssh: it and
+  /// its v1/ must be directories owned by this user and writable by no one
+  /// else (one that does not exist yet is created so). The error says why
+  /// not; the caller then neither reads nor writes the cache.
+  llvm::Error checkTrusted() const;
+
 private:
+  /// The 32-byte key of the entries' keyed hash (v1/secret, mode 0600),
+  /// created when `create` and missing; none if unreadable or untrusted.
+  std::optional<std::array<uint8_t, 32>> loadSecret(bool create) const;
+
   std::string dir;
+  mutable std::optional<std::array<uint8_t, 32>> secret;
 };
 
 } // namespace bangsim

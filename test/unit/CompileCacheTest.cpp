@@ -12,6 +12,9 @@
 #include "bangsim/Module.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/BLAKE3.h"
+#include "llvm/Support/EndianStream.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -20,6 +23,8 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <vector>
 
 using namespace bangsim;
@@ -141,6 +146,108 @@ TEST(CompileCache, DamagedFilesAreMisses) {
   // Storing again repairs it.
   ASSERT_FALSE(bool(cache.store(key, {}, {std::string(4096, 'o')}, "")));
   EXPECT_TRUE(cache.lookup(key));
+}
+
+/// The bytes of an entry file for `resultKey` holding `object`, with the
+/// unkeyed BLAKE3 checksum anyone can recompute, under `header` (the first
+/// 16 bytes of a real entry).
+std::string forgedEntry(llvm::StringRef header, llvm::StringRef resultKey,
+                        llvm::StringRef object) {
+  std::string body;
+  llvm::raw_string_ostream os(body);
+  llvm::support::endian::Writer w(os, llvm::endianness::little);
+  w.write<uint32_t>(uint32_t(resultKey.size()));
+  os << resultKey;
+  w.write<uint32_t>(0); // no diagnostics
+  w.write<uint32_t>(1);
+  w.write<uint64_t>(object.size());
+  os << object;
+  auto sum = llvm::BLAKE3::hash(llvm::arrayRefFromStringRef(body));
+  return header.str() +
+         std::string(reinterpret_cast<const char *>(sum.data()), sum.size()) +
+         body;
+}
+
+TEST(CompileCache, SwappedObjectsAreMisses) {
+  // Issue 20: entry A's objects replaced by entry B's, its key kept and the
+  // checksum recomputed, ran B's kernel on the next hit of A. The checksum
+  // is keyed with the directory's secret now: a forged entry is a miss.
+  TempDir dir;
+  CompileCache cache(dir.file("cache"));
+  std::string a = keyOf("kernel a"), b = keyOf("kernel b");
+  ASSERT_FALSE(bool(cache.store(a, {}, {"object of kernel a"}, "")));
+  ASSERT_FALSE(bool(cache.store(b, {}, {"object of kernel b"}, "")));
+  std::string entryA = cache.entryPath(CompileCache::resultKey(a, {}));
+  std::string good = readFile(entryA);
+  ASSERT_TRUE(cache.lookup(a));
+  writeFile(entryA, forgedEntry(llvm::StringRef(good).take_front(16),
+                                CompileCache::resultKey(a, {}),
+                                "object of kernel b"));
+  std::optional<CacheEntry> hit = cache.lookup(a);
+  EXPECT_FALSE(hit) << "a forged entry was believed: "
+                    << hit->objects[0]->getBuffer().str();
+  // The true entry still hits; a fresh CompileCache reads the same secret.
+  writeFile(entryA, good);
+  std::optional<CacheEntry> again = CompileCache(dir.file("cache")).lookup(a);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->objects[0]->getBuffer(), "object of kernel a");
+  // The secret is this user's alone.
+  llvm::sys::fs::file_status st;
+  ASSERT_FALSE(llvm::sys::fs::status(dir.file("cache/v1/secret"), st));
+  EXPECT_EQ(int(st.permissions()), 0600);
+}
+
+TEST(CompileCache, OnlyTrustedRegularFilesAreRead) {
+  TempDir dir;
+  CompileCache cache(dir.file("cache"));
+  std::string key = keyOf("source");
+  ASSERT_FALSE(bool(cache.store(key, {}, {"object"}, "")));
+  ASSERT_TRUE(cache.lookup(key));
+  std::string manifest = cache.manifestPath(key);
+  std::string good = readFile(manifest);
+  // A FIFO in place of the manifest is a miss, not a block.
+  ASSERT_EQ(::unlink(manifest.c_str()), 0);
+  ASSERT_EQ(::mkfifo(manifest.c_str(), 0600), 0);
+  EXPECT_FALSE(cache.lookup(key));
+  ASSERT_EQ(::unlink(manifest.c_str()), 0);
+  writeFile(manifest, good);
+  EXPECT_TRUE(cache.lookup(key));
+  // A manifest others may write is not believed.
+  ASSERT_EQ(::chmod(manifest.c_str(), 0666), 0);
+  EXPECT_FALSE(cache.lookup(key));
+  ASSERT_EQ(::chmod(manifest.c_str(), 0644), 0);
+  EXPECT_TRUE(cache.lookup(key));
+}
+
+TEST(CompileCache, UntrustedDirectoryIsRefused) {
+  TempDir dir;
+  std::string path = dir.file("cache");
+  CompileCache cache(path);
+  EXPECT_FALSE(bool(cache.checkTrusted())); // not there yet: created 0700
+  ASSERT_FALSE(bool(cache.store(keyOf("s"), {}, {"object"}, "")));
+  EXPECT_FALSE(bool(cache.checkTrusted()));
+  auto why = [&] { return llvm::toString(cache.checkTrusted()); };
+  ASSERT_EQ(::chmod(path.c_str(), 0777), 0);
+  EXPECT_NE(why().find("is writable by everyone (mode 0777)"),
+            std::string::npos)
+      << why();
+  ASSERT_EQ(::chmod(path.c_str(), 0775), 0);
+  EXPECT_NE(why().find("is writable by its group"), std::string::npos)
+      << why();
+  ASSERT_EQ(::chmod(path.c_str(), 0755), 0);
+  std::string v1 = dir.file("cache/v1");
+  ASSERT_EQ(::chmod(v1.c_str(), 0757), 0);
+  EXPECT_NE(why().find("v1' is writable by everyone"), std::string::npos)
+      << why();
+  ASSERT_EQ(::chmod(v1.c_str(), 0700), 0);
+  EXPECT_FALSE(bool(cache.checkTrusted()));
+  if (::geteuid() == 0) { // only root can give a directory away
+    ASSERT_EQ(::chown(path.c_str(), 65534, 65534), 0);
+    EXPECT_NE(why().find("is owned by uid 65534, not by you"),
+              std::string::npos)
+        << why();
+    ASSERT_EQ(::chown(path.c_str(), 0, 0), 0);
+  }
 }
 
 TEST(CompileCache, UnwritableDirectoryIsAnError) {
@@ -329,6 +436,29 @@ TEST(CompileCache, ClockDependentSourcesAreNotStored) {
   ASSERT_TRUE(bool(m)) << diags;
   EXPECT_EQ((*m)->times().cacheOutcome, CacheOutcome::NotStored);
   EXPECT_NE((*m)->times().cacheNote.find("__TIME__"), std::string::npos);
+}
+
+TEST(CompileCache, UntrustedDirectoryIsNotUsed) {
+  TempDir dir;
+  CompileOptions options;
+  options.cacheDir = dir.file("cache");
+  ASSERT_FALSE(llvm::sys::fs::create_directory(options.cacheDir));
+  ASSERT_EQ(::chmod(options.cacheDir.c_str(), 0777), 0);
+  std::string diags;
+  llvm::raw_string_ostream os(diags);
+  options.diagnostics = &os;
+  auto m = compile(options);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->times().cacheOutcome, CacheOutcome::NotStored);
+  EXPECT_NE(m->times().cacheNote.find("writable by everyone"),
+            std::string::npos)
+      << m->times().cacheNote;
+  EXPECT_NE(diags.find("warning: not using the compile cache"),
+            std::string::npos)
+      << diags;
+  EXPECT_FALSE(llvm::sys::fs::exists(options.cacheDir + "/v1"));
+  std::vector<float> y = runAxpy(*m);
+  EXPECT_FLOAT_EQ(y[10], 1.5f * (0.25f * 10 - 7) + 3.0f - 5.0f);
 }
 
 } // namespace
