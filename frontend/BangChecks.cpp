@@ -153,10 +153,64 @@ private:
   ASTContext &ctx;
 };
 
+/// Variables of static storage whose initialisation runs code (a call, a
+/// constructor that is not constexpr) or that have a destructor. Device
+/// code has no start-up or exit: CUDA refuses them for __device__
+/// variables, and here (a .mlu is device code) they would read as zeros.
+/// System headers are not checked (their globals are the host library's).
+class DynamicInitFinder : public RecursiveASTVisitor<DynamicInitFinder> {
+public:
+  explicit DynamicInitFinder(ASTContext &ctx) : ctx(ctx) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool VisitVarDecl(VarDecl *vd) {
+    if (!vd->hasGlobalStorage() || vd->isTemplated() ||
+        vd->getType()->isDependentType() || !vd->isThisDeclarationADefinition() ||
+        ctx.getSourceManager().isInSystemHeader(vd->getLocation()))
+      return true;
+    if (vd->hasInit() && !vd->hasConstantInitialization())
+      bad.push_back({vd, false});
+    else if (vd->needsDestruction(ctx) == QualType::DK_cxx_destructor)
+      bad.push_back({vd, true});
+    return true;
+  }
+  struct Bad {
+    VarDecl *var;
+    bool destructor; ///< else its initialiser
+  };
+  std::vector<Bad> bad;
+
+private:
+  ASTContext &ctx;
+};
+
 class BangChecks : public ASTConsumer {
 public:
   BangChecks(CompilerInstance &ci, const bangsim::DeviceSpec &spec)
       : ci(ci), spec(spec) {}
+
+  /// In CUDA mode (a host + device source) a file-scope on-chip variable is
+  /// device memory, as CUDA's __shared__ is: the attribute goes on before
+  /// any kernel refers to it, so that Clang lets device code use it. A
+  /// block-scope one stays a local of device code, as in a device-only
+  /// source (it may have an initializer, which CUDA's __shared__ may not).
+  bool HandleTopLevelDecl(DeclGroupRef group) override {
+    if (!ci.getLangOpts().CUDA)
+      return true;
+    for (Decl *d : group)
+      markOnChip(d);
+    return true;
+  }
+
+  void markOnChip(Decl *d) {
+    if (auto *vd = dyn_cast<VarDecl>(d)) {
+      if (spaceOf(vd) && !vd->hasAttr<CUDASharedAttr>())
+        vd->addAttr(CUDASharedAttr::CreateImplicit(vd->getASTContext()));
+    } else if (auto *dc = dyn_cast<DeclContext>(d)) {
+      if (isa<NamespaceDecl, LinkageSpecDecl, ExportDecl>(d))
+        for (Decl *inner : dc->decls())
+          markOnChip(inner);
+    }
+  }
 
   void HandleTranslationUnit(ASTContext &ctx) override {
     if (ci.getDiagnostics().hasErrorOccurred())
@@ -168,6 +222,10 @@ public:
     for (FunctionDecl *kernel : finder.kernels)
       checkKernel(ctx, kernel);
     checkClusterCopies(ctx);
+    // In CUDA mode Clang's Sema refuses dynamic initialisation of device
+    // variables itself; file-scope host variables may have it.
+    if (!ci.getLangOpts().CUDA)
+      checkDynamicInit(ctx);
   }
 
 private:
@@ -206,6 +264,26 @@ private:
              "%0 with a destination cluster copies SRAM to SRAM only: the "
              "direction must be SRAM2SRAM, not %1")
           << b.call->getDirectCallee() << name << dir->getSourceRange();
+    }
+  }
+
+  void checkDynamicInit(ASTContext &ctx) {
+    DynamicInitFinder finder(ctx);
+    finder.TraverseDecl(ctx.getTranslationUnitDecl());
+    for (const DynamicInitFinder::Bad &b : finder.bad) {
+      if (b.destructor)
+        report(b.var->getLocation(), DiagnosticsEngine::Error,
+               "%0 has a destructor: device variables of static storage "
+               "cannot, as device code has no exit to run it (CUDA's rule "
+               "for __device__ variables)")
+            << b.var;
+      else
+        report(b.var->getInit()->getExprLoc(), DiagnosticsEngine::Error,
+               "dynamic initialization is not supported for device "
+               "variables: %0 must be initialized with a constant "
+               "expression (device code has no start-up to run its "
+               "initializer; CUDA's rule for __device__ variables)")
+            << b.var << b.var->getInit()->getSourceRange();
     }
   }
 

@@ -60,10 +60,12 @@
 // --- Memory spaces ------------------------------------------------------===//
 // A memory space is a property of the declaration, as CUDA's __shared__ is:
 // pointers stay plain `T *` and the space of a pointer is known at run time
-// from its address.
-#define __nram__ BANG_CUDA_(shared) __attribute__((annotate("bang.nram")))
-#define __wram__ BANG_CUDA_(shared) __attribute__((annotate("bang.wram")))
-#define __mlu_shared__ BANG_CUDA_(shared) __attribute__((annotate("bang.sram")))
+// from its address. In a host + device source the frontend makes a
+// file-scope one CUDA __shared__ (device memory); a block-scope one is a
+// local of device code either way.
+#define __nram__ __attribute__((annotate("bang.nram")))
+#define __wram__ __attribute__((annotate("bang.wram")))
+#define __mlu_shared__ __attribute__((annotate("bang.sram")))
 #define __ldram__
 #define __mlu_const__ const
 
