@@ -7,6 +7,8 @@
 #include "kernels/core/Internal.h"
 #include "kernels/core/KernelSources.h"
 
+#include "bangsim/Cnrt.h"
+
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
@@ -88,14 +90,25 @@ mluOpStatus_t mluOpCreateWithDevice(mluOpHandle_t *handle, const char *device) {
   }
   auto *ctx = new mluOpContext;
   ctx->spec = *spec;
-  ctx->device = std::move(*dev);
+  ctx->ownDevice = std::move(*dev);
+  ctx->device = ctx->ownDevice.get();
   *handle = ctx;
   return MLUOP_STATUS_SUCCESS;
 }
 
 mluOpStatus_t mluOpCreate(mluOpHandle_t *handle) {
-  const char *env = std::getenv("BANGSIM_DEVICE");
-  return mluOpCreateWithDevice(handle, env && *env ? env : "mlu370");
+  if (!handle)
+    return badParam("mluOpCreate", "handle is NULL");
+  llvm::Expected<bangsim::Device *> dev = bangsim::cnrt::currentDevice();
+  if (!dev) {
+    logError("mluOpCreate", llvm::toString(dev.takeError()));
+    return MLUOP_STATUS_NOT_INITIALIZED;
+  }
+  auto *ctx = new mluOpContext;
+  ctx->device = *dev;
+  ctx->spec = ctx->device->spec();
+  *handle = ctx;
+  return MLUOP_STATUS_SUCCESS;
 }
 
 mluOpStatus_t mluOpDestroy(mluOpHandle_t handle) {
@@ -106,8 +119,30 @@ mluOpStatus_t mluOpDestroy(mluOpHandle_t handle) {
 }
 
 mluOpStatus_t mluOpSetQueue(mluOpHandle_t handle, cnrtQueue_t queue) {
+  const char *api = "mluOpSetQueue";
   if (!handle)
-    return badParam("mluOpSetQueue", "handle is NULL");
+    return badParam(api, "handle is NULL");
+  if (!queue) {
+    handle->queue = nullptr;
+    return MLUOP_STATUS_SUCCESS;
+  }
+  if (handle->ownDevice)
+    return badParam(api, "a handle of mluOpCreateWithDevice has its own "
+                         "device and no CNRT queue; use mluOpCreate");
+  llvm::Expected<int> ordinal = bangsim::cnrt::queueDevice(queue);
+  if (!ordinal)
+    return badParam(api, llvm::toString(ordinal.takeError()));
+  llvm::Expected<bangsim::Device *> dev = bangsim::cnrt::device(*ordinal);
+  if (!dev)
+    return badParam(api, llvm::toString(dev.takeError()));
+  if (*dev != handle->device) {
+    // The queue is on another device: the handle follows it; kernels
+    // compiled for another spec are compiled again.
+    if ((*dev)->spec().name != handle->spec.name)
+      handle->modules.clear();
+    handle->device = *dev;
+    handle->spec = (*dev)->spec();
+  }
   handle->queue = queue;
   return MLUOP_STATUS_SUCCESS;
 }
@@ -223,8 +258,14 @@ mluOpStatus_t mluop::launch(mluOpHandle_t handle, const char *api,
     logError(api, llvm::toString(k.takeError()));
     return MLUOP_STATUS_INTERNAL_ERROR;
   }
-  auto stats = handle->device->launch(**k, module.staticLayout(), dim, type,
-                                      args, handle->launchOptions);
+  // A CNRT handle launches on its queue (the queue's clock, faults left
+  // for cnrtQueueSync); a handle of mluOpCreateWithDevice on its device.
+  auto stats =
+      handle->ownDevice
+          ? handle->device->launch(**k, module.staticLayout(), dim, type,
+                                   args, handle->launchOptions)
+          : bangsim::cnrt::launch(handle->queue, **k, module.staticLayout(),
+                                  dim, type, args, handle->launchOptions);
   if (!stats) {
     logError(api, "launch of " + kernel + " failed: " +
                       llvm::toString(stats.takeError()));
@@ -236,7 +277,7 @@ mluOpStatus_t mluop::launch(mluOpHandle_t handle, const char *api,
 
 // --- C++ extensions -----------------------------------------------------===//
 bangsim::Device *mluop::deviceOf(mluOpHandle_t handle) {
-  return handle ? handle->device.get() : nullptr;
+  return handle ? handle->device : nullptr;
 }
 
 void mluop::setLaunchOptions(mluOpHandle_t handle,

@@ -23,9 +23,14 @@
 #include <vector>
 
 struct mluOpContext {
-  std::unique_ptr<bangsim::Device> device;
+  /// Where memory and launches go: a device of the CNRT runtime
+  /// (bangsim/Cnrt.h; mluOpCreate, shared with cnrtMalloc and <<<>>>), or
+  /// the handle's own (mluOpCreateWithDevice, in ownDevice).
+  bangsim::Device *device = nullptr;
+  std::unique_ptr<bangsim::Device> ownDevice;
   bangsim::DeviceSpec spec;
-  /// The queue of mluOpSetQueue (not owned; NULL: the default queue).
+  /// The queue of mluOpSetQueue (not owned; NULL: the default queue of the
+  /// current CNRT device). Launches of a CNRT handle go through it.
   cnrtQueue_t queue = nullptr;
   /// Options of the handle's launches and the stats of the last operator's.
   bangsim::LaunchOptions launchOptions;

@@ -10,7 +10,8 @@
  * once per handle, and run on the handle's simulated device.
  *
  * Device memory: pointers passed to operators are GDRAM addresses of the
- * handle's simulated device, from mluOpMalloc (as cnrtMalloc would give).
+ * handle's simulated device: from cnrtMalloc (the CNRT runtime, cnrt.h, for
+ * a handle of mluOpCreate) or mluOpMalloc.
  *
  * Extensions (not in mlu-ops, marked "Extension" below): mluOpCreateWithDevice,
  * mluOpMalloc/mluOpFree/mluOpMemcpy*, mluOpSetLogLevel/mluOpSetLogCallback,
@@ -116,25 +117,31 @@ void MLUOP_WIN_API mluOpSetLogCallback(mluOpLogCallback_t callback,
  *  compiled kernels of the operators it has run. */
 typedef struct mluOpContext *mluOpHandle_t;
 
-/** A handle on a new simulated device: $BANGSIM_DEVICE if set, else
- *  "mlu370"; its queue is NULL (the device's default queue). */
+/** A handle on the calling thread's current CNRT device (cnrtSetDevice;
+ *  the devices are $BANGC_CNRT_DEVICES, default one mlu370), shared with
+ *  the CNRT runtime: cnrtMalloc memory works with its operators, which
+ *  launch on its queue. The queue is NULL (the device's default queue). */
 mluOpStatus_t MLUOP_WIN_API mluOpCreate(mluOpHandle_t *handle);
-/** Extension: the same for a named built-in device ("mlu270", "mlu370",
- *  "tiny") or the path of a JSON device spec. */
+/** Extension: a handle on a new private simulated device, a named built-in
+ *  device ("mlu270", "mlu370", "tiny") or the path of a JSON device spec;
+ *  its memory is mluOpMalloc's, it takes no CNRT queue. */
 mluOpStatus_t MLUOP_WIN_API mluOpCreateWithDevice(mluOpHandle_t *handle,
                                                   const char *device);
 mluOpStatus_t MLUOP_WIN_API mluOpDestroy(mluOpHandle_t handle);
 
 /** The queue the handle's operators launch on (the handle does not own it;
- *  NULL is the default queue). Launches on the simulator complete before
- *  the operator returns. */
+ *  NULL is the default queue). The handle follows the queue's device.
+ *  Launches on the simulator complete before the operator returns; their
+ *  simulated time advances the queue's notifiers, and a kernel fault is
+ *  MLUOP_STATUS_EXECUTION_FAILED and left on the queue for cnrtQueueSync.
+ *  BAD_PARAM for a queue that is not a live cnrtQueue_t. */
 mluOpStatus_t MLUOP_WIN_API mluOpSetQueue(mluOpHandle_t handle,
                                           cnrtQueue_t queue);
 mluOpStatus_t MLUOP_WIN_API mluOpGetQueue(mluOpHandle_t handle,
                                           cnrtQueue_t *queue);
 
 /** Extension: device memory of the handle's device (as cnrtMalloc and
- *  cnrtMemcpy). */
+ *  cnrtMemcpy; this memory is not known to cnrtMemcpy/cnrtFree). */
 mluOpStatus_t MLUOP_WIN_API mluOpMalloc(mluOpHandle_t handle, void **ptr,
                                         size_t bytes);
 mluOpStatus_t MLUOP_WIN_API mluOpFree(mluOpHandle_t handle, void *ptr);

@@ -5,19 +5,22 @@
 // argument, and the status the call must return. The op tests port those
 // cases (for the operators we have) as tables of ApiCase; runApiCase runs
 // one as mlu-ops' harness does: a new handle from mluOpCreate, one
-// descriptor per tensor, device memory for each tensor that has elements
-// (2 elements for one of 2^31 elements or more), the chosen argument
+// descriptor per tensor, device memory from cnrtMalloc for each tensor that
+// has elements (2 elements for one of 2^31 elements or more), the chosen
+// argument
 // replaced by NULL, the call, then everything freed.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MLU_OP_APICASE_H
 #define MLU_OP_APICASE_H
 
+#include "cnrt.h"
 #include "mlu_op.h"
 
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -42,6 +45,9 @@ struct ApiCase {
   mluOpStatus_t expected;
   int nullArgument = NoNull;
 };
+
+/// How gtest prints a case (its name, not its bytes).
+inline void PrintTo(const ApiCase &c, std::ostream *os) { *os << c.name; }
 
 /// Calls the operator with the handle, the descriptors and the pointers.
 using ApiCall = std::function<mluOpStatus_t(
@@ -69,8 +75,8 @@ inline mluOpStatus_t runApiCase(const ApiCase &c, const ApiCall &call) {
       elements = 2;
     void *p = nullptr;
     if (elements)
-      EXPECT_EQ(mluOpMalloc(handle, &p, elements * mluOpDataTypeBytes(t.dtype)),
-                MLUOP_STATUS_SUCCESS);
+      EXPECT_EQ(cnrtMalloc(&p, elements * mluOpDataTypeBytes(t.dtype)),
+                cnrtSuccess);
     descs.push_back(d);
     data.push_back(p);
   }
@@ -85,7 +91,8 @@ inline mluOpStatus_t runApiCase(const ApiCase &c, const ApiCall &call) {
     passData[(c.nullArgument - 2) / 2] = nullptr;
   mluOpStatus_t status = call(passHandle, passDescs, passData);
   for (size_t i = 0; i < descs.size(); ++i) {
-    mluOpFree(handle, data[i]);
+    if (data[i])
+      EXPECT_EQ(cnrtFree(data[i]), cnrtSuccess);
     mluOpDestroyTensorDescriptor(descs[i]);
   }
   mluOpDestroy(handle);
