@@ -121,7 +121,9 @@ BANG_HALF_MATH(BANG_HALF_MATH_1, BANG_HALF_MATH_2, BANG_HALF_CLASSIFY)
 inline __attribute__((always_inline)) half abs(half x) { return fabs(x); }
 namespace std {
 BANG_HALF_MATH(BANG_HALF_MATH_1, BANG_HALF_MATH_2, BANG_HALF_CLASSIFY)
-inline __attribute__((always_inline)) half abs(half x) { return ::fabs(x); }
+// One abs(half) in both scopes: libstdc++'s <stdlib.h> does `using std::abs;`
+// at global scope, which conflicts with a second, different ::abs(half).
+using ::abs;
 // C++17's float names that libstdc++ before 14 leaves out of std.
 using ::ceilf;
 using ::expf;
