@@ -1,10 +1,12 @@
 //===- Convert.h - Type conversions with explicit rounding ------*- C++ -*-===//
 //
-// Rounding suffixes: _rn to nearest, ties to even; _tz toward zero; _rd down
-// (toward -inf); _up up (toward +inf). Conversions to integers saturate to
-// the destination range and turn NaN into 0. A fixed-point position `pos`
-// (in [-126, 127]) scales: float -> int gives round(x * 2^-pos); int ->
-// float gives x * 2^pos, rounded once to nearest even.
+// Rounding suffixes: _rn to nearest, ties to even; _tz toward zero; _rd to
+// nearest, ties away from zero (C's round(), as mlu-ops uses it); _dn down
+// (toward -inf); _up up (toward +inf); no suffix: _tz for float to integer,
+// _rn for integer to float. Conversions to integers saturate to the
+// destination range and turn NaN into 0. A fixed-point position `pos` (in
+// [-126, 127]) scales: float -> int gives round(x * 2^-pos); int -> float
+// gives x * 2^pos, rounded once in the mode (to nearest even by default).
 //
 //===----------------------------------------------------------------------===//
 #ifndef BANG_DEVICELIB_CONVERT_H
@@ -14,7 +16,7 @@
 
 namespace bangdev {
 
-enum Rounding { RN, TZ, RD, UP };
+enum Rounding { RN, TZ, RD, UP, DN };
 
 /// The next binary16 value toward +inf (up) or -inf (!up); h is finite.
 BANG_DEV half halfStep(half h, bool up) {
@@ -34,6 +36,13 @@ template <int R> BANG_DEV half floatToHalf(float x) {
   if (back == x)
     return h;
   bool tooHigh = back > x;
+  if (R == RD) { // differs from RN on an exact tie only: then away from zero
+    half other = halfStep(h, !tooHigh);
+    double dh = (double)back - x, dother = (double)(float)other - x;
+    bool tie = dh == -dother;
+    bool hAway = (x > 0) == tooHigh; // |h| > |x|
+    return tie && !hAway ? other : h;
+  }
   // Infinity from an overflow of a finite value steps back to the largest.
   if (R == TZ) {
     if (x > 0 && tooHigh)
@@ -42,9 +51,31 @@ template <int R> BANG_DEV half floatToHalf(float x) {
       return halfStep(h, true);
     return h;
   }
-  if (R == RD)
+  if (R == DN)
     return tooHigh ? halfStep(h, false) : h;
   return tooHigh ? h : halfStep(h, true);
+}
+
+/// float to bfloat16 (the high 16 bits of a float) in rounding mode R.
+template <int R> BANG_DEV __bf16 floatToBf16(float x) {
+  uint32_t u = __builtin_bit_cast(uint32_t, x);
+  if (isNaN(x)) // a quiet NaN of the same sign
+    return __builtin_bit_cast(__bf16, (uint16_t)((u >> 16) | 0x40));
+  uint32_t low = u & 0xffff;
+  uint16_t trunc = (uint16_t)(u >> 16); // toward zero; trunc + 1 is away
+  bool negative = u >> 31;
+  bool away;
+  if (R == RN)
+    away = low > 0x8000 || (low == 0x8000 && (trunc & 1));
+  else if (R == RD)
+    away = low >= 0x8000;
+  else if (R == TZ)
+    away = false;
+  else if (R == DN)
+    away = negative && low != 0;
+  else
+    away = !negative && low != 0;
+  return __builtin_bit_cast(__bf16, (uint16_t)(trunc + (away ? 1 : 0)));
 }
 
 /// 2^p as a float, for p in [-126, 127] (a normal number: scaling by it is
@@ -63,6 +94,8 @@ template <int R> BANG_DEV float roundFloat(float x) {
   if (R == TZ)
     return __builtin_truncf(x);
   if (R == RD)
+    return __builtin_roundf(x);
+  if (R == DN)
     return __builtin_floorf(x);
   return __builtin_ceilf(x);
 }
@@ -121,6 +154,51 @@ BANG_DEV float int32ToFloatOdd(int32_t x) {
   return __builtin_bit_cast(float, bits);
 }
 
+/// int32 to float in rounding mode R (exact below 2^24 in magnitude).
+template <int R> BANG_DEV float int32ToFloat(int32_t x) {
+  float f = (float)x; // to nearest even
+  long long back = (long long)f;
+  if (R == RN || back == x)
+    return f;
+  // lo < x < hi, two adjacent floats (|x| > 2^24: neither is 0).
+  uint32_t bits = __builtin_bit_cast(uint32_t, f);
+  bool fHigh = back > x;
+  uint32_t otherBits = (fHigh == (f > 0)) ? bits - 1 : bits + 1;
+  float other = __builtin_bit_cast(float, otherBits);
+  float lo = fHigh ? other : f, hi = fHigh ? f : other;
+  if (R == RD) { // ties away from zero
+    long long dl = (long long)x - (long long)lo, dh = (long long)hi - x;
+    if (dl != dh)
+      return f;
+    return x > 0 ? hi : lo;
+  }
+  if (R == TZ)
+    return x > 0 ? lo : hi;
+  return R == DN ? lo : hi;
+}
+
+/// int32 to float with a rounding mode, then scaled by 2^pos.
+template <int R>
+BANG_DEV void int32ToFloatMode(RowClass opClass, float *dst, const int32_t *src,
+                               int n, int pos) {
+  checkPos(pos);
+  float scale = pow2(pos);
+  convert(opClass, dst, src, n,
+          [scale](int32_t x) { return int32ToFloat<R>(x) * scale; });
+}
+
+/// float to bfloat16 in mode R; bfloat16 to float (exact).
+template <int R>
+BANG_DEV void f2bf(RowClass opClass, __bf16 *dst, const float *src, int n) {
+  convert(opClass, dst, src, n, [](float x) { return floatToBf16<R>(x); });
+}
+BANG_DEV void bf2f(RowClass opClass, float *dst, const __bf16 *src, int n) {
+  convert(opClass, dst, src, n, [](__bf16 x) {
+    uint32_t u = (uint32_t)__builtin_bit_cast(uint16_t, x) << 16;
+    return __builtin_bit_cast(float, u);
+  });
+}
+
 template <typename D, typename I>
 BANG_DEV void fromInt(RowClass opClass, D *dst, const I *src, int n, int pos) {
   checkPos(pos);
@@ -151,5 +229,56 @@ BANG_DEV void fixToFix(RowClass opClass, D *dst, const S *src, int n,
 }
 
 } // namespace bangdev
+
+// --- Bodies of the F4 rows (the older conversion rows are in Intrinsics.cpp)
+#define BANG_TO_INT(I, R) toInt<I, R>(rowClass, dst, src, n, pos)
+#define BODY___bang_float2int32 BANG_TO_INT(int32_t, TZ)
+#define BODY___bang_float2int32_dn BANG_TO_INT(int32_t, DN)
+#define BODY___bang_half2int32 BANG_TO_INT(int32_t, TZ)
+#define BODY___bang_half2int32_dn BANG_TO_INT(int32_t, DN)
+#define BODY___bang_float2int16 BANG_TO_INT(int16_t, TZ)
+#define BODY___bang_float2int16_dn BANG_TO_INT(int16_t, DN)
+#define BODY___bang_half2int16 BANG_TO_INT(int16_t, TZ)
+#define BODY___bang_half2int16_dn BANG_TO_INT(int16_t, DN)
+#define BODY___bang_float2int8 BANG_TO_INT(int8_t, TZ)
+#define BODY___bang_float2int8_rn BANG_TO_INT(int8_t, RN)
+#define BODY___bang_float2int8_tz BANG_TO_INT(int8_t, TZ)
+#define BODY___bang_float2int8_rd BANG_TO_INT(int8_t, RD)
+#define BODY___bang_float2int8_dn BANG_TO_INT(int8_t, DN)
+#define BODY___bang_float2int8_up BANG_TO_INT(int8_t, UP)
+#define BODY___bang_half2int8 BANG_TO_INT(int8_t, TZ)
+#define BODY___bang_half2int8_rn BANG_TO_INT(int8_t, RN)
+#define BODY___bang_half2int8_tz BANG_TO_INT(int8_t, TZ)
+#define BODY___bang_half2int8_rd BANG_TO_INT(int8_t, RD)
+#define BODY___bang_half2int8_dn BANG_TO_INT(int8_t, DN)
+#define BODY___bang_half2int8_up BANG_TO_INT(int8_t, UP)
+#define BODY___bang_float2half_dn f2h<DN>(rowClass, dst, src, n)
+#define BODY___bang_int322float_rn int32ToFloatMode<RN>(rowClass, dst, src, n, pos)
+#define BODY___bang_int322float_tz int32ToFloatMode<TZ>(rowClass, dst, src, n, pos)
+#define BODY___bang_int322float_rd int32ToFloatMode<RD>(rowClass, dst, src, n, pos)
+#define BODY___bang_int322float_dn int32ToFloatMode<DN>(rowClass, dst, src, n, pos)
+#define BODY___bang_int322float_up int32ToFloatMode<UP>(rowClass, dst, src, n, pos)
+#define BODY___bang_int82float fromInt(rowClass, dst, src, n, pos)
+#define BODY___bang_int82half fromInt(rowClass, dst, src, n, pos)
+#define BODY___bang_float2bfloat16_rn f2bf<RN>(rowClass, dst, src, n)
+#define BODY___bang_float2bfloat16_tz f2bf<TZ>(rowClass, dst, src, n)
+#define BODY___bang_float2bfloat16_rd f2bf<RD>(rowClass, dst, src, n)
+#define BODY___bang_float2bfloat16_dn f2bf<DN>(rowClass, dst, src, n)
+#define BODY___bang_float2bfloat16_up f2bf<UP>(rowClass, dst, src, n)
+#define BODY___bang_bfloat162float bf2f(rowClass, dst, src, n)
+// Scalars: a scalar instruction, not charged as a vector operation.
+#define BANG_SCALAR_TO_INT(R) return floatToInt<int32_t, R>((float)x)
+#define BODY___float2int32 BANG_SCALAR_TO_INT(TZ)
+#define BODY___float2int32_rn BANG_SCALAR_TO_INT(RN)
+#define BODY___float2int32_tz BANG_SCALAR_TO_INT(TZ)
+#define BODY___float2int32_rd BANG_SCALAR_TO_INT(RD)
+#define BODY___float2int32_dn BANG_SCALAR_TO_INT(DN)
+#define BODY___float2int32_up BANG_SCALAR_TO_INT(UP)
+#define BODY___half2int32 BANG_SCALAR_TO_INT(TZ)
+#define BODY___half2int32_rn BANG_SCALAR_TO_INT(RN)
+#define BODY___half2int32_tz BANG_SCALAR_TO_INT(TZ)
+#define BODY___half2int32_rd BANG_SCALAR_TO_INT(RD)
+#define BODY___half2int32_dn BANG_SCALAR_TO_INT(DN)
+#define BODY___half2int32_up BANG_SCALAR_TO_INT(UP)
 
 #endif // BANG_DEVICELIB_CONVERT_H

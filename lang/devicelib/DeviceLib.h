@@ -27,6 +27,9 @@ template <> struct DTypeOf<int32_t> { static constexpr int value = BANG_DT_I32; 
 template <> struct DTypeOf<uint32_t> { static constexpr int value = BANG_DT_U32; };
 template <> struct DTypeOf<half> { static constexpr int value = BANG_DT_F16; };
 template <> struct DTypeOf<float> { static constexpr int value = BANG_DT_F32; };
+/// bfloat16 is costed as the 16-bit float it is as wide as (the cost model
+/// has no dtype of its own for it).
+template <> struct DTypeOf<__bf16> { static constexpr int value = BANG_DT_F16; };
 
 BANG_DEV void checkCount(long long n) {
   if (n < 0)

@@ -62,7 +62,7 @@ using namespace bangdev;
 #define BODY___bang_add BANG_BIN(addOf(x, y))
 #define BODY___bang_sub BANG_BIN(subOf(x, y))
 #define BODY___bang_mul BANG_BIN(mulOf(x, y))
-#define BODY___bang_div BANG_BIN(x / y)
+#define BODY___bang_div divOp(rowClass, dst, a, b, n)
 #define BODY___bang_maxequal BANG_BIN(maxOf(x, y))
 #define BODY___bang_minequal BANG_BIN(minOf(x, y))
 #define BANG_SCALAR(EXPR)                                                      \
@@ -70,7 +70,7 @@ using namespace bangdev;
 #define BODY___bang_add_scalar BANG_SCALAR(addOf(x, y))
 #define BODY___bang_sub_scalar BANG_SCALAR(subOf(x, y))
 #define BODY___bang_mul_scalar BANG_SCALAR(mulOf(x, y))
-#define BODY___bang_fusion fusionOp(rowClass, op, dst, a, b, c, n, n_c)
+#define BODY___bang_fusion fusionOp(rowClass, op, dst, a, b, c, n, n_b)
 
 // --- Compare and logic: 1 or 0 in the destination type
 #define BANG_PRED(EXPR)                                                        \
@@ -185,7 +185,6 @@ static constexpr int dh = 1, dw = 1;
   __bangsim_atomic(dst, src, n, OP, DTypeOf<decltype(+*src)>::value)
 #define BODY___bang_atomic_reduce_add BANG_ATOMIC(0)
 #define BODY___bang_atomic_reduce_max BANG_ATOMIC(1)
-#define BODY___bang_atomic_reduce_min BANG_ATOMIC(2)
 #define BODY___bang_atomic_reduce_min BANG_ATOMIC(2)
 
 // --- The definitions

@@ -6,8 +6,9 @@
 
 namespace bangdev {
 
-template <typename T>
-BANG_DEV void lut(RowClass opClass, T *dst, const T *idx, const T *table, int n,
+/// dst[i] = table[idx[i]]; I is T or its unsigned twin.
+template <typename T, typename I>
+BANG_DEV void lut(RowClass opClass, T *dst, const I *idx, const T *table, int n,
                   int len) {
   checkCount(n);
   if (len <= 0)
@@ -18,7 +19,7 @@ BANG_DEV void lut(RowClass opClass, T *dst, const T *idx, const T *table, int n,
   charge<T>(opClass, n);
   bool bad = false; // checked first, in a loop that vectorises
   for (int i = 0; i < n; ++i)
-    bad |= idx[i] < 0 || idx[i] >= len;
+    bad |= (long long)idx[i] < 0 || (long long)idx[i] >= len;
   if (bad)
     __bangsim_fault("__bang_lut: index outside the table");
   for (int i = 0; i < n; ++i)

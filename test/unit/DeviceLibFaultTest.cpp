@@ -95,24 +95,40 @@ const Rule rules[] = {
      "__bang_half2int16_tz", {{-126}, {127}}, {{-127}, {128}},
      "fixed-point position outside [-126, 127]"},
 
-    // --- __bang_fusion: FUSION_FMA (0) .. FUSION_FSM (3), equal counts
+    // --- __bang_fusion: FUSION_FMA (0) .. FUSION_FSS (6); the count of a
+    // vector b divides n, a scalar b's equals n
     {"fusion_op", "int op",
      "__bang_fusion((mluFusionOp_t)op, fa, fb, fc, fc, 16, 16);",
-     "__bang_fusion", {{0}, {3}}, {{-1}, {4}},
+     "__bang_fusion", {{0}, {6}}, {{-1}, {7}},
      "__bang_fusion: unknown fusion operation"},
     {"fusion_scalar_op", "int op",
      "__bang_fusion((mluFusionOp_t)op, fa, fb, 2.0f, fc, 16, 16);",
-     "__bang_fusion", {{0}, {3}}, {{-1}, {4}},
+     "__bang_fusion", {{0}, {6}}, {{-1}, {7}},
      "__bang_fusion: unknown fusion operation"},
-    {"fusion_counts", "int n, int nc",
-     "__bang_fusion(FUSION_FMA, fa, fb, fc, fc, n, nc);", "__bang_fusion",
-     {{16, 16}, {0, 0}}, {{16, 15}, {16, 17}, {0, 1}},
-     "__bang_fusion: the two counts must be equal"},
+    {"fusion_counts", "int n, int nb",
+     "__bang_fusion(FUSION_FMA, fa, fb, fc, fc, n, nb);", "__bang_fusion",
+     {{16, 16}, {0, 0}, {16, 8}, {16, 1}}, {{16, 15}, {16, 17}, {0, 1}, {16, 0}},
+     "__bang_fusion: the count of b must divide the count"},
+    {"fusion_scalar_counts", "int n, int nb",
+     "__bang_fusion(FUSION_FMA, fa, fb, 2.0f, fc, n, nb);", "__bang_fusion",
+     {{16, 16}, {0, 0}}, {{16, 8}, {0, 1}},
+     "__bang_fusion: with a scalar b the two counts must be equal"},
     {"fusion_negative", "int n",
      "__bang_fusion(FUSION_FMA, fa, fb, fc, fc, n, n);", "__bang_fusion",
      {{0}}, {{-1}}, "negative count"},
 
     // --- __bang_lut: table_len > 0, 0 <= index < table_len
+    {"div_int_zero", "int divisor",
+     "__bang_write_value(ib, 16, (int32_t)3);\n"
+     "  ib[9] = divisor;\n"
+     "  __bang_div(ia, ib, ib, 16);",
+     "__bang_div", {{1}, {-7}}, {{0}}, "__bang_div: division by zero"},
+    {"lut_unsigned_index", "int index, int len",
+     "__bang_write_zero(ib, 8);\n"
+     "  ib[5] = index;\n"
+     "  __bang_lut(ia, (uint32_t *)ib, ib + 8, 8, len);",
+     "__bang_lut", {{7, 8}, {0, 1}}, {{8, 8}, {-1, 8}},
+     "__bang_lut: index outside the table"},
     {"lut_table_len", "int len",
      "__bang_write_zero(ib, 4);\n"
      "  __bang_lut(ia, ib, ib + 8, 4, len);",

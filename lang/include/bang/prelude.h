@@ -85,6 +85,8 @@ inline __attribute__((always_inline)) bool __is_mpu() { return false; }
 // IEEE binary16; arithmetic rounds to binary16 after every operation (the
 // frontend passes -ffloat16-excess-precision=none).
 typedef _Float16 half;
+/// bfloat16: the high 16 bits of a binary32 (conversions in intrinsics.def).
+typedef __bf16 bfloat16_t;
 
 // --- Scalar math (F11) --------------------------------------------------===//
 // cncc declares the C math library for device code (logf, powf, INFINITY,
@@ -156,8 +158,11 @@ typedef enum mluMemcpyDirection {
 typedef enum mluFusionOp {
   FUSION_FMA = 0, ///< dst = a * b + c
   FUSION_FMS = 1, ///< dst = a * b - c
-  FUSION_FAM = 2, ///< dst = (a + c) * b
-  FUSION_FSM = 3, ///< dst = (a - c) * b
+  FUSION_FAM = 2, ///< dst = (a + b) * c
+  FUSION_FSM = 3, ///< dst = (a - b) * c
+  FUSION_FAS = 4, ///< dst = (a + b) - c
+  FUSION_FSA = 5, ///< dst = (a - b) + c
+  FUSION_FSS = 6, ///< dst = (a - b) - c
 } mluFusionOp_t;
 
 // --- Macros real kernels use --------------------------------------------===//

@@ -127,23 +127,18 @@ template <typename T> void scalarOne(Batch &b, Gen &g) {
     }
 }
 
-/// dst = a*b + c etc., each operation rounded to T (no fused multiply-add).
+/// dst = (a op1 b) op2 c, each operation rounded to T (no fused
+/// multiply-add): FMA, FMS, FAM, FSM, FAS, FSA, FSS.
 template <typename T> T fusionRef(int op, T a, T b, T c) {
-  switch (op) {
-  case 0:
-    return arith<T>('+', arith<T>('*', a, b), c);
-  case 1:
-    return arith<T>('-', arith<T>('*', a, b), c);
-  case 2:
-    return arith<T>('*', arith<T>('+', a, c), b);
-  default:
-    return arith<T>('*', arith<T>('-', a, c), b);
-  }
+  const char first[] = {'*', '*', '+', '-', '+', '-', '-'};
+  const char second[] = {'+', '-', '*', '*', '-', '+', '-'};
+  return arith<T>(second[op], arith<T>(first[op], a, b), c);
 }
 
 template <typename T> void fusionOne(Batch &b, Gen &g) {
-  const char *ops[] = {"FUSION_FMA", "FUSION_FMS", "FUSION_FAM", "FUSION_FSM"};
-  for (int op = 0; op < 4; ++op)
+  const char *ops[] = {"FUSION_FMA", "FUSION_FMS", "FUSION_FAM", "FUSION_FSM",
+                       "FUSION_FAS", "FUSION_FSA", "FUSION_FSS"};
+  for (int op = 0; op < 7; ++op)
     for (int n : {7, 261}) {
       auto x = g.vec<T>(n), y = g.vec<T>(n), z = g.vec<T>(n);
       T s = g.value<T>();
@@ -213,6 +208,7 @@ TEST(Elementwise, NotScalarFusion) {
   scalarOne<int32_t>(b, g);
   fusionOne<H>(b, g);
   fusionOne<float>(b, g);
+  fusionOne<int32_t>(b, g);
   b.run();
 }
 
