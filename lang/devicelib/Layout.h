@@ -47,18 +47,26 @@ BANG_DEV void turn(RowClass opClass, T *dst, const T *src, int height,
   disjoint(dst, n * (long long)sizeof(T), src, n * (long long)sizeof(T),
            "rotate/mirror: dst must not overlap src");
   charge<T>(opClass, n);
-  for (int y = 0; y < height; ++y)
-    for (int x = 0; x < width; ++x) {
-      T v = src[(long long)y * width + x];
-      if constexpr (K == Turn90) // row y becomes column height-1-y
-        dst[(long long)x * height + (height - 1 - y)] = v;
-      else if constexpr (K == Turn270) // row y becomes column y, upwards
-        dst[(long long)(width - 1 - x) * height + y] = v;
-      else if constexpr (K == Turn180)
-        dst[(long long)(height - 1 - y) * width + (width - 1 - x)] = v;
-      else
-        dst[(long long)y * width + (width - 1 - x)] = v;
+  if constexpr (K == Turn180 || K == Mirror) {
+    // Each row reversed, into the mirrored row (180) or the same one: a
+    // simple reversed copy per row, which vectorises.
+    for (int y = 0; y < height; ++y) {
+      const T *s = src + (long long)y * width;
+      T *d = dst + (long long)(K == Turn180 ? height - 1 - y : y) * width +
+             (width - 1);
+      for (int x = 0; x < width; ++x)
+        d[-x] = s[x];
     }
+  } else {
+    for (int y = 0; y < height; ++y)
+      for (int x = 0; x < width; ++x) {
+        T v = src[(long long)y * width + x];
+        if constexpr (K == Turn90) // row y becomes column height-1-y
+          dst[(long long)x * height + (height - 1 - y)] = v;
+        else // Turn270: row y becomes column y, upwards
+          dst[(long long)(width - 1 - x) * height + y] = v;
+      }
+  }
 }
 
 /// src [height][width][channel] into the middle of dst [pad_top + height +
@@ -99,8 +107,7 @@ BANG_DEV void reshapeFilter(RowClass opClass, T *dst, const T *src, int n,
   long long inner = (long long)h * w * c, count = inner * n;
   reads(src, count);
   writes(dst, count);
-  disjoint(dst, count * (long long)sizeof(T), src,
-           count * (long long)sizeof(T),
+  disjoint(dst, count * (long long)sizeof(T), src, count * (long long)sizeof(T),
            "__bang_reshape_filter: dst must not overlap src");
   charge<T>(opClass, count);
   for (int o = 0; o < n; ++o)
@@ -115,15 +122,15 @@ template <bool Add, typename T>
 BANG_DEV void expandChannel(RowClass opClass, T *dst, const T *a,
                             const T *filter, const T *b, const T *acc, int n,
                             int c) {
-  long long count = tileCount(
-      n, c, "__bang_expand_channel_mul: n and c must be positive");
+  long long count =
+      tileCount(n, c, "__bang_expand_channel_mul: n and c must be positive");
   reads(a, n);
   reads(b, count);
   if constexpr (Add)
     reads(acc, count);
   writes(dst, count);
-  __bangsim_check_vec(filter, (long long)c * (long long)sizeof(T),
-                      BANG_IN_WRAM, BANG_READ);
+  __bangsim_check_vec(filter, (long long)c * (long long)sizeof(T), BANG_IN_WRAM,
+                      BANG_READ);
   disjoint(dst, count * (long long)sizeof(T), a, n * (long long)sizeof(T),
            "__bang_expand_channel_mul: dst must not overlap the scalars");
   charge<T>(opClass, count);
@@ -166,8 +173,8 @@ BANG_DEV void copySegments(char *d, const char *s, long long dstStride,
 /// The strided __bang_move: `segnum` segments of `seg` bytes (a count, not
 /// segnum + 1 as __memcpy's), dst advancing by dstStride and src by
 /// srcStride bytes after each; each segment is a memmove, in order.
-BANG_DEV void moveStrided(RowClass opClass, void *dst, const void *src,
-                          int seg, int dstStride, int srcStride, int segnum) {
+BANG_DEV void moveStrided(RowClass opClass, void *dst, const void *src, int seg,
+                          int dstStride, int srcStride, int segnum) {
   if (seg < 0 || segnum < 0)
     __bangsim_fault("__bang_move: negative size or segment count");
   if (seg == 0 || segnum == 0)
@@ -224,7 +231,7 @@ static constexpr bangdev::Unstrided dst_stride, src_stride, segnum;
       pad_left, pad_right)
 #define BODY___bang_reshape_filter reshapeFilter(rowClass, dst, src, n, h, w, c)
 #define BODY___bang_expand_channel_mul                                         \
-  expandChannel<false>(rowClass, dst, a, filter, b, (const decltype(+*a) *)0, \
+  expandChannel<false>(rowClass, dst, a, filter, b, (const decltype(+*a) *)0,  \
                        n, c)
 #define BODY___bang_expand_channel_mul_add                                     \
   expandChannel<true>(rowClass, dst, a, filter, b, acc, n, c)

@@ -23,8 +23,7 @@ namespace experimental {
 
 template <typename T> class fusor {
 public:
-  __mlu_func__ fusor(T *dst, const T *src, int n)
-      : dst(dst), src(src), n(n) {}
+  __mlu_func__ fusor(T *dst, const T *src, int n) : dst(dst), src(src), n(n) {}
 
   /// dst = in + value, in - value, in * value (in: src, then dst).
   __mlu_func__ fusor &add(T value) {

@@ -189,10 +189,12 @@ bool copy3d(Task &t, void *dst, const void *src, int64_t seg, int32_t dir,
     return false;
   char *d = static_cast<char *>(dst);
   const char *s = static_cast<const char *>(src);
-  for (int64_t k = 0; k < count; ++k)
-    std::memmove(d + (k % (dn1 + 1)) * ds0 + (k / (dn1 + 1)) * ds1,
-                 s + (k % (sn1 + 1)) * ss0 + (k / (sn1 + 1)) * ss1,
-                 size_t(seg));
+  if (dn1 == sn1) { // the same shape: two plain loops
+    for (int64_t i2 = 0; i2 <= dn2; ++i2)
+      for (int64_t i1 = 0; i1 <= dn1; ++i1)
+        std::memmove(d + i1 * ds0 + i2 * ds1, s + i1 * ss0 + i2 * ss1,
+                     size_t(seg));
+  }
   chargeDma(t, dir, seg * count, count, async, direction.name);
   return true;
 }

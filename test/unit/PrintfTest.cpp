@@ -64,9 +64,9 @@ struct Printing {
       ADD_FAILURE() << llvm::toString(k.takeError());
       return out;
     }
-    auto stats = device->launch(**k, module->staticLayout(),
-                                {unsigned(tasks), 1, 1}, FuncType::Union4,
-                                {KernelArg::i32(lines)}, options);
+    auto stats =
+        device->launch(**k, module->staticLayout(), {unsigned(tasks), 1, 1},
+                       FuncType::Union4, {KernelArg::i32(lines)}, options);
     if (!stats)
       ADD_FAILURE() << llvm::toString(stats.takeError());
     return out;

@@ -12,7 +12,9 @@
 #include "Ref.h"
 
 namespace intrtest {
-template <> struct Ty<int64_t> { static constexpr const char *name = "int64_t"; };
+template <> struct Ty<int64_t> {
+  static constexpr const char *name = "int64_t";
+};
 } // namespace intrtest
 
 using namespace intrtest;
@@ -50,8 +52,8 @@ template <typename T> void turnOne(Batch &b, Gen &g) {
                               {"__bang_rotate270", 270},
                               {"__bang_mirror", 0}}) {
       int64_t od = b.scratch(h * w * sizeof(T));
-      b.call(std::string(name) + "(" + Batch::p<T>(od) + ", " + Batch::p<T>(os) +
-             ", " + S(h) + ", " + S(w) + ");");
+      b.call(std::string(name) + "(" + Batch::p<T>(od) + ", " +
+             Batch::p<T>(os) + ", " + S(h) + ", " + S(w) + ");");
       b.expect(od, turnRef(src, h, w, kind),
                std::string(name) + "<" + t + "> " + S(h) + "x" + S(w));
     }
@@ -62,25 +64,28 @@ template <typename T> void padOne(Batch &b, Gen &g) {
   struct P {
     int c, h, w, top, bottom, left, right;
   };
-  for (P p : {P{1, 3, 5, 0, 2, 0, 3}, P{3, 2, 7, 1, 1, 2, 0}, P{1, 1, 1, 0, 0, 0, 0},
-              P{5, 4, 3, 2, 0, 1, 1}}) {
+  for (P p : {P{1, 3, 5, 0, 2, 0, 3}, P{3, 2, 7, 1, 1, 2, 0},
+              P{1, 1, 1, 0, 0, 0, 0}, P{5, 4, 3, 2, 0, 1, 1}}) {
     auto src = g.vec<T>(p.c * p.h * p.w);
     int oh = p.top + p.h + p.bottom, ow = p.left + p.w + p.right;
     std::vector<T> want(oh * ow * p.c, zero<T>());
     for (int y = 0; y < p.h; ++y)
       for (int x = 0; x < p.w; ++x)
         for (int c = 0; c < p.c; ++c)
-          want[((p.top + y) * ow + p.left + x) * p.c + c] = src[(y * p.w + x) * p.c + c];
+          want[((p.top + y) * ow + p.left + x) * p.c + c] =
+              src[(y * p.w + x) * p.c + c];
     int64_t os = b.nram(src), od = b.scratch(want.size() * sizeof(T));
-    b.call("__bang_pad(" + Batch::p<T>(od) + ", " + Batch::p<T>(os) + ", " + S(p.c) + ", " +
-           S(p.h) + ", " + S(p.w) + ", " + S(p.top) + ", " + S(p.bottom) + ", " + S(p.left) +
-           ", " + S(p.right) + ");");
-    b.expect(od, want, std::string("__bang_pad<") + Ty<T>::name + "> c=" + S(p.c));
+    b.call("__bang_pad(" + Batch::p<T>(od) + ", " + Batch::p<T>(os) + ", " +
+           S(p.c) + ", " + S(p.h) + ", " + S(p.w) + ", " + S(p.top) + ", " +
+           S(p.bottom) + ", " + S(p.left) + ", " + S(p.right) + ");");
+    b.expect(od, want,
+             std::string("__bang_pad<") + Ty<T>::name + "> c=" + S(p.c));
   }
 }
 
 template <typename T> void reshapeOne(Batch &b, Gen &g) {
-  for (auto [n, h, w, c] : {std::tuple{3, 1, 1, 7}, {2, 2, 3, 5}, {1, 1, 1, 1}, {9, 3, 1, 2}}) {
+  for (auto [n, h, w, c] :
+       {std::tuple{3, 1, 1, 7}, {2, 2, 3, 5}, {1, 1, 1, 1}, {9, 3, 1, 2}}) {
     int inner = h * w * c;
     auto src = g.vec<T>(n * inner);
     std::vector<T> want(src.size());
@@ -88,9 +93,11 @@ template <typename T> void reshapeOne(Batch &b, Gen &g) {
       for (int k = 0; k < inner; ++k)
         want[k * n + o] = src[o * inner + k];
     int64_t os = b.nram(src), od = b.scratch(src.size() * sizeof(T));
-    b.call("__bang_reshape_filter(" + Batch::p<T>(od) + ", " + Batch::p<T>(os) + ", " + S(n) +
-           ", " + S(h) + ", " + S(w) + ", " + S(c) + ");");
-    b.expect(od, want, std::string("__bang_reshape_filter<") + Ty<T>::name + "> n=" + S(n));
+    b.call("__bang_reshape_filter(" + Batch::p<T>(od) + ", " + Batch::p<T>(os) +
+           ", " + S(n) + ", " + S(h) + ", " + S(w) + ", " + S(c) + ");");
+    b.expect(od, want,
+             std::string("__bang_reshape_filter<") + Ty<T>::name +
+                 "> n=" + S(n));
   }
 }
 
@@ -100,7 +107,8 @@ template <typename T> void expandOne(Batch &b, Gen &g) {
     auto a = g.vec<T>(n), x = g.vec<T>(n * c), acc = g.vec<T>(n * c);
     std::vector<T> ones(c, one<T>());
     int64_t oa = b.nram(a), ox = b.nram(x), oc = b.nram(acc), ow = b.wram(ones);
-    int64_t od = b.scratch(n * c * sizeof(T)), oe = b.scratch(n * c * sizeof(T));
+    int64_t od = b.scratch(n * c * sizeof(T)),
+            oe = b.scratch(n * c * sizeof(T));
     std::vector<T> mul(n * c), mad(n * c);
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < c; ++j) {
@@ -108,16 +116,20 @@ template <typename T> void expandOne(Batch &b, Gen &g) {
         mul[i * c + j] = p;
         mad[i * c + j] = fromDouble<T>(val(p) + val(acc[i * c + j]));
       }
-    b.call("__bang_expand_channel_mul(" + Batch::p<T>(od) + ", " + Batch::p<T>(oa) + ", " +
-           Batch::w<T>(ow) + ", " + Batch::p<T>(ox) + ", " + S(n) + ", " + S(c) + ");");
-    b.expect(od, mul, "__bang_expand_channel_mul<" + t + "> " + S(n) + "x" + S(c));
-    b.call("__bang_expand_channel_mul_add(" + Batch::p<T>(oe) + ", " + Batch::p<T>(oa) + ", " +
-           Batch::w<T>(ow) + ", " + Batch::p<T>(ox) + ", " + Batch::p<T>(oc) + ", " + S(n) +
-           ", " + S(c) + ");");
-    b.expect(oe, mad, "__bang_expand_channel_mul_add<" + t + "> " + S(n) + "x" + S(c));
+    b.call("__bang_expand_channel_mul(" + Batch::p<T>(od) + ", " +
+           Batch::p<T>(oa) + ", " + Batch::w<T>(ow) + ", " + Batch::p<T>(ox) +
+           ", " + S(n) + ", " + S(c) + ");");
+    b.expect(od, mul,
+             "__bang_expand_channel_mul<" + t + "> " + S(n) + "x" + S(c));
+    b.call("__bang_expand_channel_mul_add(" + Batch::p<T>(oe) + ", " +
+           Batch::p<T>(oa) + ", " + Batch::w<T>(ow) + ", " + Batch::p<T>(ox) +
+           ", " + Batch::p<T>(oc) + ", " + S(n) + ", " + S(c) + ");");
+    b.expect(oe, mad,
+             "__bang_expand_channel_mul_add<" + t + "> " + S(n) + "x" + S(c));
     // In place on the channels operand, as mlu-ops calls it.
-    b.call("__bang_expand_channel_mul(" + Batch::p<T>(ox) + ", " + Batch::p<T>(oa) + ", " +
-           Batch::w<T>(ow) + ", " + Batch::p<T>(ox) + ", " + S(n) + ", " + S(c) + ");");
+    b.call("__bang_expand_channel_mul(" + Batch::p<T>(ox) + ", " +
+           Batch::p<T>(oa) + ", " + Batch::w<T>(ow) + ", " + Batch::p<T>(ox) +
+           ", " + S(n) + ", " + S(c) + ");");
     b.expect(ox, mul, "__bang_expand_channel_mul<" + t + "> in place");
   }
 }
@@ -161,8 +173,8 @@ TEST(Layout, StridedMovesFillsSequencesShifts) {
   b.expect(om, mv, "__bang_move strided");
   // Segments of 12 bytes read backwards (a negative source stride).
   int64_t om2 = b.scratch(36);
-  b.call("__bang_move(" + Batch::p<float>(om2) + ", " + Batch::p<float>(os + 24 * 4) +
-         ", 12, 12, -12, 3);");
+  b.call("__bang_move(" + Batch::p<float>(om2) + ", " +
+         Batch::p<float>(os + 24 * 4) + ", 12, 12, -12, 3);");
   std::vector<float> mv2;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j)
@@ -175,8 +187,8 @@ TEST(Layout, StridedMovesFillsSequencesShifts) {
   for (int i = 0; i < 8; ++i)
     sm[i] = src[40 + i];
   int64_t osm = b.nram(sm);
-  b.call("__bang_move(" + Batch::p<float>(osm + 4) + ", " + Batch::p<float>(osm) +
-         ", 4, 4, 4, 6);");
+  b.call("__bang_move(" + Batch::p<float>(osm + 4) + ", " +
+         Batch::p<float>(osm) + ", 4, 4, 4, 6);");
   std::vector<float> smear(8, sm[0]);
   smear[7] = sm[7];
   b.expect(osm, smear, "__bang_move overlapping, in order");
@@ -196,26 +208,30 @@ TEST(Layout, StridedMovesFillsSequencesShifts) {
   int64_t o4 = b.scratch(6 * 4);
   b.call("__memcpy_async(" + Batch::p<float>(o4) + ", " + Batch::p<float>(os) +
          ", 4, NRAM2NRAM, 4, 5, 0, 0, 8, 2, 40, 1); __sync();");
-  b.expect(o4, std::vector<float>{src[0], src[2], src[4], src[10], src[12], src[14]},
-           "__memcpy_async 3-level reshaped");
+  b.expect(
+      o4, std::vector<float>{src[0], src[2], src[4], src[10], src[12], src[14]},
+      "__memcpy_async 3-level reshaped");
 
   // __nramset_async: segnum + 1 runs of n elements, stride bytes apart.
   int64_t of = b.nram(std::vector<float>(16, 1.0f));
-  b.call("__nramset_async(" + Batch::p<float>(of) + ", 3, -0.0f, 20, 2); __sync();");
+  b.call("__nramset_async(" + Batch::p<float>(of) +
+         ", 3, -0.0f, 20, 2); __sync();");
   std::vector<float> fl(16, 1.0f);
   for (int s = 0; s < 3; ++s)
     for (int e = 0; e < 3; ++e)
       fl[s * 5 + e] = -0.0f;
   b.expect(of, fl, "__nramset_async");
   int64_t oh = b.nram(std::vector<H>(5, H::round(2.0f)));
-  b.call("__nramset_async(" + Batch::p<H>(oh) + ", 5, (half)-65504.0f, 0, 0); __sync();");
+  b.call("__nramset_async(" + Batch::p<H>(oh) +
+         ", 5, (half)-65504.0f, 0, 0); __sync();");
   b.expect(oh, std::vector<H>(5, H::round(-65504.0f)), "__nramset_async<half>");
 
   // __load_nram reads the element; stored where the test can see it.
   int64_t ol = b.scratch(8);
-  b.call("*" + Batch::p<float>(ol) + " = __load_nram(" + Batch::p<float>(os + 17 * 4) + ");");
-  b.call("*" + Batch::p<int32_t>(ol + 4) + " = __load_nram(" + Batch::p<int32_t>(os + 3 * 4) +
-         ");");
+  b.call("*" + Batch::p<float>(ol) + " = __load_nram(" +
+         Batch::p<float>(os + 17 * 4) + ");");
+  b.call("*" + Batch::p<int32_t>(ol + 4) + " = __load_nram(" +
+         Batch::p<int32_t>(os + 3 * 4) + ");");
   int32_t bits3;
   std::memcpy(&bits3, &src[3], 4);
   b.expect(ol, std::vector<float>{src[17]}, "__load_nram<float>");
@@ -236,14 +252,17 @@ TEST(Layout, StridedMovesFillsSequencesShifts) {
     int64_t ou = b.nram(u);
     for (uint32_t shift : {0u, 1u, 29u, 31u, 32u, 40u}) {
       int64_t od = b.scratch(n * 4);
-      b.call("__bang_srl(" + Batch::p<uint32_t>(od) + ", " + Batch::p<uint32_t>(ou) + ", " +
-             S(shift) + "u, " + S(n) + ");");
-      b.expect(od, mapRef<uint32_t>(u, [&](uint32_t x) { return shift >= 32 ? 0u : x >> shift; }),
-               "__bang_srl shift=" + S(shift) + " n=" + S(n));
+      b.call("__bang_srl(" + Batch::p<uint32_t>(od) + ", " +
+             Batch::p<uint32_t>(ou) + ", " + S(shift) + "u, " + S(n) + ");");
+      b.expect(
+          od,
+          mapRef<uint32_t>(
+              u, [&](uint32_t x) { return shift >= 32 ? 0u : x >> shift; }),
+          "__bang_srl shift=" + S(shift) + " n=" + S(n));
     }
     // In place, as lgamma calls it.
-    b.call("__bang_srl(" + Batch::p<uint32_t>(ou) + ", " + Batch::p<uint32_t>(ou) + ", 29u, " +
-           S(n) + ");");
+    b.call("__bang_srl(" + Batch::p<uint32_t>(ou) + ", " +
+           Batch::p<uint32_t>(ou) + ", 29u, " + S(n) + ");");
     b.expect(ou, mapRef<uint32_t>(u, [](uint32_t x) { return x >> 29; }),
              "__bang_srl in place n=" + S(n));
   }
