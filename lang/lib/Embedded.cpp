@@ -3,13 +3,13 @@
 
 extern const unsigned char bangc_devicelib_bc[], bangc_prelude_h[],
     bangc_intrinsics_def[], bangc_intrinsics_h[], bangc_kernelabi_h[],
-    bangc_memcpy_directions_def[],
+    bangc_memcpy_directions_def[], bangc_runtime_functions_def[],
     bangc_mlu_h[], bangc_bang_h[], bangc_cnrt_h[], bangc_cnrt_ret_def[],
     bangc_cn_api_h[], bangc_cn_result_def[], bangc_host_launch_h[],
     bangc_bang_fusor_h[], bangc_cnnl_h[];
 extern const unsigned long bangc_devicelib_bc_size, bangc_prelude_h_size,
     bangc_intrinsics_def_size, bangc_intrinsics_h_size, bangc_kernelabi_h_size,
-    bangc_memcpy_directions_def_size,
+    bangc_memcpy_directions_def_size, bangc_runtime_functions_def_size,
     bangc_mlu_h_size, bangc_bang_h_size, bangc_cnrt_h_size,
     bangc_cnrt_ret_def_size, bangc_cn_api_h_size, bangc_cn_result_def_size,
     bangc_host_launch_h_size, bangc_bang_fusor_h_size, bangc_cnnl_h_size;
@@ -29,6 +29,8 @@ llvm::ArrayRef<EmbeddedFile> bangc::embeddedHeaders() {
       {"bangsim/KernelABI.h", bytes(bangc_kernelabi_h, bangc_kernelabi_h_size)},
       {"bangsim/MemcpyDirections.def",
        bytes(bangc_memcpy_directions_def, bangc_memcpy_directions_def_size)},
+      {"bangsim/RuntimeFunctions.def",
+       bytes(bangc_runtime_functions_def, bangc_runtime_functions_def_size)},
       // cncc's header names, for sources that include them (lang/include).
       {"mlu.h", bytes(bangc_mlu_h, bangc_mlu_h_size)},
       {"bang.h", bytes(bangc_bang_h, bangc_bang_h_size)},

@@ -194,11 +194,6 @@ bool copy3d(Task &t, void *dst, const void *src, int64_t seg, int32_t dir,
       for (int64_t i1 = 0; i1 <= dn1; ++i1)
         std::memmove(d + i1 * ds0 + i2 * ds1, s + i1 * ss0 + i2 * ss1,
                      size_t(seg));
-  } else {
-    for (int64_t k = 0; k < count; ++k)
-      std::memmove(d + (k % (dn1 + 1)) * ds0 + (k / (dn1 + 1)) * ds1,
-                   s + (k % (sn1 + 1)) * ss0 + (k / (sn1 + 1)) * ss1,
-                   size_t(seg));
   }
   chargeDma(t, dir, seg * count, count, async, direction.name);
   return true;
@@ -489,21 +484,12 @@ void __bangsim_fault(const char *message) {
 } // extern "C"
 
 std::vector<std::pair<std::string, void *>> bangsim::runtimeSymbols() {
+  // Every row of bangsim/RuntimeFunctions.def: a row simrt does not
+  // define does not link.
   return {
-      {"__bangsim_ctx", reinterpret_cast<void *>(&__bangsim_ctx)},
-      {"__bangsim_memcpy", reinterpret_cast<void *>(&__bangsim_memcpy)},
-      {"__bangsim_memcpy_to_cluster",
-       reinterpret_cast<void *>(&__bangsim_memcpy_to_cluster)},
-      {"__bangsim_memcpy3d", reinterpret_cast<void *>(&__bangsim_memcpy3d)},
-      {"__bangsim_fill", reinterpret_cast<void *>(&__bangsim_fill)},
-      {"__bangsim_space_of", reinterpret_cast<void *>(&__bangsim_space_of)},
-      {"__bangsim_vprintf", reinterpret_cast<void *>(&__bangsim_vprintf)},
-      {"__bangsim_sync", reinterpret_cast<void *>(&__bangsim_sync)},
-      {"__bangsim_check_vec", reinterpret_cast<void *>(&__bangsim_check_vec)},
-      {"__bangsim_compute", reinterpret_cast<void *>(&__bangsim_compute)},
-      {"__bangsim_atomic", reinterpret_cast<void *>(&__bangsim_atomic)},
-      {"__bangsim_check_access",
-       reinterpret_cast<void *>(&__bangsim_check_access)},
-      {"__bangsim_fault", reinterpret_cast<void *>(&__bangsim_fault)},
+#define BANGSIM_RUNTIME_FUNCTION(NAME, RET, PARAMS, ATTRS)                     \
+  {#NAME, reinterpret_cast<void *>(&NAME)},
+#include "bangsim/RuntimeFunctions.def"
+#undef BANGSIM_RUNTIME_FUNCTION
   };
 }

@@ -163,60 +163,11 @@ enum BangSpaceMask {
 };
 
 // --- Runtime entry points the kernel calls (implemented by simrt) -------===//
-
-/// The current task's context. Constant for the life of a task.
-const BangTaskContext *__bangsim_ctx(void) __attribute__((const));
-
-/// __memcpy / __memcpy_async in both forms: copies segnum+1 segments of
-/// seg_bytes, advancing dst by dst_stride and src by src_stride.
-void __bangsim_memcpy(void *dst, const void *src, int64_t seg_bytes,
-                      int32_t dir, int64_t dst_stride, int64_t src_stride,
-                      int64_t segnum, int32_t async);
-/// __memcpy / __memcpy_async with a destination cluster: copies `bytes` from
-/// this cluster's SRAM at src to the SRAM of cluster dst_cluster (logical,
-/// 0..clusterDim-1 within the union) at the address dst names in this
-/// cluster's SRAM. dir must be SRAM2SRAM.
-void __bangsim_memcpy_to_cluster(void *dst, const void *src, int64_t bytes,
-                                 int32_t dir, int32_t dst_cluster,
-                                 int32_t async);
-/// The 3-level strided __memcpy / __memcpy_async: (dst_segnum1 + 1) *
-/// (dst_segnum2 + 1) segments of seg_bytes, segment k at dst + (k % (dst_segnum1
-/// + 1)) * dst_stride0 + (k / (dst_segnum1 + 1)) * dst_stride1; the source
-/// likewise with its own strides and counts. Both sides must have the same
-/// number of segments.
-void __bangsim_memcpy3d(void *dst, const void *src, int64_t seg_bytes,
-                        int32_t dir, int64_t dst_stride0, int64_t dst_segnum1,
-                        int64_t dst_stride1, int64_t dst_segnum2,
-                        int64_t src_stride0, int64_t src_segnum1,
-                        int64_t src_stride1, int64_t src_segnum2,
-                        int32_t async);
-/// __gdramset / __nramset_async: writes the elem_bytes-byte `value` to n
-/// elements at dst, then to n elements at each of `segnum` further places
-/// `stride` bytes apart. `space` (a BangSpaceMask bit) is where dst must lie.
-void __bangsim_fill(void *dst, const void *value, int32_t elem_bytes, int64_t n,
-                    int64_t stride, int64_t segnum, int32_t space,
-                    int32_t async);
-/// The memory space p points into, as a BangSpaceMask bit; 0 for none.
-int32_t __bangsim_space_of(const void *p);
-/// __bang_printf: formats as printf and prints the task's complete lines,
-/// each prefixed with the task, within the launch's line limit.
-void __bangsim_vprintf(const char *format, va_list args);
-/// Barriers: 0 = __sync (this core's DMA), 1 = __sync_cluster, 2 = __sync_all.
-void __bangsim_sync(int32_t kind);
-/// Checks that [p, p+bytes) lies in one of `spaces` (a BangSpaceMask) for a
-/// vector intrinsic; faults the task otherwise.
-void __bangsim_check_vec(const void *p, int64_t bytes, int32_t spaces,
-                         int32_t access);
-/// Charges `count` units of `op_class` on `dtype` to this core's compute queue.
-void __bangsim_compute(int32_t op_class, int32_t dtype, int64_t count);
-/// Atomic reduction on GDRAM: op 0 add, 1 max, 2 min; dtype a BangDType.
-void __bangsim_atomic(void *gdram_dst, const void *src, int64_t n,
-                      int32_t op, int32_t dtype);
-/// --check mode: scalar load/store of `bytes` at `p` by kernel code.
-void __bangsim_check_access(const void *p, int64_t bytes, int32_t is_store,
-                            const BangSrcLoc *loc);
-/// Reports a fault from device code (e.g. a bad argument to an intrinsic).
-void __bangsim_fault(const char *message) __attribute__((noreturn));
+// One declaration per row of bangsim/RuntimeFunctions.def, which documents
+// each.
+#define BANGSIM_RUNTIME_FUNCTION(NAME, RET, PARAMS, ATTRS) RET NAME PARAMS ATTRS;
+#include "bangsim/RuntimeFunctions.def"
+#undef BANGSIM_RUNTIME_FUNCTION
 
 #ifdef __cplusplus
 }
