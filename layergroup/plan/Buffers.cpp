@@ -42,9 +42,13 @@ bool usesChanTile(const Layer &l) {
     return !l.Bias.empty();
   case OpKind::Scale:
     return !l.Bias.empty() || !l.Alpha.empty();
-  default:
+  case OpKind::MaxPool:
+  case OpKind::MinPool:
+  case OpKind::Relu:
+  case OpKind::Clamp:
     return false;
   }
+  return false;
 }
 
 int64_t weightElems(const Net &net, const Layer &l, int64_t channels) {

@@ -230,7 +230,8 @@ bool channelSliceable(const Net &n, const GroupInfo &g) {
     case OpKind::MinPool:
     case OpKind::SumPool:
       break;
-    default:
+    case OpKind::Conv:
+    case OpKind::Add:
       return false;
     }
     if (layer.Inputs.size() != 1 || layer.Inputs[0] != n.Layers[l - 1].Output)
