@@ -4,6 +4,7 @@
 #include "driver/FatBinary.h"
 
 #include "bang/CompileFailed.h"
+#include "codegen/Pipeline.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
@@ -13,6 +14,9 @@
 
 #ifndef BANGC_CLANG_PATH
 #error "BANGC_CLANG_PATH must name the clang-19 executable"
+#endif
+#ifndef BANGC_LLVM_LIB_DIR
+#error "BANGC_LLVM_LIB_DIR must name the directory of libLLVM.so"
 #endif
 
 using namespace bangsim;
@@ -58,12 +62,14 @@ llvm::Error bangsim::compileHostAndDeviceObject(llvm::StringRef source,
       return llvm::createStringError(os.error(), "cannot write '%s'",
                                      imagePath.c_str());
   }
+  bangc::initializeHostTarget();
   return bangc::compileHostObject(source, inv.frontend, imagePath, output);
 }
 
 llvm::Error bangsim::compileHostObject(llvm::StringRef source,
                                        const CompilerInvocation &inv,
                                        llvm::StringRef output) {
+  bangc::initializeHostTarget(); // Clang's codegen needs the host target
   return bangc::compileHostObject(source, inv.frontend, "", output);
 }
 
@@ -78,7 +84,8 @@ std::string bangsim::runtimeLibraryDir() {
 
 llvm::Error bangsim::linkExecutable(llvm::ArrayRef<std::string> objects,
                                     llvm::StringRef output,
-                                    llvm::StringRef libDir) {
+                                    llvm::StringRef libDir,
+                                    llvm::ArrayRef<std::string> linkArgs) {
   llvm::SmallString<256> runtime(libDir);
   llvm::sys::path::append(runtime, "libbangsim_cnrt.a");
   if (!llvm::sys::fs::exists(runtime))
@@ -87,9 +94,14 @@ llvm::Error bangsim::linkExecutable(llvm::ArrayRef<std::string> objects,
         "cannot link: no CNRT runtime library at '%s'", runtime.c_str());
   std::vector<std::string> args = {BANGC_CLANG_PATH, "--driver-mode=g++"};
   args.insert(args.end(), objects.begin(), objects.end());
+  args.insert(args.end(), linkArgs.begin(), linkArgs.end());
+  // The runtime on the simulator's shared library; the runtime itself also
+  // calls LLVM's support library, a DSO of its own.
   args.insert(args.end(),
               {"-o", output.str(), std::string(runtime), "-L" + libDir.str(),
-               "-lbangsim", "-Wl,-rpath," + libDir.str(), "-lpthread"});
+               "-lbangsim", "-Wl,-rpath," + libDir.str(),
+               "-L" BANGC_LLVM_LIB_DIR, "-lLLVM",
+               "-Wl,-rpath," BANGC_LLVM_LIB_DIR, "-lpthread"});
   std::vector<llvm::StringRef> argv(args.begin(), args.end());
   std::string message;
   int rc = llvm::sys::ExecuteAndWait(BANGC_CLANG_PATH, argv, std::nullopt, {},
@@ -149,7 +161,8 @@ bool bangsim::isHostBuild(llvm::ArrayRef<std::string> inputs,
 
 llvm::Error bangsim::buildHost(llvm::ArrayRef<std::string> inputs,
                                bool objectsOnly, llvm::StringRef output,
-                               const CompilerInvocation &inv) {
+                               const CompilerInvocation &inv,
+                               llvm::ArrayRef<std::string> linkArgs) {
   if (!objectsOnly && output.empty())
     return error("a link needs -o PROGRAM");
   std::vector<std::string> objects;
@@ -203,5 +216,5 @@ llvm::Error bangsim::buildHost(llvm::ArrayRef<std::string> inputs,
   }
   if (objectsOnly)
     return llvm::Error::success();
-  return linkExecutable(objects, output, runtimeLibraryDir());
+  return linkExecutable(objects, output, runtimeLibraryDir(), linkArgs);
 }

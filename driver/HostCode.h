@@ -39,9 +39,11 @@ llvm::Error compileHostObject(llvm::StringRef source,
 
 /// Links host objects into the executable `output` with the CNRT runtime
 /// library found in `libDir` (the installed or build tree's lib/), running
-/// the system linker through clang.
+/// the system linker through clang. `linkArgs` (-L DIR, -l NAME, as cncc
+/// takes them) come after the objects and before the runtime.
 llvm::Error linkExecutable(llvm::ArrayRef<std::string> objects,
-                           llvm::StringRef output, llvm::StringRef libDir);
+                           llvm::StringRef output, llvm::StringRef libDir,
+                           llvm::ArrayRef<std::string> linkArgs = {});
 
 /// The lib/ directory beside the running executable's bin/.
 std::string runtimeLibraryDir();
@@ -59,7 +61,8 @@ bool isHostBuild(llvm::ArrayRef<std::string> inputs, bool objectsOnly,
 /// input) or to its base name with .o; otherwise they link into the
 /// executable `output`.
 llvm::Error buildHost(llvm::ArrayRef<std::string> inputs, bool objectsOnly,
-                      llvm::StringRef output, const CompilerInvocation &inv);
+                      llvm::StringRef output, const CompilerInvocation &inv,
+                      llvm::ArrayRef<std::string> linkArgs = {});
 
 } // namespace bangsim
 

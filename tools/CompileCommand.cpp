@@ -33,6 +33,7 @@ static const char *const help =
     "  -S                write host assembly (.s)\n"
     "  -c                write a host object file (.o)\n"
     "  -o FILE           output file ('-' for standard output)\n"
+    "  -L DIR, -l NAME   library directory and library for the link\n"
     "  --passes=LIST     run only these passes after the frontend (for\n"
     "                    testing passes), e.g. bang-find-kernels\n"
     "  -fsyntax-only     run the frontend and its checks only\n";
@@ -43,6 +44,7 @@ struct CompileCommand {
   CommonOptions common;
   std::string input, output, passes;
   std::vector<std::string> inputs; ///< every input, `input` the first
+  std::vector<std::string> linkArgs; ///< -L DIR, -l NAME
   bool emitLLVM = false, assembly = false, object = false, syntaxOnly = false;
 
   int parse(llvm::ArrayRef<const char *> argv) {
@@ -64,6 +66,10 @@ struct CompileCommand {
         syntaxOnly = true;
       else if (auto v = args.value("-o", true))
         output = *v;
+      else if (auto v = args.value("-L", true))
+        linkArgs.push_back("-L" + *v);
+      else if (auto v = args.value("-l", true))
+        linkArgs.push_back("-l" + *v);
       else if (auto v = args.value("--passes"))
         passes = *v;
       else if (auto v = args.positional()) {
@@ -129,7 +135,8 @@ struct CompileCommand {
     bangsim::CompilerInvocation inv =
         bangsim::makeInvocation(common.compile, *spec);
     if (hostBuild()) {
-      if (llvm::Error e = bangsim::buildHost(inputs, object, output, inv))
+      if (llvm::Error e =
+              bangsim::buildHost(inputs, object, output, inv, linkArgs))
         return reportCompileError(std::move(e));
       return 0;
     }
