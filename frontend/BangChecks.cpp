@@ -278,7 +278,7 @@ private:
                "for __device__ variables)")
             << b.var;
       else
-        report(b.var->getInit()->getExprLoc(), DiagnosticsEngine::Error,
+        report(b.var->getInit()->getBeginLoc(), DiagnosticsEngine::Error,
                "dynamic initialization is not supported for device "
                "variables: %0 must be initialized with a constant "
                "expression (device code has no start-up to run its "
