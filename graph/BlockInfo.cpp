@@ -119,14 +119,7 @@ static std::vector<InputRole> fixedRoles(BlockType T) {
   case BlockKind::CLIF:
     return {R::Data};
   case BlockKind::CADD:
-  case BlockKind::SI:
-  case BlockKind::SIC:
-  case BlockKind::SIC2D:
-  case BlockKind::SIFC:
-  case BlockKind::SW:
-  case BlockKind::SWFC:
-  case BlockKind::SB:
-  case BlockKind::SO:
+#include "graph/StorageKindCases.inc"
     return {};
   }
   llvm_unreachable("a kind of BlockKinds.def");
@@ -179,14 +172,7 @@ Dims expectedInputCluster(const TaskBlock &B, InputRole R) {
   case BlockKind::CVS:
   case BlockKind::CLUT:
   case BlockKind::CLIF:
-  case BlockKind::SI:
-  case BlockKind::SIC:
-  case BlockKind::SIC2D:
-  case BlockKind::SIFC:
-  case BlockKind::SW:
-  case BlockKind::SWFC:
-  case BlockKind::SB:
-  case BlockKind::SO:
+#include "graph/StorageKindCases.inc"
     return Same;
   }
   llvm_unreachable("a kind of BlockKinds.def");
@@ -217,18 +203,7 @@ Dims expectedStorageInputCluster(const TaskBlock &B) {
   case BlockKind::SWFC:
   case BlockKind::SB:
   case BlockKind::SO:
-  case BlockKind::CADD:
-  case BlockKind::CAVG:
-  case BlockKind::CVVH:
-  case BlockKind::CVM:
-  case BlockKind::CC:
-  case BlockKind::CC2D:
-  case BlockKind::CAX:
-  case BlockKind::CVS:
-  case BlockKind::CCMPB:
-  case BlockKind::CCMPS:
-  case BlockKind::CLUT:
-  case BlockKind::CLIF:
+#include "graph/ComputeKindCases.inc"
     return D;
   }
   llvm_unreachable("a kind of BlockKinds.def");
@@ -262,14 +237,7 @@ std::vector<BlockType> allowedSources(BlockType Compute, InputRole R) {
     case BlockKind::CCMPS:
     case BlockKind::CLUT:
     case BlockKind::CLIF:
-    case BlockKind::SI:
-    case BlockKind::SIC:
-    case BlockKind::SIC2D:
-    case BlockKind::SIFC:
-    case BlockKind::SW:
-    case BlockKind::SWFC:
-    case BlockKind::SB:
-    case BlockKind::SO:
+#include "graph/StorageKindCases.inc"
       return {SI};
     }
     llvm_unreachable("a kind of BlockKinds.def");

@@ -98,14 +98,7 @@ std::vector<double> elementwise(const TaskBlock &B, const KernelArgs &A) {
     case BlockKind::CCMPS:
     case BlockKind::CLUT:
     case BlockKind::CLIF:
-    case BlockKind::SI:
-    case BlockKind::SIC:
-    case BlockKind::SIC2D:
-    case BlockKind::SIFC:
-    case BlockKind::SW:
-    case BlockKind::SWFC:
-    case BlockKind::SB:
-    case BlockKind::SO:
+#include "graph/StorageKindCases.inc"
       llvm_unreachable("not an elementwise block");
     }
     Out[O] = Ops::store(Acc, P);
@@ -313,14 +306,7 @@ Expected<std::vector<double>> runComputeBlock(const TaskBlock &B,
     return lookup(B, A);
   case BlockKind::CLIF:
     return integrateAndFire(B, A);
-  case BlockKind::SI:
-  case BlockKind::SIC:
-  case BlockKind::SIC2D:
-  case BlockKind::SIFC:
-  case BlockKind::SW:
-  case BlockKind::SWFC:
-  case BlockKind::SB:
-  case BlockKind::SO:
+#include "graph/StorageKindCases.inc"
     return notCompute();
   }
   llvm_unreachable("a kind of BlockKinds.def");

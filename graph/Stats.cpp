@@ -64,14 +64,7 @@ static BlockStats blockStats(const Graph &G, const TaskBlock &B) {
   case BlockKind::CLIF:
     S.Ops = Out;
     break;
-  case BlockKind::SI:
-  case BlockKind::SIC:
-  case BlockKind::SIC2D:
-  case BlockKind::SIFC:
-  case BlockKind::SW:
-  case BlockKind::SWFC:
-  case BlockKind::SB:
-  case BlockKind::SO:
+#include "graph/StorageKindCases.inc"
     break; // returned above
   }
   return S;

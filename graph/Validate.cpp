@@ -433,14 +433,7 @@ void Validator::checkClusters(const TaskBlock &B) {
   case BlockKind::CLIF:
     Fixed = 1, Layout = "input";
     break;
-  case BlockKind::SI:
-  case BlockKind::SIC:
-  case BlockKind::SIC2D:
-  case BlockKind::SIFC:
-  case BlockKind::SW:
-  case BlockKind::SWFC:
-  case BlockKind::SB:
-  case BlockKind::SO:
+#include "graph/StorageKindCases.inc"
     llvm_unreachable("storage blocks returned above");
   }
   int Max = T == CADD ? INT32_MAX : Fixed + (takesBias(T) ? 1 : 0);
@@ -712,14 +705,7 @@ void Validator::checkRolesAndPrecisions(const TaskBlock &B) {
                 "{} with {} inputs must have {} output precision, got {}",
                 blockTypeName(T), DataName, Class(DataP), precisionName(Out)));
     break;
-  case BlockKind::SI:
-  case BlockKind::SIC:
-  case BlockKind::SIC2D:
-  case BlockKind::SIFC:
-  case BlockKind::SW:
-  case BlockKind::SWFC:
-  case BlockKind::SB:
-  case BlockKind::SO:
+#include "graph/StorageKindCases.inc"
     llvm_unreachable("storage blocks returned above");
   }
 }
@@ -895,14 +881,7 @@ bool kindTakes(BlockKind K, AttrGroup G) {
   case BlockKind::CLIF:
     return G == AttrGroup::Neuron;
   case BlockKind::CLUT:
-  case BlockKind::SI:
-  case BlockKind::SIC:
-  case BlockKind::SIC2D:
-  case BlockKind::SIFC:
-  case BlockKind::SW:
-  case BlockKind::SWFC:
-  case BlockKind::SB:
-  case BlockKind::SO:
+#include "graph/StorageKindCases.inc"
     return false;
   }
   llvm_unreachable("a kind of BlockKinds.def");

@@ -310,14 +310,7 @@ Error NetBuilder::setKind(const tir::TaskBlock &b, Layer &l) {
   case BlockKind::CVM:
   case BlockKind::CLUT:
   case BlockKind::CLIF:
-  case BlockKind::SI:
-  case BlockKind::SIC:
-  case BlockKind::SIC2D:
-  case BlockKind::SIFC:
-  case BlockKind::SW:
-  case BlockKind::SWFC:
-  case BlockKind::SB:
-  case BlockKind::SO:
+#include "graph/StorageKindCases.inc"
     return unsupported(b, "block type (LayerGroup handles CC CC2D CCMPB "
                           "CCMPS CAVG CADD CVS CAX)");
   }
