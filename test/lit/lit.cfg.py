@@ -15,6 +15,9 @@ config.environment["PATH"] = os.pathsep.join(
 config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%examples", os.path.join(config.bangc_src_root, "examples")))
+# The build tree's libraries (libmluop.a...), for programs a test links.
+config.substitutions.append(("%bangc_lib", os.path.join(config.bangc_obj_root, "lib")))
+config.substitutions.append(("%bangc_src", config.bangc_src_root))
 config.substitutions.insert(0, ("%exit", config.python + " " + os.path.join(config.test_source_root, "Inputs", "expect-exit.py")))
 
 # Host CPU features some codegen tests depend on.
