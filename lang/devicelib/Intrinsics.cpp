@@ -40,6 +40,8 @@ constexpr RowClass MOVE{BANG_OP_MOVE}, ALU{BANG_OP_ALU}, MUL{BANG_OP_MUL},
 // The inline assembly mlu-ops writes (codegen/LowerInlineAsm.cpp).
 #include "InlineAsm.h"
 #include "Vector.h"
+// F6: selection, bit masks, minpool, maxpool with indices.
+#include "Select.h"
 // Families F7, F8, F10 and the rest of issue 18: scalar accesses naming a
 // space, tile layouts, sequences and shifts.
 #include "Access.h"

@@ -62,12 +62,12 @@ BANG_DEV void argExtreme(RowClass opClass, T *dst, const T *src, int n) {
   dst[0] = value;
 }
 
-enum PoolKind { SumPool, MaxPool, AvgPool };
+enum PoolKind { SumPool, MaxPool, AvgPool, MinPool };
 
 /// HWC tiles: src is [height][width][channel], dst is
 /// [(height-kh)/sh+1][(width-kw)/sw+1][channel]; no padding. Each output is
 /// accumulated in float over the window in order (ky, kx): a sum, or
-/// maxOf (NaN wins, -0 < +0); avgpool divides the float sum by kh*kw in
+/// maxOf (NaN wins, -0 < +0), or minOf for minpool; avgpool divides the float sum by kh*kw in
 /// float. The result is rounded once to the element type. Channels are the
 /// inner loop, so it vectorises.
 template <typename T, int Kind>
@@ -93,15 +93,18 @@ BANG_DEV void pool(RowClass opClass, T *dst, const T *src, int c, int h, int w,
       for (int c0 = 0; c0 < c; c0 += Chunk) {
         int cn = c - c0 < Chunk ? c - c0 : Chunk;
         for (int ch = 0; ch < cn; ++ch)
-          acc[ch] = Kind == MaxPool ? (float)corner[c0 + ch] : 0.0f;
+          acc[ch] = Kind == MaxPool || Kind == MinPool ? (float)corner[c0 + ch]
+                                                       : 0.0f;
         for (int ky = 0; ky < kh; ++ky)
           for (int kx = 0; kx < kw; ++kx) {
-            if (Kind == MaxPool && ky == 0 && kx == 0)
+            if ((Kind == MaxPool || Kind == MinPool) && ky == 0 && kx == 0)
               continue;
             const T *in = corner + ((long long)ky * w + kx) * c + c0;
             for (int ch = 0; ch < cn; ++ch) {
               float v = (float)in[ch];
-              acc[ch] = Kind == MaxPool ? maxOf(acc[ch], v) : acc[ch] + v;
+              acc[ch] = Kind == MaxPool   ? maxOf(acc[ch], v)
+                        : Kind == MinPool ? minOf(acc[ch], v)
+                                          : acc[ch] + v;
             }
           }
         for (int ch = 0; ch < cn; ++ch)

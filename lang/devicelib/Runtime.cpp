@@ -78,3 +78,36 @@ void __bang_printf(const char *format, ...) {
   __bangsim_vprintf(format, args);
   __builtin_va_end(args);
 }
+
+// --- Gathers (mlu-ops family F6): one DMA per element, checked and costed
+// by simrt as __memcpy's are; the offsets (bytes) are read from NRAM.
+static void gather(void *dst, const void *src, const unsigned int *offset,
+                   const void *bitmask, int size, mluMemcpyDirection_t dir,
+                   int dstStride, int n, int async) {
+  bangdev::checkCount(n);
+  if (size < 0 || dstStride < 0)
+    __bangsim_fault("gather: negative size or stride");
+  bangdev::reads(offset, n);
+  const uint8_t *bits = (const uint8_t *)bitmask;
+  if (bits)
+    bangdev::readsBytes(bits, (n + 7) / 8);
+  for (int i = 0; i < n; ++i)
+    if (!bits || ((bits[i >> 3] >> (7 - (i & 7))) & 1))
+      __bangsim_memcpy((char *)dst + (long long)i * dstStride,
+                       (const char *)src + offset[i], size, dir, 0, 0, 0,
+                       async);
+}
+void __gather(void *dst, const void *src, const unsigned int *offset, int size,
+              mluMemcpyDirection_t dir, int dst_stride, int n) {
+  gather(dst, src, offset, nullptr, size, dir, dst_stride, n, 0);
+}
+void __gather_async(void *dst, const void *src, const unsigned int *offset,
+                    int size, mluMemcpyDirection_t dir, int dst_stride,
+                    int n) {
+  gather(dst, src, offset, nullptr, size, dir, dst_stride, n, 1);
+}
+void __bang_gather_async(void *dst, const void *src,
+                         const unsigned int *offset, const void *bitmask,
+                         int size, int dst_stride, int n) {
+  gather(dst, src, offset, bitmask, size, GDRAM2NRAM, dst_stride, n, 1);
+}
