@@ -115,6 +115,11 @@ void addOption(KeyBuilder &k, const CompileOptions &options,
 }
 
 void addOption(KeyBuilder &k, const CompileOptions &options,
+               Option<&CompileOptions::languageStandard>) {
+  k.add(options.languageStandard);
+}
+
+void addOption(KeyBuilder &k, const CompileOptions &options,
                Option<&CompileOptions::checkAccesses>) {
   k.add(options.checkAccesses);
 }

@@ -17,6 +17,7 @@ bangc::FrontendOptions bangsim::frontendOptions(const CompileOptions &options,
   fe.defines = options.defines;
   fe.optLevel = options.optLevel;
   fe.debugInfo = options.debugInfo;
+  fe.languageStandard = options.languageStandard;
   fe.device = spec;
   fe.diagnostics = options.diagnostics;
   return fe;

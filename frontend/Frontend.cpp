@@ -81,7 +81,8 @@ std::vector<std::string> driverArgs(llvm::StringRef source,
   std::vector<std::string> args = {BANGC_CLANG_PATH, "-c", "-o", output.str()};
   bool cSource = side == Side::HostCxx && source.ends_with(".c");
   args.insert(args.end(),
-              {"-x", cSource ? "c" : "c++", cSource ? "-std=c11" : "-std=c++17",
+              {"-x", cSource ? "c" : "c++",
+               cSource ? "-std=c11" : "-std=" + options.languageStandard,
                "-O" + std::to_string(options.optLevel)});
   if (isDevice(side))
     args.insert(args.end(), {

@@ -23,6 +23,7 @@ struct FrontendOptions {
   std::vector<std::string> defines;     ///< -D, as "NAME" or "NAME=VALUE"
   int optLevel = 2;                     ///< -O0..-O3
   bool debugInfo = false;               ///< -g (line tables are always on)
+  std::string languageStandard = "c++17"; ///< -std= of C++ sources
   bangsim::DeviceSpec device = bangsim::defaultDeviceSpec();
   /// Where clang-style diagnostics go; stderr when null.
   llvm::raw_ostream *diagnostics = nullptr;

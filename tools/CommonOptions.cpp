@@ -1,6 +1,7 @@
 //===- CommonOptions.cpp - Options shared by compile, run and op ----------===//
 #include "tools/CommonOptions.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/WithColor.h"
 
@@ -11,6 +12,7 @@ const char *const bangc::tools::CommonOptionsHelp =
     "  -D NAME[=VALUE]   define a macro\n"
     "  -O0 -O1 -O2 -O3   optimisation level (default -O2)\n"
     "  -g                full debug info (line tables are always kept)\n"
+    "  -std=STD          the C++ standard (default c++17)\n"
     "  --check           also check every scalar load and store of kernels\n"
     "  -finline-intrinsics, -fno-inline-intrinsics\n"
     "                    inline every intrinsic's body into its call site\n"
@@ -39,6 +41,15 @@ bool CommonOptions::parse(Args &args) {
       compile.optLevel = level;
       return true;
     }
+  if (auto v = args.value("-std")) {
+    llvm::StringRef s(*v);
+    if (!(s.consume_front("c++") || s.consume_front("gnu++")) ||
+        !llvm::is_contained({"11", "14", "17", "20", "2a", "2b", "23"}, s))
+      args.error = "unknown C++ standard '" + *v +
+                   "' for -std (c++11, c++14, c++17, c++20, gnu++17, ...)";
+    compile.languageStandard = *v;
+    return true;
+  }
   if (args.flag("-g")) {
     compile.debugInfo = true;
     return true;

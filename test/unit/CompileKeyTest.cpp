@@ -159,6 +159,14 @@ std::vector<Change> changes(Option<&CompileOptions::debugInfo>) {
   return {{"-g", [](Input &in) { in.options.debugInfo = true; }}};
 }
 
+std::vector<Change> changes(Option<&CompileOptions::languageStandard>) {
+  auto standard = [](std::string s) {
+    return [s](Input &in) { in.options.languageStandard = s; };
+  };
+  return {{"-std=c++20", standard("c++20")},
+          {"-std=gnu++17", standard("gnu++17")}};
+}
+
 std::vector<Change> changes(Option<&CompileOptions::checkAccesses>) {
   return {{"--check", [](Input &in) { in.options.checkAccesses = true; }}};
 }

@@ -25,6 +25,9 @@ struct CompileOptions {
   std::vector<std::string> defines;     ///< -D, "NAME" or "NAME=VALUE"
   int optLevel = 2;                     ///< -O0..3
   bool debugInfo = false;               ///< -g (full debug info in the object)
+  /// -std=: the C++ standard of the source (c++17, gnu++20, ...); both
+  /// compilations of a host + device source and host .cpp files use it.
+  std::string languageStandard = "c++17";
   bool checkAccesses = false;           ///< --check
   /// -f[no-]inline-intrinsics: inline every intrinsic body into its call
   /// site (specialised and vectorised there; a slower compile) instead of

@@ -204,6 +204,10 @@ BANG_VV_TYPE(vv_uint32, uint32_t)
 
 #ifdef __CUDA__
 #pragma clang force_cuda_host_device end
+// As nvcc includes cuda_runtime.h: a host + device source launches with
+// CNRT's types and the launch ABI (bang/host_launch.h) without including
+// cnrt.h itself.
+#include <cnrt.h>
 #endif
 
 #endif // BANG_PRELUDE_H
