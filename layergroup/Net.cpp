@@ -401,18 +401,7 @@ Expected<Net> NetBuilder::build() {
         return std::move(e);
       continue;
     case BlockKind::SIFC: // addCompute reports it unsupported
-    case BlockKind::CADD:
-    case BlockKind::CAVG:
-    case BlockKind::CVVH:
-    case BlockKind::CVM:
-    case BlockKind::CC:
-    case BlockKind::CC2D:
-    case BlockKind::CAX:
-    case BlockKind::CVS:
-    case BlockKind::CCMPB:
-    case BlockKind::CCMPS:
-    case BlockKind::CLUT:
-    case BlockKind::CLIF:
+#include "graph/ComputeKindCases.inc"
       if (Error e = addCompute(id))
         return std::move(e);
       continue;
