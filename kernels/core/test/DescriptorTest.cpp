@@ -9,6 +9,9 @@
 
 using namespace mluop_test;
 
+/// kernels/core/test/CHeader.c
+extern "C" long mluop_c_header_element_count(void);
+
 namespace {
 
 // mlu-ops' values (mlu_op.h): a binary built against it passes these.
@@ -139,6 +142,11 @@ TEST(Descriptor, DenseAndStrided) {
   EXPECT_EQ(mluOpResetTensorDescriptor(nullptr), BAD);
   EXPECT_EQ(mluOpGetTensorElementNum(nullptr), 0u);
   mluOpDestroyTensorDescriptor(d);
+}
+
+TEST(CHeader, CallsFromC) {
+  // CHeader.c, compiled as C, set a strided uint16 [2, 3, 4] descriptor.
+  EXPECT_EQ(mluop_c_header_element_count(), 24);
 }
 
 } // namespace
