@@ -185,7 +185,8 @@ static constexpr int dh = 1, dw = 1;
 // --- Atomics on GDRAM: done by simrt, which serialises concurrent cores
 #define BANG_ATOMIC(OP)                                                        \
   __bangsim_atomic(dst, src, n, OP, DTypeOf<decltype(+*src)>::value)
-#define BODY___bang_atomic_reduce_add BANG_ATOMIC(0)
+// Both forms: an NRAM source, or one value (Sequence.h).
+#define BODY___bang_atomic_reduce_add atomicAdd(dst, src, n)
 #define BODY___bang_atomic_reduce_max BANG_ATOMIC(1)
 #define BODY___bang_atomic_reduce_min BANG_ATOMIC(2)
 

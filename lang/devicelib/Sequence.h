@@ -2,8 +2,9 @@
 //
 // __bang_incseq (dst[i] = i) and __bang_srl (a logical shift right of each
 // unsigned element), as Cambricon's mlu-ops calls them (its index generator
-// in kernels/utils, lgamma's select). Rows in intrinsics.def, semantics in
-// docs/language.md.
+// in kernels/utils, lgamma's select), and the two forms of
+// __bang_atomic_reduce_add (an NRAM source, or one value). Rows in
+// intrinsics.def, semantics in docs/language.md.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BANG_DEVICELIB_SEQUENCE_H
@@ -42,6 +43,16 @@ BANG_DEV void shiftRightLogical(RowClass opClass, T *dst, const T *src,
   }
   for (int i = 0; i < n; ++i)
     dst[i] = (T)(src[i] >> shift);
+}
+
+/// __bang_atomic_reduce_add with an NRAM source, and with one value for
+/// every element (simrt: BANG_ATOMIC_SCALAR).
+template <typename T>
+BANG_DEV void atomicAdd(T *dst, const T *src, int n) {
+  __bangsim_atomic(dst, src, n, 0, DTypeOf<T>::value);
+}
+template <typename T> BANG_DEV void atomicAdd(T *dst, T value, int n) {
+  __bangsim_atomic(dst, &value, n, BANG_ATOMIC_SCALAR, DTypeOf<T>::value);
 }
 
 } // namespace bangdev

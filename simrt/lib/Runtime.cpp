@@ -316,26 +316,31 @@ bool atomic(Task &t, void *dst, const void *src, int64_t n, int32_t op,
     return recordTaskFault(
         llvm::formatv("{0}: negative count {1}", intrinsic, n));
   int size = dtype == BANG_DT_F16 ? 2 : 4;
+  // BANG_ATOMIC_SCALAR: src is one value of the kernel (not an NRAM array)
+  // that every element of dst takes.
+  bool scalar = op & BANG_ATOMIC_SCALAR;
+  op &= ~BANG_ATOMIC_SCALAR;
   uintptr_t d = reinterpret_cast<uintptr_t>(dst);
   uintptr_t s = reinterpret_cast<uintptr_t>(src);
   if (!checkRange(t, d, d + n * size, Place::Gdram, "destination",
                   intrinsic) ||
-      !checkRange(t, s, s + n * size, Place::Nram, "source", intrinsic))
+      (!scalar &&
+       !checkRange(t, s, s + n * size, Place::Nram, "source", intrinsic)))
     return false;
   {
     std::lock_guard lock(t.launch->device->atomicMutex);
     auto apply = [&](auto *out, const auto *in) {
       using T = std::remove_reference_t<decltype(*out)>;
       for (int64_t i = 0; i < n; ++i) {
+        T v = in[scalar ? 0 : i];
         if (op == 0) {
           if constexpr (std::is_integral_v<T>) // wraps, like the vector add
             out[i] = T(std::make_unsigned_t<T>(out[i]) +
-                       std::make_unsigned_t<T>(in[i]));
+                       std::make_unsigned_t<T>(v));
           else
-            out[i] = out[i] + in[i];
-        } else if (op == 1 ? in[i] > out[i] || in[i] != in[i]
-                           : in[i] < out[i] || in[i] != in[i]) {
-          out[i] = in[i]; // max (1) or min (2); a NaN from src wins
+            out[i] = out[i] + v;
+        } else if (op == 1 ? v > out[i] || v != v : v < out[i] || v != v) {
+          out[i] = v; // max (1) or min (2); a NaN from src wins
         }
       }
     };

@@ -151,6 +151,10 @@ enum BangDType {
   BANG_DT_NUM
 };
 
+/// A flag of __bangsim_atomic's op: the source is one value of the kernel
+/// (any memory), used for every element.
+enum { BANG_ATOMIC_SCALAR = 0x100 };
+
 /// Access kinds for __bangsim_check_vec.
 enum BangAccess { BANG_READ = 1, BANG_WRITE = 2 };
 
