@@ -141,6 +141,13 @@ using ::tanhf;
 using ::roundf;
 using ::truncf;
 } // namespace std
+#ifdef __CUDA__
+// glibc's abs(int) comes before the host + device region (through
+// <algorithm>): a host function, which device code cannot call, so that
+// abs(i) there was ambiguous among std::abs(long) ... and abs(half).
+// Device code gets its own.
+__attribute__((device)) inline int abs(int x) { return __builtin_abs(x); }
+#endif
 #undef BANG_HALF_MATH
 #undef BANG_HALF_CLASSIFY
 #undef BANG_HALF_MATH_2

@@ -122,6 +122,12 @@ void uint32One(Batch &b, Gen &g) {
              ");");
       b.expect(os, wantS, std::string(op.name) + "_scalar<uint32_t> n=" + std::to_string(n));
     }
+    x[0] = 0;
+    int64_t ox = b.nram(x), od = b.scratch(n * 4);
+    b.call("__bang_not(" + Batch::p<uint32_t>(od) + ", " + Batch::p<uint32_t>(ox) + ", " +
+           std::to_string(n) + ");");
+    b.expect(od, mapRef<uint32_t>(x, [](uint32_t v) { return v == 0 ? 1u : 0u; }),
+             "__bang_not<uint32_t> n=" + std::to_string(n));
   }
 }
 
