@@ -65,6 +65,12 @@ KERNEL(broadcast, __memcpy(c, a, 256, NRAM2NRAM, 256, 3, 1024, N / 256 - 1, 0, 3
 KERNEL(incseq, __bang_incseq((int *)c, N))
 KERNEL(srl, __bang_srl((unsigned *)c, (const unsigned *)a, 7u, N))
 KERNEL(expand, __bang_expand_channel_mul(c, a, ones, b, N / 64, 64))
+KERNEL(toint_rd, __bang_float2int32_rd((int *)c, a, N, 0))
+KERNEL(tobf16, __bang_float2bfloat16_rn((bfloat16_t *)c, a, N))
+KERNEL(fsm_cycle, __bang_fusion(FUSION_FSM, c, a, b, 0.5f, N, 64))
+KERNEL(filter, __bang_filter(c, a, b, N))
+KERNEL(count, ((int *)c)[r % 16] = __bang_count(b, N))
+KERNEL(gt_bits, __bang_gt_bitindex(c, a, b, N))
 )";
 
 } // namespace
@@ -139,6 +145,21 @@ int main(int argc, char **argv) {
        }},
       {"expand", "__bang_expand_channel_mul f32 512x64",
        [&] { plainExpandMul(c.data(), a.data(), b.data(), N / 64, 64); }},
+      // Families F4, F6, F9 (issue 18).
+      {"toint_rd", "__bang_float2int32_rd (ties away)",
+       [&] { plainToIntRound((int *)c.data(), a.data(), N); }},
+      {"tobf16", "__bang_float2bfloat16_rn",
+       [&] { plainToBf16((unsigned short *)c.data(), a.data(), N); }},
+      {"fsm_cycle", "__bang_fusion FSM, b repeating every 64",
+       [&] { plainFsmCycle(c.data(), a.data(), b.data(), 0.5f, N, 64); }},
+      {"filter", "__bang_filter f32",
+       [&] { sink = sink + plainFilter(c.data(), a.data(), b.data(), N); }},
+      {"count", "__bang_count f32",
+       [&] { sink = sink + plainCount(b.data(), N); }},
+      {"gt_bits", "__bang_gt_bitindex f32",
+       [&] {
+         plainGtBits((unsigned char *)c.data(), a.data(), b.data(), N);
+       }},
   };
   llvm::json::Array rows;
   // One timed launch of `kernel` of `m`; a negative time on failure.

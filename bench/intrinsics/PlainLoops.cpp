@@ -86,3 +86,43 @@ void plainExpandMul(float *d, const float *a, const float *b, int n, int c) {
     for (int j = 0; j < c; ++j)
       d[i * c + j] = a[i] * b[i * c + j];
 }
+
+// --- Conversions, fusion, selection (issue 18, families F4, F6, F9)
+void plainToIntRound(int *d, const float *s, int n) {
+  for (int i = 0; i < n; ++i)
+    d[i] = (int)__builtin_roundf(s[i]);
+}
+void plainToBf16(unsigned short *d, const float *s, int n) {
+  for (int i = 0; i < n; ++i) {
+    unsigned u;
+    __builtin_memcpy(&u, &s[i], 4);
+    d[i] = (unsigned short)((u + 0x7fff + ((u >> 16) & 1)) >> 16);
+  }
+}
+void plainFsmCycle(float *d, const float *a, const float *b, float c, int n,
+                   int nb) {
+  for (int base = 0; base < n; base += nb)
+    for (int k = 0; k < nb; ++k)
+      d[base + k] = (a[base + k] - b[k]) * c;
+}
+int plainFilter(float *d, const float *s, const float *mask, int n) {
+  int k = 0;
+  for (int i = 0; i < n; ++i)
+    if (mask[i] != 0)
+      d[k++] = s[i];
+  return k;
+}
+int plainCount(const float *s, int n) {
+  int k = 0;
+  for (int i = 0; i < n; ++i)
+    k += s[i] != 0;
+  return k;
+}
+void plainGtBits(unsigned char *d, const float *a, const float *b, int n) {
+  for (int byte = 0; byte < n / 8; ++byte) {
+    unsigned char v = 0;
+    for (int k = 0; k < 8; ++k)
+      v |= (unsigned char)((a[byte * 8 + k] > b[byte * 8 + k]) << (7 - k));
+    d[byte] = v;
+  }
+}

@@ -19,4 +19,11 @@ void plainBroadcastRows(float *d, const float *s, int rows, int repeat,
 void plainIncseq(int *d, int n);
 void plainSrl(unsigned *d, const unsigned *s, unsigned shift, int n);
 void plainExpandMul(float *d, const float *a, const float *b, int n, int c);
+void plainToIntRound(int *d, const float *s, int n);
+void plainToBf16(unsigned short *d, const float *s, int n);
+void plainFsmCycle(float *d, const float *a, const float *b, float c, int n,
+                   int nb);
+int plainFilter(float *d, const float *s, const float *mask, int n);
+int plainCount(const float *s, int n);
+void plainGtBits(unsigned char *d, const float *a, const float *b, int n);
 #endif
