@@ -266,6 +266,7 @@ BANG_DEV void fixToFix(RowClass opClass, D *dst, const S *src, int n,
 #define BODY___bang_float2bfloat16_dn f2bf<DN>(rowClass, dst, src, n)
 #define BODY___bang_float2bfloat16_up f2bf<UP>(rowClass, dst, src, n)
 #define BODY___bang_bfloat162float bf2f(rowClass, dst, src, n)
+#define BODY___cn_vector_cast_f32_to_s32 toInt<int32_t, TZ>(rowClass, dst, src, n, 0)
 // Scalars: a scalar instruction, not charged as a vector operation.
 #define BANG_SCALAR_TO_INT(R) return floatToInt<int32_t, R>((float)x)
 #define BODY___float2int32 BANG_SCALAR_TO_INT(TZ)

@@ -399,3 +399,17 @@ TEST(Convert, ScalarToInt32) {
     }
   b.run();
 }
+
+TEST(Convert, CnMathCast) {
+  Gen g(17);
+  Batch b("cn_cast");
+  for (int n : counts()) {
+    auto x = g.vec<float>(n);
+    int64_t ox = b.nram(x), od = b.scratch(n * 4);
+    b.call("__cn_vector_cast_f32_to_s32(" + std::to_string(n) + ", " + Batch::p<int32_t>(od) +
+           ", " + Batch::p<float>(ox) + ");");
+    b.expect(od, mapRef<int32_t>(x, [](float v) { return toInt<int32_t>(v, TZ); }),
+             "__cn_vector_cast_f32_to_s32 n=" + std::to_string(n));
+  }
+  b.run();
+}
