@@ -194,6 +194,11 @@ bool copy3d(Task &t, void *dst, const void *src, int64_t seg, int32_t dir,
       for (int64_t i1 = 0; i1 <= dn1; ++i1)
         std::memmove(d + i1 * ds0 + i2 * ds1, s + i1 * ss0 + i2 * ss1,
                      size_t(seg));
+  } else {
+    for (int64_t k = 0; k < count; ++k)
+      std::memmove(d + (k % (dn1 + 1)) * ds0 + (k / (dn1 + 1)) * ds1,
+                   s + (k % (sn1 + 1)) * ss0 + (k / (sn1 + 1)) * ss1,
+                   size_t(seg));
   }
   chargeDma(t, dir, seg * count, count, async, direction.name);
   return true;
