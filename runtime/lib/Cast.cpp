@@ -101,7 +101,7 @@ long double halfValue(uint16_t h) {
   return s * std::ldexp((long double)(mant + 1024), exp - 25);
 }
 
-size_t widthOf(cnrtDataType_V2_t t) {
+size_t widthOf(int t) {
   switch (t) {
   case cnrtDouble: case cnrtUlonglong: case cnrtLonglong: return 8;
   case cnrtFloat: case cnrtUint: case cnrtInt: return 4;
@@ -184,14 +184,14 @@ cnrtRet_t cnrtCastDataType_V2(void *src, cnrtDataType_V2_t srcType, void *dst,
                               cnrtQuantizedParam_t param,
                               cnrtRoundingMode_t rounding) {
   const char *function = "cnrtCastDataType_V2";
-  size_t srcWidth = widthOf(srcType), dstWidth = widthOf(dstType);
+  int rawSrc = rawEnum(srcType), rawDst = rawEnum(dstType);
+  size_t srcWidth = widthOf(rawSrc), dstWidth = widthOf(rawDst);
   if (!srcWidth || !dstWidth)
     return fail(cnrtErrorArgsInvalid, function,
-                "unknown data type " +
-                    llvm::Twine(int(srcWidth ? dstType : srcType)));
-  if (unsigned(rounding) >= unsigned(cnrtRounding_max))
+                "unknown data type " + llvm::Twine(srcWidth ? rawDst : rawSrc));
+  if (unsigned(rawEnum(rounding)) >= unsigned(cnrtRounding_max))
     return fail(cnrtErrorArgsInvalid, function,
-                "unknown rounding mode " + llvm::Twine(int(rounding)));
+                "unknown rounding mode " + llvm::Twine(rawEnum(rounding)));
   if (param)
     return fail(cnrtErrorNotSupport, function,
                 "quantisation parameters are not supported");

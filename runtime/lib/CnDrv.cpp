@@ -90,7 +90,7 @@ CNresult cnDeviceGetAttribute(int *pi, CNdevice_attribute attrib, CNdev dev) {
   std::lock_guard lock(state.mutex);
   if (CNresult r = checkDev(state, dev))
     return r;
-  switch (deviceAttribute(int(dev), int(attrib), pi)) {
+  switch (deviceAttribute(int(dev), rawEnum(attrib), pi)) {
   case AttributeStatus::Value: return CN_SUCCESS;
   case AttributeStatus::NotModelled: return CN_OPS_ERROR_NOT_SUPPORTED;
   case AttributeStatus::Unknown: break;

@@ -124,11 +124,12 @@ const char *directionName(cnrtMemTransDir_t dir) {
 /// One copy, with the state locked: checks each side against the
 /// direction, then copies through the device that owns the device side.
 cnrtRet_t copy(State &state, const char *function, void *dst, const void *src,
-               size_t bytes, cnrtMemTransDir_t dir) {
-  if (unsigned(dir) > unsigned(cnrtMemcpyNoDirection))
+               size_t bytes, int rawDir) {
+  if (unsigned(rawDir) > unsigned(cnrtMemcpyNoDirection))
     return fail(cnrtErrorMemcpyDirectionInvalid, function,
-                "direction " + llvm::Twine(int(dir)) +
+                "direction " + llvm::Twine(rawDir) +
                     " is not a cnrtMemTransDir_t");
+  auto dir = cnrtMemTransDir_t(rawDir);
   if (bytes == 0)
     return cnrtSuccess;
   if (!dst || !src)
@@ -204,7 +205,7 @@ cnrtRet_t cnrtMemcpy(void *dst, void *src, size_t bytes,
                      cnrtMemTransDir_t dir) {
   State &state = State::get();
   std::lock_guard lock(state.mutex);
-  return copy(state, "cnrtMemcpy", dst, src, bytes, dir);
+  return copy(state, "cnrtMemcpy", dst, src, bytes, rawEnum(dir));
 }
 
 cnrtRet_t cnrtMemcpyAsync(void *dst, void *src, size_t bytes,
@@ -213,7 +214,7 @@ cnrtRet_t cnrtMemcpyAsync(void *dst, void *src, size_t bytes,
   std::lock_guard lock(state.mutex);
   if (cnrtRet_t e = checkQueue(state, queue, "cnrtMemcpyAsync"))
     return e;
-  return copy(state, "cnrtMemcpyAsync", dst, src, bytes, dir);
+  return copy(state, "cnrtMemcpyAsync", dst, src, bytes, rawEnum(dir));
 }
 
 cnrtRet_t cnrtMemset(void *ptr, int value, size_t bytes) {

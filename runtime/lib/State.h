@@ -19,6 +19,7 @@
 #include "llvm/ADT/Twine.h"
 
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -48,6 +49,18 @@ struct CNcontext_st {
   uint64_t visibleClusters = 0; ///< bitmap
   int unionLimit = 0;           ///< a KernelClass value
 };
+
+
+/// The value a C caller passed for an enum parameter, read from its bytes:
+/// C lets a program pass any int, and loading an out-of-range value as the
+/// enum type is undefined in C++ (UBSan's -fsanitize=enum). Entry points
+/// check this value before they use the parameter as its enum.
+template <typename E> int rawEnum(const E &e) {
+  static_assert(sizeof(E) == sizeof(int), "a C enum is an int");
+  int v;
+  std::memcpy(&v, &e, sizeof v);
+  return v;
+}
 
 namespace bangsim::cnrt {
 
