@@ -10,13 +10,18 @@
 #include "clang/Basic/LangOptions.h"
 #include "clang/Lex/Lexer.h"
 
+#include <string>
+
 bool bangc::isHostAndDeviceSource(llvm::StringRef text) {
   clang::LangOptions lang;
   lang.CPlusPlus = lang.CPlusPlus11 = lang.CPlusPlus14 = lang.CPlusPlus17 =
       true;
   lang.CUDA = true;
-  clang::Lexer lexer(clang::SourceLocation(), lang, text.begin(), text.begin(),
-                     text.end());
+  // The raw lexer reads the byte at the end of its buffer (it must be a NUL),
+  // and `text` need not be terminated: lex a terminated copy.
+  std::string source = text.str();
+  clang::Lexer lexer(clang::SourceLocation(), lang, source.c_str(),
+                     source.c_str(), source.c_str() + source.size());
   clang::Token tok, prev, prev2;
   prev.startToken();
   prev2.startToken();
