@@ -13,6 +13,11 @@ config.test_exec_root = os.path.join(config.bangc_obj_root, "test", "lit-out")
 config.environment["PATH"] = os.pathsep.join(
     [config.bangc_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "/usr/bin:/bin")])
 config.substitutions.append(("%python", config.python))
+# An ASan/UBSan build (BANGC_SANITIZE): its runtime library is instrumented
+# by g++'s sanitizers, which a program linked by `bangc-sim compile -o`
+# (clang, no sanitizer runtime) cannot load; those tests say UNSUPPORTED.
+if getattr(config, "bangc_sanitize", "").upper() in ("ON", "1", "TRUE", "YES"):
+    config.available_features.add("sanitize")
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%examples", os.path.join(config.bangc_src_root, "examples")))
 # The build tree's libraries (libmluop.a...), for programs a test links.
