@@ -1,7 +1,8 @@
 //===- Errors.cpp - cnrtGetErrorStr, cnrtGetLastError and CNDrv's names ---===//
 //
 // The names and descriptions of the return codes come from the same tables
-// as the enums (lang/include/cnrt_ret.def and cn_result.def).
+// as the enums (lang/include/cnrt_ret.def and cn_result.def). A C caller
+// may pass any int as the code, so each switch reads its raw value.
 //
 //===----------------------------------------------------------------------===//
 #include "State.h"
@@ -12,7 +13,7 @@
 using namespace bangsim::cnrt;
 
 const char *cnrtGetErrorName(cnrtRet_t error) {
-  switch (error) {
+  switch (rawEnum(error)) {
 #define CNRT_RET(name, value, description)                                     \
   case name:                                                                   \
     return #name;
@@ -23,7 +24,7 @@ const char *cnrtGetErrorName(cnrtRet_t error) {
 }
 
 const char *cnrtGetErrorStr(cnrtRet_t error) {
-  switch (error) {
+  switch (rawEnum(error)) {
 #define CNRT_RET(name, value, description)                                     \
   case name:                                                                   \
     return description;
@@ -54,7 +55,7 @@ cnrtRet_t cnrtGetLibVersion(int *major, int *minor, int *patch) {
 CNresult cnGetErrorName(CNresult error, const char **pstr) {
   if (!pstr)
     return CN_ERROR_INVALID_VALUE;
-  switch (error) {
+  switch (rawEnum(error)) {
 #define CN_RESULT(name, value, description)                                    \
   case name:                                                                   \
     *pstr = #name;                                                             \
@@ -68,7 +69,7 @@ CNresult cnGetErrorName(CNresult error, const char **pstr) {
 CNresult cnGetErrorString(CNresult error, const char **pstr) {
   if (!pstr)
     return CN_ERROR_INVALID_VALUE;
-  switch (error) {
+  switch (rawEnum(error)) {
 #define CN_RESULT(name, value, description)                                    \
   case name:                                                                   \
     *pstr = description;                                                       \

@@ -41,6 +41,16 @@ struct Cnrt : ::testing::Test {
 };
 
 // --- Errors ----------------------------------------------------------------
+/// An enum holding a value no enumerator has, as a C caller can pass it
+/// (made from bytes: converting the int would be undefined in C++).
+template <typename E> E outOfRange() {
+  static_assert(sizeof(E) == sizeof(int), "a C enum is an int");
+  int raw = 0x7fffffff;
+  E e;
+  std::memcpy(&e, &raw, sizeof e);
+  return e;
+}
+
 TEST_F(Cnrt, ErrorNamesAndStringsComeFromTheTable) {
   EXPECT_STREQ(cnrtGetErrorName(cnrtSuccess), "cnrtSuccess");
   EXPECT_STREQ(cnrtGetErrorName(cnrtErrorNoDevice), "cnrtErrorNoDevice");
@@ -53,6 +63,9 @@ TEST_F(Cnrt, ErrorNamesAndStringsComeFromTheTable) {
   EXPECT_STREQ(cnrtGetErrorStr(cnrtErrorNoMem), "out of MLU device memory");
   EXPECT_STREQ(cnrtGetErrorName(cnrtRet_t(12345)), "cnrtErrorUnknown");
   EXPECT_STREQ(cnrtGetErrorStr(cnrtRet_t(12345)), "unknown error code");
+  // Beyond the enum's range: UBSan (-fsanitize=enum) checks the switch.
+  EXPECT_STREQ(cnrtGetErrorName(outOfRange<cnrtRet_t>()), "cnrtErrorUnknown");
+  EXPECT_STREQ(cnrtGetErrorStr(outOfRange<cnrtRet_t>()), "unknown error code");
   // Every row has a distinct name and a description.
   std::vector<std::string> names;
 #define CNRT_RET(name, value, description)                                     \
@@ -71,6 +84,9 @@ TEST_F(Cnrt, CnDrvErrorNames) {
   EXPECT_STREQ(s, "no MLU device was found");
   EXPECT_EQ(cnGetErrorName(CNresult(42), &s), CN_ERROR_INVALID_VALUE);
   EXPECT_EQ(s, nullptr);
+  EXPECT_EQ(cnGetErrorName(outOfRange<CNresult>(), &s), CN_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cnGetErrorString(outOfRange<CNresult>(), &s),
+            CN_ERROR_INVALID_VALUE);
   EXPECT_EQ(cnGetErrorString(CN_SUCCESS, nullptr), CN_ERROR_INVALID_VALUE);
 }
 
