@@ -31,9 +31,30 @@ bool liveContext(State &state, CNcontext ctx) {
   return false;
 }
 
-/// Clusters a task of class `c` spans (0 for a block task), or -1.
+/// The body of a call about one device: with the state locked and `dev`
+/// checked, `body(slot)` gives the result.
+template <typename Body> CNresult onDevice(CNdev dev, Body body) {
+  State &state = State::get();
+  std::lock_guard lock(state.mutex);
+  if (CNresult r = checkDev(state, dev))
+    return r;
+  return body(state.devices()[dev]);
+}
+
+/// The body of a call about a context: with the state locked and `ctx`
+/// checked, `body(state)` gives the result.
+template <typename Body> CNresult onContext(CNcontext ctx, Body body) {
+  State &state = State::get();
+  std::lock_guard lock(state.mutex);
+  if (!liveContext(state, ctx))
+    return CN_CONTEXT_ERROR_INVALID;
+  return body(state);
+}
+
+/// Clusters a task of class `c` spans (0 for a block task), or -1. `c`
+/// comes from a C caller: any int.
 int classClusters(KernelClass c) {
-  switch (c) {
+  switch (rawEnum(c)) {
   case CN_KERNEL_CLASS_BLOCK: return 0;
   case CN_KERNEL_CLASS_UNION: return 1;
   case CN_KERNEL_CLASS_UNION2: return 2;
@@ -75,64 +96,54 @@ CNresult cnDeviceGetCount(int *pcount) {
 CNresult cnDeviceGet(CNdev *pdev, int ordinal) {
   if (!pdev || ordinal < 0)
     return CN_ERROR_INVALID_VALUE;
-  State &state = State::get();
-  std::lock_guard lock(state.mutex);
-  if (CNresult r = checkDev(state, CNdev(ordinal)))
-    return r;
-  *pdev = CNdev(ordinal);
-  return CN_SUCCESS;
+  return onDevice(CNdev(ordinal), [&](DeviceSlot &) {
+    *pdev = CNdev(ordinal);
+    return CN_SUCCESS;
+  });
 }
 
 CNresult cnDeviceGetAttribute(int *pi, CNdevice_attribute attrib, CNdev dev) {
   if (!pi)
     return CN_ERROR_INVALID_VALUE;
-  State &state = State::get();
-  std::lock_guard lock(state.mutex);
-  if (CNresult r = checkDev(state, dev))
-    return r;
-  switch (deviceAttribute(int(dev), rawEnum(attrib), pi)) {
-  case AttributeStatus::Value: return CN_SUCCESS;
-  case AttributeStatus::NotModelled: return CN_OPS_ERROR_NOT_SUPPORTED;
-  case AttributeStatus::Unknown: break;
-  }
-  return CN_ERROR_INVALID_VALUE;
+  return onDevice(dev, [&](DeviceSlot &) {
+    switch (deviceAttribute(int(dev), rawEnum(attrib), pi)) {
+    case AttributeStatus::Value: return CN_SUCCESS;
+    case AttributeStatus::NotModelled: return CN_OPS_ERROR_NOT_SUPPORTED;
+    case AttributeStatus::Unknown: break;
+    }
+    return CN_ERROR_INVALID_VALUE;
+  });
 }
 
 CNresult cnDeviceGetName(char *name, int len, CNdev dev) {
   if (!name || len <= 0)
     return CN_ERROR_INVALID_VALUE;
-  State &state = State::get();
-  std::lock_guard lock(state.mutex);
-  if (CNresult r = checkDev(state, dev))
-    return r;
-  const std::string &n = state.devices()[dev].spec.name;
-  size_t copied = std::min(n.size(), size_t(len - 1));
-  std::memcpy(name, n.data(), copied);
-  name[copied] = '\0';
-  return CN_SUCCESS;
+  return onDevice(dev, [&](DeviceSlot &slot) {
+    const std::string &n = slot.spec.name;
+    size_t copied = std::min(n.size(), size_t(len - 1));
+    std::memcpy(name, n.data(), copied);
+    name[copied] = '\0';
+    return CN_SUCCESS;
+  });
 }
 
 CNresult cnDeviceTotalMem(cn_uint64_t *bytes, CNdev dev) {
   if (!bytes)
     return CN_ERROR_INVALID_VALUE;
-  State &state = State::get();
-  std::lock_guard lock(state.mutex);
-  if (CNresult r = checkDev(state, dev))
-    return r;
-  *bytes = cn_uint64_t(state.devices()[dev].spec.gdramBytes);
-  return CN_SUCCESS;
+  return onDevice(dev, [&](DeviceSlot &slot) {
+    *bytes = cn_uint64_t(slot.spec.gdramBytes);
+    return CN_SUCCESS;
+  });
 }
 
 // --- Contexts: the current device's shared context ------------------------
 CNresult cnCtxGetCurrent(CNcontext *pctx) {
   if (!pctx)
     return CN_ERROR_INVALID_VALUE;
-  State &state = State::get();
-  std::lock_guard lock(state.mutex);
-  if (CNresult r = checkDev(state, CNdev(currentOrdinal())))
-    return r;
-  *pctx = &state.devices()[currentOrdinal()].context;
-  return CN_SUCCESS;
+  return onDevice(CNdev(currentOrdinal()), [&](DeviceSlot &slot) {
+    *pctx = &slot.context;
+    return CN_SUCCESS;
+  });
 }
 
 CNresult cnCtxSetCurrent(CNcontext ctx) {
@@ -147,12 +158,11 @@ CNresult cnCtxSetCurrent(CNcontext ctx) {
 CNresult cnCtxGetDevice(CNdev *pdev) {
   if (!pdev)
     return CN_ERROR_INVALID_VALUE;
-  State &state = State::get();
-  std::lock_guard lock(state.mutex);
-  if (CNresult r = checkDev(state, CNdev(currentOrdinal())))
-    return r;
-  *pdev = CNdev(currentOrdinal());
-  return CN_SUCCESS;
+  CNdev dev = CNdev(currentOrdinal());
+  return onDevice(dev, [&](DeviceSlot &) {
+    *pdev = dev;
+    return CN_SUCCESS;
+  });
 }
 
 CNresult cnCtxSync(void) {
@@ -162,78 +172,70 @@ CNresult cnCtxSync(void) {
 CNresult cnSharedContextAcquire(CNcontext *pctx, CNdev dev) {
   if (!pctx)
     return CN_ERROR_INVALID_VALUE;
-  State &state = State::get();
-  std::lock_guard lock(state.mutex);
-  if (CNresult r = checkDev(state, dev))
-    return r;
-  *pctx = &state.devices()[dev].context;
-  return CN_SUCCESS;
+  return onDevice(dev, [&](DeviceSlot &slot) {
+    *pctx = &slot.context;
+    return CN_SUCCESS;
+  });
 }
 
 CNresult cnSharedContextRelease(CNdev dev) {
-  State &state = State::get();
-  std::lock_guard lock(state.mutex);
-  return checkDev(state, dev);
+  return onDevice(dev, [](DeviceSlot &) { return CN_SUCCESS; });
 }
 
 CNresult cnGetCtxConfigParam(CNcontext ctx, CNctxConfigParamType type,
                              CNctxConfigParam *param) {
   if (!param)
     return CN_ERROR_INVALID_VALUE;
-  State &state = State::get();
-  std::lock_guard lock(state.mutex);
-  if (!liveContext(state, ctx))
-    return CN_CONTEXT_ERROR_INVALID;
-  switch (type) {
-  case CN_CTX_CONFIG_VISIBLE_CLUSTER:
-    param->visibleCluster = ctx->visibleClusters;
-    return CN_SUCCESS;
-  case CN_CTX_CONFIG_VISIBLE_CLUSTER_NUM:
-    param->visibleClusterNumber = cn_uint64_t(__builtin_popcountll(ctx->visibleClusters));
-    return CN_SUCCESS;
-  case CN_CTX_CONFIG_UNION_LIMIT:
-    param->unionLimit = KernelClass(ctx->unionLimit);
-    return CN_SUCCESS;
-  default:
-    return CN_ERROR_INVALID_VALUE;
-  }
+  return onContext(ctx, [&](State &) {
+    switch (rawEnum(type)) {
+    case CN_CTX_CONFIG_VISIBLE_CLUSTER:
+      param->visibleCluster = ctx->visibleClusters;
+      return CN_SUCCESS;
+    case CN_CTX_CONFIG_VISIBLE_CLUSTER_NUM:
+      param->visibleClusterNumber =
+          cn_uint64_t(__builtin_popcountll(ctx->visibleClusters));
+      return CN_SUCCESS;
+    case CN_CTX_CONFIG_UNION_LIMIT:
+      param->unionLimit = KernelClass(ctx->unionLimit);
+      return CN_SUCCESS;
+    default:
+      return CN_ERROR_INVALID_VALUE;
+    }
+  });
 }
 
 CNresult cnSetCtxConfigParam(CNcontext ctx, CNctxConfigParamType type,
                              CNctxConfigParam *param) {
   if (!param)
     return CN_ERROR_INVALID_VALUE;
-  State &state = State::get();
-  std::lock_guard lock(state.mutex);
-  if (!liveContext(state, ctx))
-    return CN_CONTEXT_ERROR_INVALID;
-  if (type == CN_CTX_CONFIG_UNION_LIMIT) {
-    if (classClusters(param->unionLimit) < 0)
-      return CN_ERROR_INVALID_VALUE;
-    ctx->unionLimit = param->unionLimit;
-    return CN_SUCCESS;
-  }
-  // Restricting the visible clusters is not simulated: launches use the
-  // whole card.
-  if (type == CN_CTX_CONFIG_VISIBLE_CLUSTER)
-    return CN_OPS_ERROR_NOT_SUPPORTED;
-  return CN_ERROR_INVALID_VALUE;
+  return onContext(ctx, [&](State &) {
+    int which = rawEnum(type);
+    if (which == CN_CTX_CONFIG_UNION_LIMIT) {
+      if (classClusters(param->unionLimit) < 0)
+        return CN_ERROR_INVALID_VALUE;
+      ctx->unionLimit = rawEnum(param->unionLimit);
+      return CN_SUCCESS;
+    }
+    // Restricting the visible clusters is not simulated: launches use the
+    // whole card.
+    if (which == CN_CTX_CONFIG_VISIBLE_CLUSTER)
+      return CN_OPS_ERROR_NOT_SUPPORTED;
+    return CN_ERROR_INVALID_VALUE;
+  });
 }
 
 CNresult cnGetCtxMaxParallelUnionTasks(CNcontext ctx, KernelClass c,
                                        int *number) {
   if (!number)
     return CN_ERROR_INVALID_VALUE;
-  State &state = State::get();
-  std::lock_guard lock(state.mutex);
-  if (!liveContext(state, ctx))
-    return CN_CONTEXT_ERROR_INVALID;
-  int n = classClusters(c);
-  if (n < 0)
-    return CN_ERROR_INVALID_VALUE;
-  const DeviceSpec &spec = state.devices()[ctx->device].spec;
-  *number = n == 0 ? spec.numCores() : spec.clusters / n;
-  return CN_SUCCESS;
+  return onContext(ctx, [&](State &state) {
+    int n = classClusters(c);
+    if (n < 0)
+      return CN_ERROR_INVALID_VALUE;
+    const DeviceSpec &spec = state.devices()[ctx->device].spec;
+    *number = n == 0 ? spec.numCores() : spec.clusters / n;
+    return CN_SUCCESS;
+  });
 }
 
 CNresult cnQueueGetContext(CNqueue queue, CNcontext *pctx) {

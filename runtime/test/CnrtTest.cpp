@@ -609,6 +609,13 @@ TEST_F(Cnrt, CnDrvDevicesAndContexts) {
             CN_CONTEXT_ERROR_INVALID);
   EXPECT_EQ(cnGetCtxMaxParallelUnionTasks(ctx, KernelClass(5), &tasks),
             CN_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cnGetCtxMaxParallelUnionTasks(ctx, outOfRange<KernelClass>(),
+                                          &tasks),
+            CN_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cnGetCtxConfigParam(ctx, outOfRange<CNctxConfigParamType>(), &p),
+            CN_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cnSetCtxConfigParam(ctx, outOfRange<CNctxConfigParamType>(), &p),
+            CN_ERROR_INVALID_VALUE);
   EXPECT_EQ(cnCtxSetCurrent(bogus), CN_CONTEXT_ERROR_INVALID);
   EXPECT_EQ(cnCtxGetCurrent(nullptr), CN_ERROR_INVALID_VALUE);
 
