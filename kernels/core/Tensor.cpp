@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "kernels/core/Internal.h"
 
+#include <algorithm>
+
 using namespace mluop;
 
 // --- Data types ---------------------------------------------------------===//
@@ -169,13 +171,68 @@ mluOpStatus_t setDescriptor(const char *api, mluOpTensorDescriptor_t desc,
   return MLUOP_STATUS_SUCCESS;
 }
 
-/// int arrays widened, or an error for a NULL array with dimNb > 0.
-bool widen(const int *in, int dimNb, int64_t *out) {
-  if (dimNb > 0 && !in)
-    return false;
-  for (int i = 0; i < dimNb && i < MLUOP_DIM_MAX; ++i)
-    out[i] = in[i];
-  return true;
+/// Whether a set call gives strides (Ex) or leaves them dense.
+enum class Strides { Dense, Given };
+
+/// The set calls of both widths (int, and int64 for _v2): the NULL checks,
+/// then the arrays widened for setDescriptor.
+template <typename T>
+mluOpStatus_t setWidened(const char *api, mluOpTensorDescriptor_t desc,
+                         mluOpTensorLayout_t layout, mluOpDataType_t dtype,
+                         int dimNb, const T *dimSize, const T *dimStride,
+                         Strides kind) {
+  if (dimNb > 0 && !dimSize)
+    return badParam(api, "dimSize is NULL");
+  if (kind == Strides::Given && dimNb > 0 && !dimStride)
+    return badParam(api, "dimStride is NULL");
+  int n = std::clamp(dimNb, 0, int(MLUOP_DIM_MAX));
+  int64_t dims[MLUOP_DIM_MAX], strides[MLUOP_DIM_MAX];
+  if (n > 0)
+    std::copy(dimSize, dimSize + n, dims);
+  if (kind == Strides::Given && n > 0)
+    std::copy(dimStride, dimStride + n, strides);
+  return setDescriptor(api, desc, layout, dtype, dimNb, dims,
+                       kind == Strides::Given ? strides : nullptr);
+}
+
+/// The get calls of both widths; `dimSize` narrowed for the int form.
+template <typename T>
+mluOpStatus_t getDescriptor(const char *api, const mluOpTensorDescriptor_t desc,
+                            mluOpTensorLayout_t *layout, mluOpDataType_t *dtype,
+                            int *dimNb, T dimSize[]) {
+  if (!desc)
+    return badParam(api, "desc is NULL");
+  if (layout)
+    *layout = desc->layout;
+  if (dtype)
+    *dtype = desc->dtype;
+  if (dimNb)
+    *dimNb = int(desc->dims.size());
+  if (dimSize)
+    std::copy(desc->dims.begin(), desc->dims.end(), dimSize);
+  return MLUOP_STATUS_SUCCESS;
+}
+
+/// The Ex get calls of both widths: every pointer is required.
+template <typename T>
+mluOpStatus_t getDescriptorEx(const char *api,
+                              const mluOpTensorDescriptor_t desc,
+                              mluOpTensorLayout_t *layout,
+                              mluOpDataType_t *dtype, int *dimNb, T dimSize[],
+                              T dimStride[]) {
+  if (mluOpStatus_t s = checkNotNull(api, {{"desc", desc},
+                                           {"layout", layout},
+                                           {"dtype", dtype},
+                                           {"dimNb", dimNb},
+                                           {"dimSize", dimSize},
+                                           {"dimStride", dimStride}}))
+    return s;
+  *layout = desc->layout;
+  *dtype = desc->dtype;
+  *dimNb = int(desc->dims.size());
+  std::copy(desc->dims.begin(), desc->dims.end(), dimSize);
+  std::copy(desc->strides.begin(), desc->strides.end(), dimStride);
+  return MLUOP_STATUS_SUCCESS;
 }
 
 } // namespace
@@ -198,21 +255,16 @@ mluOpStatus_t mluOpSetTensorDescriptor(mluOpTensorDescriptor_t desc,
                                        mluOpTensorLayout_t layout,
                                        mluOpDataType_t dtype, int dimNb,
                                        const int dimSize[]) {
-  const char *api = "mluOpSetTensorDescriptor";
-  int64_t dims[MLUOP_DIM_MAX];
-  if (!widen(dimSize, dimNb, dims))
-    return badParam(api, "dimSize is NULL");
-  return setDescriptor(api, desc, layout, dtype, dimNb, dims, nullptr);
+  return setWidened<int>("mluOpSetTensorDescriptor", desc, layout, dtype,
+                         dimNb, dimSize, nullptr, Strides::Dense);
 }
 
 mluOpStatus_t mluOpSetTensorDescriptor_v2(mluOpTensorDescriptor_t desc,
                                           mluOpTensorLayout_t layout,
                                           mluOpDataType_t dtype, int dimNb,
                                           const int64_t dimSize[]) {
-  const char *api = "mluOpSetTensorDescriptor_v2";
-  if (dimNb > 0 && !dimSize)
-    return badParam(api, "dimSize is NULL");
-  return setDescriptor(api, desc, layout, dtype, dimNb, dimSize, nullptr);
+  return setWidened<int64_t>("mluOpSetTensorDescriptor_v2", desc, layout,
+                             dtype, dimNb, dimSize, nullptr, Strides::Dense);
 }
 
 mluOpStatus_t mluOpSetTensorDescriptorEx(mluOpTensorDescriptor_t desc,
@@ -220,13 +272,8 @@ mluOpStatus_t mluOpSetTensorDescriptorEx(mluOpTensorDescriptor_t desc,
                                          mluOpDataType_t dtype, int dimNb,
                                          const int dimSize[],
                                          const int dimStride[]) {
-  const char *api = "mluOpSetTensorDescriptorEx";
-  int64_t dims[MLUOP_DIM_MAX], strides[MLUOP_DIM_MAX];
-  if (!widen(dimSize, dimNb, dims))
-    return badParam(api, "dimSize is NULL");
-  if (!widen(dimStride, dimNb, strides))
-    return badParam(api, "dimStride is NULL");
-  return setDescriptor(api, desc, layout, dtype, dimNb, dims, strides);
+  return setWidened<int>("mluOpSetTensorDescriptorEx", desc, layout, dtype,
+                         dimNb, dimSize, dimStride, Strides::Given);
 }
 
 mluOpStatus_t mluOpSetTensorDescriptorEx_v2(mluOpTensorDescriptor_t desc,
@@ -234,12 +281,8 @@ mluOpStatus_t mluOpSetTensorDescriptorEx_v2(mluOpTensorDescriptor_t desc,
                                             mluOpDataType_t dtype, int dimNb,
                                             const int64_t dimSize[],
                                             const int64_t dimStride[]) {
-  const char *api = "mluOpSetTensorDescriptorEx_v2";
-  if (dimNb > 0 && !dimSize)
-    return badParam(api, "dimSize is NULL");
-  if (dimNb > 0 && !dimStride)
-    return badParam(api, "dimStride is NULL");
-  return setDescriptor(api, desc, layout, dtype, dimNb, dimSize, dimStride);
+  return setWidened<int64_t>("mluOpSetTensorDescriptorEx_v2", desc, layout,
+                             dtype, dimNb, dimSize, dimStride, Strides::Given);
 }
 
 mluOpStatus_t mluOpSetTensorDescriptorDim(mluOpTensorDescriptor_t desc,
@@ -247,11 +290,8 @@ mluOpStatus_t mluOpSetTensorDescriptorDim(mluOpTensorDescriptor_t desc,
   const char *api = "mluOpSetTensorDescriptorDim";
   if (!desc)
     return badParam(api, "desc is NULL");
-  int64_t dims[MLUOP_DIM_MAX];
-  if (!widen(dimSize, dimNb, dims))
-    return badParam(api, "dimSize is NULL");
-  return setDescriptor(api, desc, desc->layout, desc->dtype, dimNb, dims,
-                       nullptr);
+  return setWidened<int>(api, desc, desc->layout, desc->dtype, dimNb, dimSize,
+                         nullptr, Strides::Dense);
 }
 
 mluOpStatus_t mluOpSetTensorDescriptorDim_v2(mluOpTensorDescriptor_t desc,
@@ -260,10 +300,8 @@ mluOpStatus_t mluOpSetTensorDescriptorDim_v2(mluOpTensorDescriptor_t desc,
   const char *api = "mluOpSetTensorDescriptorDim_v2";
   if (!desc)
     return badParam(api, "desc is NULL");
-  if (dimNb > 0 && !dimSize)
-    return badParam(api, "dimSize is NULL");
-  return setDescriptor(api, desc, desc->layout, desc->dtype, dimNb, dimSize,
-                       nullptr);
+  return setWidened<int64_t>(api, desc, desc->layout, desc->dtype, dimNb,
+                             dimSize, nullptr, Strides::Dense);
 }
 
 mluOpStatus_t mluOpResetTensorDescriptor(mluOpTensorDescriptor_t desc) {
@@ -277,57 +315,24 @@ mluOpStatus_t mluOpGetTensorDescriptor(const mluOpTensorDescriptor_t desc,
                                        mluOpTensorLayout_t *layout,
                                        mluOpDataType_t *dtype, int *dimNb,
                                        int dimSize[]) {
-  if (!desc)
-    return badParam("mluOpGetTensorDescriptor", "desc is NULL");
-  if (layout)
-    *layout = desc->layout;
-  if (dtype)
-    *dtype = desc->dtype;
-  if (dimNb)
-    *dimNb = int(desc->dims.size());
-  if (dimSize)
-    for (size_t i = 0; i < desc->dims.size(); ++i)
-      dimSize[i] = int(desc->dims[i]);
-  return MLUOP_STATUS_SUCCESS;
+  return getDescriptor<int>("mluOpGetTensorDescriptor", desc, layout, dtype,
+                            dimNb, dimSize);
 }
 
 mluOpStatus_t mluOpGetTensorDescriptor_v2(const mluOpTensorDescriptor_t desc,
                                           mluOpTensorLayout_t *layout,
                                           mluOpDataType_t *dtype, int *dimNb,
                                           int64_t dimSize[]) {
-  if (!desc)
-    return badParam("mluOpGetTensorDescriptor_v2", "desc is NULL");
-  if (layout)
-    *layout = desc->layout;
-  if (dtype)
-    *dtype = desc->dtype;
-  if (dimNb)
-    *dimNb = int(desc->dims.size());
-  if (dimSize)
-    std::copy(desc->dims.begin(), desc->dims.end(), dimSize);
-  return MLUOP_STATUS_SUCCESS;
+  return getDescriptor<int64_t>("mluOpGetTensorDescriptor_v2", desc, layout,
+                                dtype, dimNb, dimSize);
 }
 
 mluOpStatus_t mluOpGetTensorDescriptorEx(const mluOpTensorDescriptor_t desc,
                                          mluOpTensorLayout_t *layout,
                                          mluOpDataType_t *dtype, int *dimNb,
                                          int dimSize[], int dimStride[]) {
-  const char *api = "mluOpGetTensorDescriptorEx";
-  if (mluOpStatus_t s = checkNotNull(api, {{"desc", desc},
-                                           {"layout", layout},
-                                           {"dtype", dtype},
-                                           {"dimNb", dimNb},
-                                           {"dimSize", dimSize},
-                                           {"dimStride", dimStride}}))
-    return s;
-  *layout = desc->layout;
-  *dtype = desc->dtype;
-  *dimNb = int(desc->dims.size());
-  for (size_t i = 0; i < desc->dims.size(); ++i) {
-    dimSize[i] = int(desc->dims[i]);
-    dimStride[i] = int(desc->strides[i]);
-  }
-  return MLUOP_STATUS_SUCCESS;
+  return getDescriptorEx<int>("mluOpGetTensorDescriptorEx", desc, layout,
+                              dtype, dimNb, dimSize, dimStride);
 }
 
 mluOpStatus_t mluOpGetTensorDescriptorEx_v2(const mluOpTensorDescriptor_t desc,
@@ -335,20 +340,8 @@ mluOpStatus_t mluOpGetTensorDescriptorEx_v2(const mluOpTensorDescriptor_t desc,
                                             mluOpDataType_t *dtype, int *dimNb,
                                             int64_t dimSize[],
                                             int64_t dimStride[]) {
-  const char *api = "mluOpGetTensorDescriptorEx_v2";
-  if (mluOpStatus_t s = checkNotNull(api, {{"desc", desc},
-                                           {"layout", layout},
-                                           {"dtype", dtype},
-                                           {"dimNb", dimNb},
-                                           {"dimSize", dimSize},
-                                           {"dimStride", dimStride}}))
-    return s;
-  *layout = desc->layout;
-  *dtype = desc->dtype;
-  *dimNb = int(desc->dims.size());
-  std::copy(desc->dims.begin(), desc->dims.end(), dimSize);
-  std::copy(desc->strides.begin(), desc->strides.end(), dimStride);
-  return MLUOP_STATUS_SUCCESS;
+  return getDescriptorEx<int64_t>("mluOpGetTensorDescriptorEx_v2", desc,
+                                  layout, dtype, dimNb, dimSize, dimStride);
 }
 
 size_t mluOpGetTensorElementNum(const mluOpTensorDescriptor_t desc) {
