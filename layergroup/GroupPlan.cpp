@@ -30,8 +30,9 @@ int GroupInfo::readers(const Net &n, int t) const {
 int64_t GroupPlan::maxVectorBytes(const Net &n) const {
   int64_t max = 0;
   for (int l : Info.Layers)
-    max = std::max<int64_t>(
-        max, std::max(n.Layers[l].Bias.size(), n.Layers[l].Alpha.size()) * 4);
+    max = std::max<int64_t>(max, int64_t(std::max(n.Layers[l].Bias.size(),
+                                                  n.Layers[l].Alpha.size())) *
+                                     n.vectorElemBytes(n.Layers[l]));
   return max;
 }
 

@@ -241,9 +241,9 @@ struct GroupPlan {
   int64_t sliceBytes(const Net &n, int t) const {
     int s = Info.slot(t);
     return ImagesPerSlice * sliceChannels(n, t) * H.RowsCap[s] * W.RowsCap[s] *
-           4;
+           n.Tensors[t].elemBytes();
   }
-  /// Floats of one image of tensor \p t's slice buffer.
+  /// Elements of one image of tensor \p t's slice buffer.
   int64_t sliceImageFloats(const Net &n, int t) const {
     int s = Info.slot(t);
     return sliceChannels(n, t) * H.RowsCap[s] * W.RowsCap[s];

@@ -9,6 +9,8 @@
 #ifndef BANGC_LAYERGROUP_NET_H
 #define BANGC_LAYERGROUP_NET_H
 
+#include "support/DType.h"
+
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
@@ -33,14 +35,23 @@ enum class OpKind {
 };
 const char *opKindName(OpKind k);
 
+/// The C type that holds an element of \p t on the device ("float",
+/// "half", "int8_t", ...).
+const char *deviceCType(DType t);
+
 struct Tensor {
   std::string Name;
   int64_t C = 0, H = 1, W = 1;
+  /// Element type in NRAM and GDRAM: the Task IR precision of the blocks
+  /// (INT9 and TERNARY are not supported).
+  DType Type = DType::F32;
   int Producer = -1;                    ///< layer index, -1 for a network input
   std::vector<int> Consumers;           ///< layer indexes
   std::string InputName;                ///< host name when a network input
   std::vector<std::string> OutputNames; ///< SO names reading it
   int64_t elements() const { return C * H * W; }
+  int64_t elemBytes() const { return int64_t(dtypeSize(Type)); }
+  int64_t bytes() const { return elements() * elemBytes(); }
   bool isOutput() const { return !OutputNames.empty(); }
 };
 
@@ -57,6 +68,13 @@ struct Layer {
   std::vector<float> Alpha;  ///< CAX per channel; empty: ConstA
   double Cmp = 0, ConstA = 1, ConstB = 0;
   bool ClampMax = true; ///< Clamp: max(x, Cmp) (CCMPB), else min (CCMPS)
+  /// An integer output: the layer runs on the integer overloads of the
+  /// matrix unit (Conv) or in scalar loops (the rest), storing with the
+  /// reference executor's saturation. RealMath: it computes in double (the
+  /// reference's real path: a float input or CONST_A/CONST_B) and rounds
+  /// to nearest, ties away from zero; otherwise in 64-bit integers.
+  bool Integer = false;
+  bool RealMath = false;
 
   bool windowed() const {
     return Kind == OpKind::Conv || Kind == OpKind::MaxPool ||
@@ -89,6 +107,14 @@ struct Net {
   int add(int a, int b, std::string name = "");
 
   int64_t macs(int layer) const;
+  /// Bytes of one weight of \p l (the type of its data input) and of one
+  /// element of its per-channel vectors (bias, alpha: its output type).
+  int64_t weightElemBytes(const Layer &l) const {
+    return Tensors[l.Inputs[0]].elemBytes();
+  }
+  int64_t vectorElemBytes(const Layer &l) const {
+    return Tensors[l.Output].elemBytes();
+  }
   std::vector<int> inputs() const;
   std::vector<int> outputs() const;
 

@@ -201,7 +201,7 @@ Expected<GroupRun> PlanRun::runGroup(const GroupPlan &gp,
   int64_t stagedInputs = 0;
   if (gp.weightsInSram() && gp.inputsInSram())
     for (int t : gp.Info.Inputs)
-      stagedInputs += batch * n.Tensors[t].elements() * 4;
+      stagedInputs += batch * n.Tensors[t].bytes();
   using bangsim::MemcpyDirection;
   auto bytesIn = [&](MemcpyDirection d) {
     return stats->bytesByDirection[bangsim::directionValue(d)];

@@ -16,6 +16,8 @@
 namespace bangc::lg::plan {
 
 bool vectorPool(const Layer &l) {
+  if (l.Integer)
+    return false;
   return l.Kind == OpKind::SumPool ||
          (l.Kind == OpKind::MaxPool && std::isinf(l.Cmp) && l.Cmp < 0);
 }
@@ -67,7 +69,7 @@ GroupPass::GroupPass(const Net &net, const bangsim::DeviceSpec &spec,
     : net(net), spec(spec), group(group), options(options),
       plan(plan), cost{spec, plan.Cores} {
   for (int t : group.Inputs)
-    inputBytes += plan.Batch * net.Tensors[t].elements() * 4;
+    inputBytes += plan.Batch * net.Tensors[t].bytes();
 }
 
 int GroupPass::lastUse(int t) const {
@@ -101,7 +103,7 @@ int64_t GroupPass::inputBufferBytes(int t) const {
     return plan.sliceBytes(net, t);
   const Layer &reader = net.Layers[it->second];
   return net.Tensors[t].C * tileRows(reader, rowsCap(reader.Output)) *
-         tileCols(reader, colsCap(reader.Output)) * 4;
+         tileCols(reader, colsCap(reader.Output)) * net.Tensors[t].elemBytes();
 }
 
 // Pixels per call of the per-channel vector ops: the largest output slice
@@ -197,9 +199,10 @@ void placeParameters(GroupPass &pass, int l, int orderId) {
     p.Steps[loadStep].LoadWeights.push_back(l);
     int copies = (p.global() && p.pipelined()) ? 2 : 1;
     for (int copy = 0; copy < copies; ++copy) {
-      LmemBuffer b = buffer(
-          LmemBuffer::Weight, layer.Name + ".w" + (copy ? "'" : ""), elems * 4,
-          loadStep, held ? TsInf : pass.computeStep(l), orderId);
+      LmemBuffer b =
+          buffer(LmemBuffer::Weight, layer.Name + ".w" + (copy ? "'" : ""),
+                 elems * pass.net.weightElemBytes(layer), loadStep,
+                 held ? TsInf : pass.computeStep(l), orderId);
       b.Layer = l, b.Copy = copy, b.Part = 0;
       p.WramBuffers.push_back(b);
     }
@@ -209,9 +212,9 @@ void placeParameters(GroupPass &pass, int l, int orderId) {
   for (int part = 1; part < 3; ++part) {
     if (vectors[part] == 0)
       continue;
-    LmemBuffer b =
-        buffer(LmemBuffer::Weight, layer.Name + (part == 1 ? ".b" : ".a"),
-               vectors[part] * 4, 0, TsInf, orderId);
+    LmemBuffer b = buffer(
+        LmemBuffer::Weight, layer.Name + (part == 1 ? ".b" : ".a"),
+        vectors[part] * pass.net.vectorElemBytes(layer), 0, TsInf, orderId);
     b.Layer = l, b.Part = part;
     p.Buffers.push_back(b);
   }
@@ -228,14 +231,16 @@ void placeScratch(GroupPass &pass, int l, int orderId) {
                            : p.sliceChannels(pass.net, t);
     LmemBuffer b = buffer(LmemBuffer::Scratch, layer.Name + ".tile",
                           tileRows(layer, pass.rowsCap(t)) *
-                              tileCols(layer, pass.colsCap(t)) * channels * 4,
+                              tileCols(layer, pass.colsCap(t)) * channels *
+                              pass.net.Tensors[layer.Inputs[0]].elemBytes(),
                           step, step, orderId);
     b.Layer = l, b.Part = 0;
     p.Buffers.push_back(b);
   }
   if (usesChanTile(layer)) {
     LmemBuffer b = buffer(LmemBuffer::Scratch, layer.Name + ".vtile",
-                          int64_t(p.TilePx) * p.sliceChannels(pass.net, t) * 4,
+                          int64_t(p.TilePx) * p.sliceChannels(pass.net, t) *
+                              pass.net.Tensors[t].elemBytes(),
                           step, step, orderId);
     b.Layer = l, b.Part = 1;
     p.Buffers.push_back(b);

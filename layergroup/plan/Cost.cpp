@@ -32,25 +32,49 @@ namespace {
 constexpr double ScalarPoolPerTap = 30;
 constexpr double ScalarPerCall = 30;
 
-/// Cycles of lg_chan_op over \p px pixels of \p c channels.
-double chanOpCycles(const CostModel &m, int64_t px, int64_t c, int64_t tilePx) {
+/// Cycles of lg_chan_op over \p px pixels of \p c channels of \p eb
+/// bytes each.
+double chanOpCycles(const CostModel &m, int64_t px, int64_t c, int64_t tilePx,
+                    int64_t eb) {
   int64_t tp = std::max<int64_t>(1, std::min(px, tilePx));
   double build = 0;
   for (int64_t have = 1; have < tp; have *= 2)
-    build += m.vec(BANG_OP_MOVE, double(std::min(have, tp - have) * c)) +
+    build += m.vec(BANG_OP_MOVE, double(std::min(have, tp - have) * c), eb) +
              m.scalar(ScalarPerCall);
   int64_t chunks = (px + tp - 1) / tp;
-  return build + m.vec(BANG_OP_MOVE, double(c)) +
+  return build + m.vec(BANG_OP_MOVE, double(c), eb) +
          double(chunks) *
-             (m.vec(BANG_OP_ALU, double(tp * c)) + m.scalar(ScalarPerCall));
+             (m.vec(BANG_OP_ALU, double(tp * c), eb) + m.scalar(ScalarPerCall));
+}
+
+/// The BANG_DT_ value of a tensor element type.
+int bangDType(DType t) {
+  switch (t) {
+  case DType::F16:
+    return BANG_DT_F16;
+  case DType::I8:
+    return BANG_DT_I8;
+  case DType::U8:
+    return BANG_DT_U8;
+  case DType::I16:
+    return BANG_DT_I16;
+  case DType::U16:
+    return BANG_DT_U16;
+  case DType::I32:
+    return BANG_DT_I32;
+  case DType::U32:
+    return BANG_DT_U32;
+  default:
+    return BANG_DT_F32;
+  }
 }
 
 /// Cycles of filling a window tile of \p r x \p p pixels and copying the
 /// real rows in.
 double tileCycles(const CostModel &m, int64_t r, int64_t p, int64_t c,
-                  int64_t rows, int64_t w) {
-  return m.vec(BANG_OP_MOVE, double(r * p * c)) +
-         m.dma(double(rows * w * c * 4), false);
+                  int64_t rows, int64_t w, int64_t eb) {
+  return m.vec(BANG_OP_MOVE, double(r * p * c), eb) +
+         m.dma(double(rows * w * c * eb), false);
 }
 
 /// Cycles of filling and copying the window tile of convolution \p l for
@@ -61,7 +85,8 @@ double windowTileCycles(const GroupPass &pass, const Layer &l,
     return 0;
   int64_t r = tileRows(l, s.outRows), p = tileCols(l, s.outCols);
   const Tensor &in = pass.net.Tensors[l.Inputs[0]];
-  return tileCycles(pass.cost, r, p, in.C, std::min(r, in.H), s.inCols);
+  return tileCycles(pass.cost, r, p, in.C, std::min(r, in.H), s.inCols,
+                    in.elemBytes());
 }
 
 /// Cycles of a pooling layer for one image.
@@ -76,28 +101,39 @@ double poolCycles(const GroupPass &pass, const Layer &l, const LayerSlice &s,
   double c = 0;
   int64_t r = tileRows(l, s.outRows), p = tileCols(l, s.outCols);
   if (s.tile)
-    c += tileCycles(m, r, p, ft, std::min(r, in.H), s.inCols);
+    c += tileCycles(m, r, p, ft, std::min(r, in.H), s.inCols, in.elemBytes());
   c += m.vec(BANG_OP_REDUCE, double(px * ft * l.KY * l.KX)) +
        m.scalar(ScalarPerCall);
   if (!l.Bias.empty())
-    c += chanOpCycles(m, px, ft, tilePx);
+    c += chanOpCycles(m, px, ft, tilePx, in.elemBytes());
   return c;
 }
+
+/// Instructions per element of the scalar loops of integer layers
+/// (lg_ops.mlu's lg_int_* functions): load, convert, compare or
+/// multiply-add, round and saturate, store.
+constexpr double ScalarIntPerElement = 12;
 
 /// Compute cycles of layer \p l for one item of \p nb images.
 double layerCompute(const GroupPass &pass, const Layer &l, int64_t nb,
                     const LayerSlice &s, int64_t tilePx) {
   const CostModel &m = pass.cost;
   const Tensor &in = pass.net.Tensors[l.Inputs[0]];
+  int64_t ob = pass.net.Tensors[l.Output].elemBytes();
   int64_t ft = s.channels;
   int64_t px = s.outRows * s.outCols;
   double c = 0;
+  if (l.Integer && l.Kind != OpKind::Conv && !l.windowed())
+    return double(nb) * (m.scalar(double(ft * px) * ScalarIntPerElement *
+                                  double(l.Inputs.size())) +
+                         m.scalar(ScalarPerCall));
   switch (l.Kind) {
   case OpKind::Conv:
     c += windowTileCycles(pass, l, s);
-    c += m.mac(double(px * ft * l.KY * l.KX * in.C)) + m.scalar(ScalarPerCall);
+    c += m.mac(double(px * ft * l.KY * l.KX * in.C), bangDType(in.Type)) +
+         m.scalar(ScalarPerCall);
     if (!l.Bias.empty())
-      c += chanOpCycles(m, px, ft, tilePx);
+      c += chanOpCycles(m, px, ft, tilePx, ob);
     break;
   case OpKind::MaxPool:
   case OpKind::MinPool:
@@ -113,15 +149,15 @@ double layerCompute(const GroupPass &pass, const Layer &l, int64_t nb,
   case OpKind::Scale:
     c += m.vec(BANG_OP_MUL, double(ft * px)) + m.scalar(ScalarPerCall);
     if (!l.Alpha.empty())
-      c += chanOpCycles(m, px, ft, tilePx);
+      c += chanOpCycles(m, px, ft, tilePx, ob);
     if (!l.Bias.empty())
-      c += chanOpCycles(m, px, ft, tilePx);
+      c += chanOpCycles(m, px, ft, tilePx, ob);
     break;
   case OpKind::Add:
     c += double(l.Inputs.size()) *
          (m.vec(BANG_OP_ALU, double(ft * px)) + m.scalar(ScalarPerCall));
     if (!l.Bias.empty())
-      c += chanOpCycles(m, px, ft, tilePx);
+      c += chanOpCycles(m, px, ft, tilePx, ob);
     break;
   }
   return c * double(nb);
@@ -185,9 +221,11 @@ double prologueCycles(const GroupPass &pass, const Traffic &traffic) {
   const Net &net = pass.net;
   double c = 0;
   for (int l : pass.group.Layers)
-    if (vecElems(net.Layers[l]) > 0)
-      c += m.dma(double(vecElems(net.Layers[l]) * 4), true) +
-           m.dma(double(vecElems(net.Layers[l]) * 4), false);
+    if (vecElems(net.Layers[l]) > 0) {
+      double bytes =
+          double(vecElems(net.Layers[l]) * net.vectorElemBytes(net.Layers[l]));
+      c += m.dma(bytes, true) + m.dma(bytes, false);
+    }
   if (p.weightsInSram())
     c += stageCycles(pass, double(traffic.weightBytes)) +
          m.dma(double(traffic.weightBytes), false);
@@ -200,7 +238,7 @@ double prologueCycles(const GroupPass &pass, const Traffic &traffic) {
       c += m.dma(double(p.sliceBytes(net, t)), !p.inputsInSram());
   for (auto [t, l] : p.PaddedInputs) // zero the padding columns once
     c += (p.pipelined() && !p.inputsResident() ? 2 : 1) *
-         m.vec(BANG_OP_MOVE, double(pass.inputBufferBytes(t) / 4));
+         m.vec(BANG_OP_MOVE, double(pass.inputBufferBytes(t)), 1);
   return c;
 }
 
@@ -232,7 +270,7 @@ double tileLoadCycles(const GroupPass &pass, double moved) {
 double GroupPass::weightLoadCycles(int l) const {
   return cost.dma(
       double(weightElems(net, net.Layers[l], plan.weightTileChannels(net, l)) *
-             4),
+             net.weightElemBytes(net.Layers[l])),
       true);
 }
 

@@ -30,22 +30,28 @@ namespace bangc::lg::plan {
 struct CostModel {
   const bangsim::DeviceSpec &spec;
   int cores;
-  /// A copy of \p bytes touching GDRAM (\p gdram) or on chip.
+  /// A copy of \p bytes touching GDRAM (\p gdram: estimated as a
+  /// contiguous, block-aligned read) or on chip.
   double dma(double bytes, bool gdram) const {
     if (bytes <= 0)
       return 0;
-    double perCycle =
-        gdram ? bangsim::cost::gdramBytesPerCycle(spec, std::max(1, cores))
-              : bangsim::cost::onchipBytesPerCycle(spec);
-    return bangsim::cost::dmaCycles(spec, bytes, perCycle);
+    if (gdram)
+      return bangsim::cost::gdramCopyCycles(
+          spec, bangsim::cost::gdramBytesPerCycle(spec, std::max(1, cores)),
+          bytes, /*write=*/false);
+    return bangsim::cost::dmaCycles(spec, bytes,
+                                    bangsim::cost::onchipBytesPerCycle(spec));
   }
-  double vec(int opClass, double elems) const {
-    return bangsim::cost::vectorCycles(spec, opClass, elems * 4);
+  /// A vector op over \p elems elements of \p elemBytes bytes.
+  double vec(int opClass, double elems, int64_t elemBytes = 4) const {
+    return bangsim::cost::vectorCycles(spec, opClass,
+                                       elems * double(elemBytes));
   }
-  /// Float multiply-accumulates on the matrix unit.
-  double mac(double macs) const {
+  /// Multiply-accumulates on the matrix unit with inputs of type \p dtype
+  /// (a BANG_DT_ value).
+  double mac(double macs, int dtype = BANG_DT_F32) const {
     return bangsim::cost::computeCycles(
-        macs / bangsim::cost::matrixMacsPerCycle(spec, BANG_DT_F32));
+        macs / bangsim::cost::matrixMacsPerCycle(spec, dtype));
   }
   double scalar(double instructions) const {
     return bangsim::cost::scalarCycles(spec, instructions);

@@ -32,17 +32,19 @@ void countFeatureMaps(const GroupPass &pass, Traffic &traffic) {
   int64_t inputReads = p.inputsResident() ? p.Cores : p.FSecs;
   for (int t : g.Inputs)
     traffic.read += pass.net.Tensors[t].C * sumOf(g, p.H, t) *
-                    sumOf(g, p.W, t) * 4 * inputReads;
+                    sumOf(g, p.W, t) * pass.net.Tensors[t].elemBytes() *
+                    inputReads;
   for (int t : g.Outputs)
-    traffic.write +=
-        pass.net.Tensors[t].C * sumOf(g, p.H, t) * sumOf(g, p.W, t) * 4;
+    traffic.write += pass.net.Tensors[t].C * sumOf(g, p.H, t) *
+                     sumOf(g, p.W, t) * pass.net.Tensors[t].elemBytes();
   traffic.read *= p.Batch;
   traffic.write *= p.Batch;
   for (int l : g.Layers) {
     const Layer &layer = pass.net.Layers[l];
-    traffic.vectorBytes += vecElems(layer) * 4;
+    traffic.vectorBytes += vecElems(layer) * pass.net.vectorElemBytes(layer);
     traffic.weightBytes +=
-        weightElems(pass.net, layer, pass.net.Tensors[layer.Output].C) * 4;
+        weightElems(pass.net, layer, pass.net.Tensors[layer.Output].C) *
+        pass.net.weightElemBytes(layer);
   }
 }
 

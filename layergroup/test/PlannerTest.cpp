@@ -232,6 +232,58 @@ TEST(SliceW, TilesSizeBuffersAndBytes) {
       EXPECT_EQ(B.Bytes, 2 * 8 * 10 * 4); // C x rows cap x columns cap
 }
 
+TEST(Precision, Int8TilesSizeBuffersAndBytes) {
+  // The tiles of SliceW.TilesSizeBuffersAndBytes on LeNet's precisions:
+  // x INT8, c1 INT8 x INT8 -> INT32, a requantizing scale to INT8, c2 to
+  // INT32 and its pool. Every buffer, weight and byte count is elements
+  // times the element size of its own tensor.
+  Net N;
+  int X = N.addInput("x", 2, 12, 16);
+  int C1 = N.conv(X, 4, 3, 1, 1, "c1");
+  Layer Q;
+  Q.Kind = OpKind::Scale;
+  Q.Name = "q";
+  Q.ConstA = 1.0 / 128;
+  int Q1 = N.Layers[N.addLayer(Q, {C1}, 4, 12, 16)].Output;
+  int C2 = N.conv(Q1, 4, 3, 1, 1, "c2");
+  int Y = N.maxPool(C2, 2, 2, 0, "p");
+  N.markOutput(Y, "y");
+  for (int T : {X, Q1})
+    N.Tensors[T].Type = bangc::DType::I8;
+  for (int T : {C1, C2, Y})
+    N.Tensors[T].Type = bangc::DType::I32;
+  for (Layer &L : N.Layers)
+    L.Integer = true;
+  N.Layers[1].RealMath = true;
+  GroupInfo G = groupInfo(N, 0, 3);
+  auto P = planGroupWith(N, spec(), 1, G, 1, 3, 2, 1, PlanOptions{});
+  ASSERT_TRUE(P);
+  EXPECT_TRUE(lmemDisjoint(P->Buffers));
+  // The INT32 -> INT8 scale cannot work in place (different sizes).
+  EXPECT_TRUE(P->Alias.empty());
+  EXPECT_EQ(P->ReadBytes - P->WeightReadBytes, 2 * 20 * 20 * 1);
+  EXPECT_EQ(P->WriteBytes, 4 * 6 * 8 * 4);
+  for (const LmemBuffer &B : P->Buffers) {
+    if (B.K == LmemBuffer::Activation && B.Tensor == X)
+      EXPECT_EQ(B.Bytes, 2 * 8 * 10 * 1);
+    if (B.K == LmemBuffer::Weight && B.Part == 1) // biases: INT32
+      EXPECT_EQ(B.Bytes, 4 * 4);
+  }
+  for (const LmemBuffer &B : P->WramBuffers) // HWIO INT8 weights
+    EXPECT_EQ(B.Bytes, B.Layer == 0 ? 9 * 2 * 4 : 9 * 4 * 4);
+  // Integer element-wise layers and pools run in scalar loops; the same
+  // group in FLOAT32 costs its vector ops instead, and moves 4x the bytes.
+  Net F = N;
+  for (Tensor &T : F.Tensors)
+    T.Type = bangc::DType::F32;
+  for (Layer &L : F.Layers)
+    L.Integer = L.RealMath = false;
+  auto PF = planGroupWith(F, spec(), 1, G, 1, 3, 2, 1, PlanOptions{});
+  ASSERT_TRUE(PF);
+  EXPECT_EQ(PF->ReadBytes - PF->WeightReadBytes, 2 * 20 * 20 * 4);
+  EXPECT_NE(PF->Cycles, P->Cycles);
+}
+
 TEST(SliceW, WideRowsGroupOnlyWithWSlices) {
   // VGG's conv1 block at 224: a 64-channel row is 57 KB, so H slices alone
   // cannot hold conv1_1 + conv1_2 + pool1 in NRAM with the h/2 rule; 2-D
