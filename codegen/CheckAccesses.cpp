@@ -7,6 +7,11 @@
 // naming its source line; simrt faults the task if the address is in no
 // live GDRAM allocation and no on-chip memory of the task.
 //
+// --check=race runs it a second time, after MemorySpacesPass, on the
+// accesses it skipped there: those of on-chip variables (__nram__ & co.),
+// which by then are `ctx->nram + offset`, so the race check sees a scalar
+// read of a buffer a __memcpy_async is still filling.
+//
 //===----------------------------------------------------------------------===//
 #include "codegen/CheckAccesses.h"
 #include "codegen/BangIR.h"
@@ -21,6 +26,23 @@ using namespace bangc;
 static bool needsCheck(const Value *ptr) {
   const Value *base = getUnderlyingObject(ptr);
   return !isa<AllocaInst>(base) && !isa<GlobalVariable>(base);
+}
+
+/// Whether `ptr` is based on the load of the task context's NRAM, WRAM or
+/// SRAM field that MemorySpacesPass puts in place of an on-chip variable.
+static bool isOnChipVariable(const Value *ptr) {
+  const auto *load = dyn_cast<LoadInst>(getUnderlyingObject(ptr));
+  if (!load)
+    return false;
+  const auto *field = dyn_cast<GetElementPtrInst>(load->getPointerOperand());
+  if (!field || field->getNumIndices() != 2 ||
+      field->getSourceElementType() != taskContextType(ptr->getContext()))
+    return false;
+  const auto *index = dyn_cast<ConstantInt>(field->getOperand(2));
+  if (!index)
+    return false;
+  int64_t f = index->getSExtValue();
+  return f == BANG_CTX_NRAM || f == BANG_CTX_WRAM || f == BANG_CTX_SRAM;
 }
 
 PreservedAnalyses CheckAccessesPass::run(Module &m, ModuleAnalysisManager &) {
@@ -40,7 +62,8 @@ PreservedAnalyses CheckAccessesPass::run(Module &m, ModuleAnalysisManager &) {
     std::string function = prettyFunctionName(f.getName());
     for (Instruction &inst : make_early_inc_range(instructions(f))) {
       Value *addr = getLoadStorePointerOperand(&inst);
-      if (!addr || !needsCheck(addr))
+      if (!addr ||
+          (which == Plain ? !needsCheck(addr) : !isOnChipVariable(addr)))
         continue;
       bool isStore = isa<StoreInst>(inst);
       Type *type = isStore ? cast<StoreInst>(inst).getValueOperand()->getType()

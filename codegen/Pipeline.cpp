@@ -77,6 +77,10 @@ void addBangPasses(ModulePassManager &mpm, TargetMachine &tm,
   mpm.addPass(LowerBuiltinsPass());
   // __nram__ & co. get storage in each core's (or cluster's) memory.
   mpm.addPass(MemorySpacesPass());
+  // --check=race: loads and stores of those variables are checked too, now
+  // that they are addresses in the task's memories (for the race check).
+  if (options.checkOnChipAccesses)
+    mpm.addPass(CheckAccessesPass(CheckAccessesPass::OnChipVariables));
   // The cost model's estimate of plain C++ work in kernels.
   mpm.addPass(ScalarCostPass());
   // Division by zero, INT_MIN / -1 and __builtin_trap() are device faults

@@ -18,6 +18,8 @@ struct NativeDeviceLibrary;
 struct CodegenOptions {
   int optLevel = 2;           ///< -O0..-O3
   bool checkAccesses = false; ///< --check: instrument scalar loads/stores
+  /// --check=race: instrument those of on-chip variables too
+  bool checkOnChipAccesses = false;
   llvm::raw_ostream *diagnostics = nullptr; ///< stderr when null
   /// The precompiled device library kernels may call (NativeDeviceLib.h), or
   /// null: then every intrinsic body is linked from the bitcode.

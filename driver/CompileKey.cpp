@@ -124,6 +124,11 @@ void addOption(KeyBuilder &k, const CompileOptions &options,
   k.add(options.checkAccesses);
 }
 
+void addOption(KeyBuilder &k, const CompileOptions &options,
+               Option<&CompileOptions::checkRaces>) {
+  k.add(options.checkRaces);
+}
+
 /// Inlined intrinsic bodies, or calls into the native device library: the
 /// choice made, so that the default and the option it defaults to share an
 /// entry.

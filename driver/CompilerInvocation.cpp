@@ -27,6 +27,7 @@ bangc::CodegenOptions bangsim::codegenOptions(const CompileOptions &options) {
   bangc::CodegenOptions cg;
   cg.optLevel = options.optLevel;
   cg.checkAccesses = options.checkAccesses;
+  cg.checkOnChipAccesses = options.checkRaces;
   cg.diagnostics = options.diagnostics;
   cg.nativeDeviceLib = bangc::usableNativeDeviceLibrary();
   cg.inlineIntrinsics = options.inlineIntrinsics;

@@ -14,6 +14,11 @@ const char *const bangc::tools::CommonOptionsHelp =
     "  -g                full debug info (line tables are always kept)\n"
     "  -std=STD          the C++ standard (default c++17)\n"
     "  --check           also check every scalar load and store of kernels\n"
+    "  --check=race      --check, and report data races: an access to what\n"
+    "                    an async DMA of the task still moves (no __sync),\n"
+    "                    two tasks on the same SRAM/GDRAM bytes with a write\n"
+    "                    and no barrier; the launch runs to its end, then\n"
+    "                    fails (exit 3) listing them (docs/device.md)\n"
     "  -finline-intrinsics, -fno-inline-intrinsics\n"
     "                    inline every intrinsic's body into its call site\n"
     "                    (faster small calls, slower compile) or call the\n"
@@ -56,6 +61,10 @@ bool CommonOptions::parse(Args &args) {
   }
   if (args.flag("--check")) {
     compile.checkAccesses = true;
+    return true;
+  }
+  if (args.flag("--check=race")) {
+    compile.checkAccesses = compile.checkRaces = checkRaces = true;
     return true;
   }
   if (args.flag("-finline-intrinsics")) {

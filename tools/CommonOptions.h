@@ -9,10 +9,12 @@
 
 namespace bangc::tools {
 
-/// -I, -D, -O<n>, -g, --check and --device SPEC.
+/// -I, -D, -O<n>, -g, --check[=race] and --device SPEC.
 struct CommonOptions {
   bangsim::CompileOptions compile;
   std::string device = "mlu370";
+  /// --check=race: set LaunchOptions::checkRaces on the launches too.
+  bool checkRaces = false;
 
   /// Consumes one option at the front of `args` if it is one of ours.
   bool parse(Args &args);

@@ -41,6 +41,8 @@ static const char *const help =
     "  --stats-json FILE   write the launch statistics as JSON\n"
     "  --threads N         host threads running the simulated cores\n"
     "  --timeout SECONDS   stop a kernel that runs longer than this\n"
+    "  --check=race        compile the kernels with --check and report data\n"
+    "                      races (docs/device.md): a device fault (exit 3)\n"
     "  --no-cache          compile the operator's kernels without the compile\n"
     "                      cache (docs/cache.md)\n"
     "\n"
@@ -204,6 +206,7 @@ int bangc::tools::opMain(llvm::ArrayRef<const char *> argv) {
                               mluOpGetErrorString(s)));
   run.handle = handle;
   mluop::setCompileCache(handle, !noCache);
+  launch.checkRaces = common.checkRaces;
   mluop::setLaunchOptions(handle, launch);
   mluOpStatus_t status = op->run(run);
   std::string policy = mluOpGetLastPolicy(handle);

@@ -282,6 +282,7 @@ struct RunCommand {
       return usageError("run", "no input file");
     if (kernel.empty())
       return usageError("run", "no --kernel");
+    launch.checkRaces = common.checkRaces;
     return -1;
   }
 

@@ -225,6 +225,9 @@ bangsim::Module *mluop::kernelModule(mluOpHandle_t handle, const char *api,
   bangsim::CompileOptions options;
   options.diagnostics = &os;
   options.useCache = handle->useCompileCache;
+  // --check=race sees the kernels' scalar accesses too.
+  options.checkAccesses = options.checkRaces =
+      handle->launchOptions.checkRaces;
   auto start = std::chrono::steady_clock::now();
   auto module =
       bangsim::Module::compileString(name, source, handle->spec, options);

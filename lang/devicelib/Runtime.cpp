@@ -27,8 +27,8 @@ void __memcpy_async(void *dst, const void *src, int seg_bytes,
   __bangsim_memcpy(dst, src, seg_bytes, dir, dst_stride, src_stride, segnum, 1);
 }
 void __sync() { __bangsim_sync(0); }
-void __sync_io() { __bangsim_sync(0); }
-void __sync_compute() { __bangsim_sync(0); }
+void __sync_io() { __bangsim_sync(3); }
+void __sync_compute() { __bangsim_sync(4); }
 void __sync_cluster() { __bangsim_sync(1); }
 void __sync_all() { __bangsim_sync(2); }
 
@@ -51,8 +51,9 @@ void __memcpy_async(void *dst, const void *src, int seg_bytes,
 }
 // The device has no memory core: every core is an IPU, so the IPU barriers
 // are the barriers of all cores, and the pipeline waits wait for this
-// core's outstanding DMA as __sync() does.
-void __sync_move() { __bangsim_sync(0); }
+// core's outstanding DMA as __sync() does (--check=race knows that
+// __sync_move covers only on-chip copies).
+void __sync_move() { __bangsim_sync(5); }
 void __sync_io_move_compute() { __bangsim_sync(0); }
 void __sync_all_ipu() { __bangsim_sync(2); }
 void __sync_all_ipu_within_cluster() { __bangsim_sync(1); }

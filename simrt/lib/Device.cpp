@@ -1,4 +1,5 @@
 //===- Device.cpp - The simulated device: memories and launches -----------===//
+#include "RaceCheck.h"
 #include "Sim.h"
 
 #include "bangsim/CostModel.h"
@@ -202,6 +203,11 @@ Expected<LaunchStats> Device::launch(const Kernel &kernel,
   l.kernel = &kernel;
   l.spec = &spec;
   l.options = options;
+  std::unique_ptr<RaceChecker> races;
+  if (options.checkRaces) {
+    races = std::make_unique<RaceChecker>(l);
+    l.races = races.get();
+  }
   if (options.timeoutSeconds > 0) {
     l.hasDeadline = true;
     l.deadline = hostStart + std::chrono::duration_cast<
@@ -257,7 +263,9 @@ Expected<LaunchStats> Device::launch(const Kernel &kernel,
       c.coreDim = n ? cpc : 1;
       c.clusterDim = n ? n : 1;
       c.nram = impl->memory.nram(i);
-      c.nramBytes = spec.nramBytes;
+      // 0 under --check=race: the device library then hands every vector
+      // operand to simrt, which the race checker sees.
+      c.nramBytes = races ? 0 : spec.nramBytes;
       c.wram = impl->memory.wram(i);
       c.sram = impl->memory.sram(c.clusterId);
       c.core = &t;
@@ -270,6 +278,8 @@ Expected<LaunchStats> Device::launch(const Kernel &kernel,
       t.compute = t.dma = t.start = coreClock[i];
       applyStaticInits(layout, t);
     }
+    if (races)
+      races->beginWave(waveStart);
     runTasks(l);
     flushPrintf(l);
     for (Task &t : l.tasks) {
@@ -294,6 +304,9 @@ Expected<LaunchStats> Device::launch(const Kernel &kernel,
   if (l.stopped)
     return llvm::make_error<LaunchFault>(l.fault.empty() ? "launch stopped"
                                                          : l.fault);
+  if (races)
+    if (std::string found = races->report(); !found.empty())
+      return llvm::make_error<LaunchFault>(std::move(found));
 
   stats.cores.resize(activeCores);
   for (double c : coreClock)

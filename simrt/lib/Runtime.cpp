@@ -5,6 +5,7 @@
 // DMA stops its task without writing a byte, and charges its cost.
 //
 //===----------------------------------------------------------------------===//
+#include "RaceCheck.h"
 #include "Sim.h"
 
 #include "llvm/Support/ErrorHandling.h"
@@ -137,6 +138,9 @@ bool copy(Task &t, void *dst, const void *src, int64_t seg, int32_t dir,
       !checkRange(t, slo, shi, placeOf(direction.src), "source",
                   context.c_str()))
     return false;
+  if (RaceChecker *races = t.launch->races)
+    races->dma(t, {uintptr_t(dst), seg, dstStride, segnum, 0, 0},
+               {uintptr_t(src), seg, srcStride, segnum, 0, 0}, dir, async);
   char *d = static_cast<char *>(dst);
   const char *s = static_cast<const char *>(src);
   for (int64_t i = 0; i <= segnum; ++i)
@@ -187,6 +191,9 @@ bool copy3d(Task &t, void *dst, const void *src, int64_t seg, int32_t dir,
       !checkRange(t, slo, shi, placeOf(direction.src), "source",
                   context.c_str()))
     return false;
+  if (RaceChecker *races = t.launch->races)
+    races->dma(t, {uintptr_t(dst), seg, ds0, dn1, ds1, dn2},
+               {uintptr_t(src), seg, ss0, sn1, ss1, sn2}, dir, async);
   char *d = static_cast<char *>(dst);
   const char *s = static_cast<const char *>(src);
   if (dn1 == sn1) { // the same shape: two plain loops
@@ -225,11 +232,14 @@ bool fill(Task &t, void *dst, const void *value, int32_t elemBytes, int64_t n,
   auto [lo, hi] = extent(dst, seg, segnum ? stride : 0, segnum);
   if (!checkRange(t, lo, hi, want, "destination", name))
     return false;
+  int dir = want == Place::Gdram ? Nram2Gdram : Nram2Nram;
+  if (RaceChecker *races = t.launch->races)
+    races->dma(t, {uintptr_t(dst), seg, stride, segnum, 0, 0}, Span(), dir,
+               async);
   char *d = static_cast<char *>(dst);
   for (int64_t i = 0; i <= segnum; ++i)
     for (int64_t e = 0; e < n; ++e)
       std::memcpy(d + i * stride + e * elemBytes, value, size_t(elemBytes));
-  int dir = want == Place::Gdram ? Nram2Gdram : Nram2Nram;
   chargeDma(t, dir, seg * (segnum + 1), segnum + 1, async, name);
   return true;
 }
@@ -284,6 +294,8 @@ bool copyToCluster(Task &t, void *dst, const void *src, int64_t bytes,
   const MemoryMap &memory = t.launch->device->memory;
   char *to =
       memory.sram(t.firstCluster + cluster) + (d - uintptr_t(t.ctx.sram));
+  if (RaceChecker *races = t.launch->races)
+    races->dma(t, Span::plain(to, bytes), Span::plain(src, bytes), dir, async);
   std::memmove(to, src, size_t(bytes));
   chargeDma(t, dir, bytes, 1, async, directionTable[dir].name);
   return true;
@@ -309,8 +321,12 @@ bool checkVector(Task &t, const void *p, int64_t bytes, int32_t spaces,
                          BANG_IN_SRAM, 0};
   if (kindBit[place.kind] & spaces)
     want = place.kind;
-  return checkRange(t, lo, lo + bytes, want,
-                    access == BANG_WRITE ? "destination" : "source", intrinsic);
+  if (!checkRange(t, lo, lo + bytes, want,
+                  access == BANG_WRITE ? "destination" : "source", intrinsic))
+    return false;
+  if (RaceChecker *races = t.launch->races)
+    races->access(t, p, bytes, access == BANG_WRITE, t.ctx.loc);
+  return true;
 }
 
 /// A checked atomic reduction; false after recording a fault.
@@ -332,6 +348,10 @@ bool atomic(Task &t, void *dst, const void *src, int64_t n, int32_t op,
       (!scalar &&
        !checkRange(t, s, s + n * size, Place::Nram, "source", intrinsic)))
     return false;
+  // Atomics do not race with each other; their NRAM source may still be
+  // on its way in.
+  if (RaceChecker *races = t.launch->races; races && !scalar)
+    races->access(t, src, n * size, false, t.ctx.loc);
   {
     std::lock_guard lock(t.launch->device->atomicMutex);
     auto apply = [&](auto *out, const auto *in) {
@@ -375,8 +395,11 @@ bool checkAccess(Task &t, const void *p, int64_t bytes, int32_t isStore,
              (place.kind == Place::Sram && place.index == t.ctx.clusterId) ||
              ((place.kind == Place::Nram || place.kind == Place::Wram) &&
               place.index == t.physicalCore);
-  if (own && place.whole)
+  if (own && place.whole) {
+    if (RaceChecker *races = t.launch->races)
+      races->access(t, p, bytes, isStore, loc);
     return true;
+  }
   t.ctx.loc = loc;
   return recordTaskFault(llvm::formatv(
       "scalar {0} of {1} bytes at {2:x} is outside {3}: it is in {4}",
@@ -402,8 +425,10 @@ const BangTaskContext *__bangsim_ctx(void) {
 void __bangsim_sync(int32_t kind) {
   Task &t = task();
   chargeSync(t);
-  if (kind == 1 || kind == 2)
+  if (kind == SyncCluster || kind == SyncUnion)
     barrierWait(t, kind);
+  if (RaceChecker *races = t.launch->races)
+    races->sync(t, kind);
 }
 
 void __bangsim_compute(int32_t opClass, int32_t dtype, int64_t count) {

@@ -72,6 +72,7 @@ private:
 // --- Launches -----------------------------------------------------------===//
 
 struct Launch;
+class RaceChecker;
 
 /// One task of a launch: a fiber with its own stack and task context, and
 /// its core's simulated clocks.
@@ -149,6 +150,7 @@ struct Launch {
   bool hasDeadline = false;
   int64_t printfLines = 0;   ///< __bang_printf lines printed
   int64_t printfDropped = 0; ///< and over the limit (Printf.cpp's mutex)
+  RaceChecker *races = nullptr; ///< --check=race (RaceCheck.h), or null
 };
 
 /// Task stacks, each with a guard region below it, mapped once and reused by

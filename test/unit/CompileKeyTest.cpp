@@ -171,6 +171,10 @@ std::vector<Change> changes(Option<&CompileOptions::checkAccesses>) {
   return {{"--check", [](Input &in) { in.options.checkAccesses = true; }}};
 }
 
+std::vector<Change> changes(Option<&CompileOptions::checkRaces>) {
+  return {{"--check=race", [](Input &in) { in.options.checkRaces = true; }}};
+}
+
 /// Each setting at the default -O2: the object (and so the key) changes
 /// exactly when the choice made changes; -fno-inline-intrinsics is the
 /// default's choice at -O2 when the native library runs here.

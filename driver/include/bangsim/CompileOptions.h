@@ -29,6 +29,11 @@ struct CompileOptions {
   /// compilations of a host + device source and host .cpp files use it.
   std::string languageStandard = "c++17";
   bool checkAccesses = false;           ///< --check
+  /// --check=race: also check the scalar loads and stores of on-chip
+  /// variables (__nram__, __wram__, __mlu_shared__), so that the race check
+  /// (LaunchOptions::checkRaces) sees them; with checkAccesses, every scalar
+  /// access of kernel code is seen.
+  bool checkRaces = false;
   /// -f[no-]inline-intrinsics: inline every intrinsic body into its call
   /// site (specialised and vectorised there; a slower compile) instead of
   /// calling the device library precompiled for this CPU. Default: at -O3.

@@ -84,6 +84,13 @@ struct LaunchOptions {
   int64_t printfLimit = 10000;
   /// Where __bang_printf's lines go; null: standard output.
   llvm::raw_ostream *printfOut = nullptr;
+  /// --check=race: report a compute intrinsic or scalar access that touches
+  /// what an asynchronous DMA of its task still moves (no __sync between),
+  /// and two tasks touching the same SRAM or GDRAM bytes, one writing, with
+  /// no barrier between them. The launch runs to its end, then fails with a
+  /// LaunchFault listing every race. Scalar accesses are seen only in
+  /// modules compiled with CompileOptions::checkRaces (docs/device.md).
+  bool checkRaces = false;
 };
 
 struct DeviceImpl;
