@@ -9,8 +9,10 @@
 // order. A flush is a load, an add and a store, not a call: it clobbers no
 // registers, and a flush of nothing folds away.
 //
-// The estimate counts the instructions of the unoptimised IR that do work:
-// it skips PHIs, allocas, debug and lifetime markers, no-op casts, constant
+// The estimate counts the cycles of the instructions of the unoptimised IR
+// that do work: 1 each, except float add, sub, mul, div and the non-linear
+// math intrinsics, which cost what the guide lists (floatCycles below); it
+// skips PHIs, allocas, debug and lifetime markers, no-op casts, constant
 // GEPs, and loads and stores of local variables (registers after mem2reg).
 // The counter itself lives in a local, so optimisation keeps it in a
 // register and loops still vectorise.
@@ -49,9 +51,54 @@ bool isDeviceCall(const CallBase &call) {
          lookupIntrinsic(baseFunctionName(callee->getName()));
 }
 
-bool counts(const Instruction &inst) {
+// Cycles of the scalar ops mlu-ops' BANG-C-OPS-Develop-Guide.md §5.3.4
+// lists for the 370's ALU: add and sub of a float16 or float32 take 2
+// cycles, div 8 for float16 and 16 for float32, non-linear ops (div, log,
+// recip, ...) 6-18; ordinary instructions 1-3 (counted 1). Multiplication
+// is taken as add's (an assumption: the guide groups it with add and sub),
+// and the non-linear math intrinsics as the top of the range.
+constexpr uint64_t FloatAddCycles = 2, HalfDivCycles = 8, FloatDivCycles = 16,
+                   NonLinearCycles = 18;
+
+/// The cycles a float operation costs, or 0 if \p inst is not one.
+uint64_t floatCycles(const Instruction &inst) {
+  switch (inst.getOpcode()) {
+  case Instruction::FAdd:
+  case Instruction::FSub:
+  case Instruction::FMul:
+    return FloatAddCycles;
+  case Instruction::FDiv:
+  case Instruction::FRem:
+    return inst.getType()->getScalarType()->isHalfTy() ? HalfDivCycles
+                                                       : FloatDivCycles;
+  default:
+    break;
+  }
+  if (auto *intr = dyn_cast<IntrinsicInst>(&inst)) {
+    switch (intr->getIntrinsicID()) {
+    case Intrinsic::sqrt:
+    case Intrinsic::exp:
+    case Intrinsic::exp2:
+    case Intrinsic::log:
+    case Intrinsic::log2:
+    case Intrinsic::log10:
+    case Intrinsic::sin:
+    case Intrinsic::cos:
+    case Intrinsic::pow:
+      return NonLinearCycles;
+    default:
+      break;
+    }
+  }
+  return 0;
+}
+
+/// The cycles \p inst costs on the scalar pipe: 0 for what does no work.
+uint64_t counts(const Instruction &inst) {
   if (isa<PHINode>(inst) || isa<AllocaInst>(inst) || isa<DbgInfoIntrinsic>(inst))
-    return false;
+    return 0;
+  if (uint64_t cycles = floatCycles(inst))
+    return cycles;
   if (auto *intr = dyn_cast<IntrinsicInst>(&inst))
     return !intr->isLifetimeStartOrEnd() && !intr->isAssumeLikeIntrinsic();
   if (auto *call = dyn_cast<CallBase>(&inst))

@@ -21,11 +21,15 @@ namespace {
 //   1 MiB per core, SRAM 2 MiB per cluster (Cambricon BANG C developer guide,
 //   MLU270 memory table). Per-core DMA bandwidth, latency and vector widths
 //   are estimates.
-// mlu370: Cambricon MLU370-S4 (MLUv03). 4 clusters x 4 cores, 24 GB LPDDR5 at
-//   307.2 GB/s, 72 TFLOPS FP16 (MLU370-S4 product brief); 1.3 GHz estimated.
+// mlu370: Cambricon MLU370 (MLUv03). 4 clusters x 4 cores (mlu-ops
+//   BANG-C-OPS-Develop-Guide.md §5.3.1, MLU370-X8), 24 GB LPDDR5 at
+//   307.2 GB/s, 72 TFLOPS FP16 (MLU370-S4 product brief); 1.3 GHz, the X8's
+//   clock (Develop-Guide §5.3.4: S4 360-1000 MHz, X4 500-1000, X8 1300).
 //   NRAM 768 KiB, WRAM 1 MiB per core, SRAM 4 MiB per cluster (BANG C guide,
 //   MLU370 memory table). 72 TFLOPS / 16 cores / 1.3 GHz ~ 1728 fp16 MACs per
-//   cycle per core, rounded to 2048. The rest are estimates.
+//   cycle per core, rounded to 2048. GDRAM's 64 B blocks (§5.3.3) and the
+//   vector unit's 128 B per cycle (§5.3.4) are the guide's; the rest are
+//   assumptions, listed with their sources in bangsim/DeviceSpecSources.def.
 // mlu290: Cambricon MLU290-M5 (MLUv02, the training card of that generation).
 //   64 cores, which we lay out as 16 clusters x 4 cores like MLU270's; 32 GB
 //   HBM2 at 1228 GB/s (MLU290-M5 product brief). Assumptions: the clock,
@@ -51,9 +55,12 @@ const char *const mlu370JSON = R"({
   "name": "mlu370", "clusters": 4, "cores_per_cluster": 4,
   "nram_kib": 768, "wram_kib": 1024, "sram_kib": 4096, "gdram_mib": 24576,
   "clock_ghz": 1.3, "gdram_gbps": 307.2, "gdram_core_gbps": 38.4,
-  "onchip_gbps": 512, "dma_latency_cycles": 500, "nram_banks": 0,
-  "vector_bytes_per_cycle": {"move": 256, "alu": 256, "mul": 256, "div": 32,
+  "onchip_gbps": 512, "dma_latency_cycles": 500, "gdram_access_bytes": 64,
+  "gdram_write_efficiency": 0.9, "gdram_strided_read_efficiency": 0.8,
+  "gdram_strided_write_efficiency": 0.7, "nram_banks": 0,
+  "vector_bytes_per_cycle": {"move": 128, "alu": 128, "mul": 128, "div": 32,
     "cvt": 128, "act": 64, "reduce": 128, "atomic": 8},
+  "vector_granule_bytes": 128, "compute_startup_cycles": 8,
   "macs_per_cycle": 2048, "scalar_ipc": 1.0
 })";
 const char *const mlu290JSON = R"({
@@ -202,8 +209,11 @@ Expected<DeviceSpec> bangsim::parseDeviceSpec(llvm::StringRef json,
   static const char *const known[] = {
       "name", "clusters", "cores_per_cluster", "nram_kib", "wram_kib",
       "sram_kib", "gdram_mib", "clock_ghz", "gdram_gbps", "gdram_core_gbps",
-      "onchip_gbps", "dma_latency_cycles", "nram_banks",
-      "vector_bytes_per_cycle", "macs_per_cycle", "scalar_ipc", "comment"};
+      "onchip_gbps", "dma_latency_cycles", "gdram_access_bytes",
+      "gdram_write_efficiency", "gdram_strided_read_efficiency",
+      "gdram_strided_write_efficiency", "nram_banks",
+      "vector_bytes_per_cycle", "vector_granule_bytes",
+      "compute_startup_cycles", "macs_per_cycle", "scalar_ipc", "comment"};
   for (const auto &kv : *obj)
     if (std::find_if(std::begin(known), std::end(known), [&](const char *k) {
           return kv.first == k;
@@ -229,7 +239,19 @@ Expected<DeviceSpec> bangsim::parseDeviceSpec(llvm::StringRef json,
     return std::move(e);
   if (Error e = readInt(*obj, "dma_latency_cycles", spec.dmaLatencyCycles, 0, 1e7, origin))
     return std::move(e);
+  if (Error e = readInt(*obj, "gdram_access_bytes", spec.gdramAccessBytes, 1, 4096, origin))
+    return std::move(e);
+  if (Error e = readInt(*obj, "vector_granule_bytes", spec.vectorGranuleBytes, 1, 1 << 20, origin))
+    return std::move(e);
+  if (Error e = readInt(*obj, "compute_startup_cycles", spec.computeStartupCycles, 0, 1e6, origin))
+    return std::move(e);
   if (Error e = readInt(*obj, "nram_banks", banks, 0, 64, origin))
+    return std::move(e);
+  if (Error e = readNumber(*obj, "gdram_write_efficiency", spec.gdramWriteEfficiency, 1e-3, 1, origin))
+    return std::move(e);
+  if (Error e = readNumber(*obj, "gdram_strided_read_efficiency", spec.gdramStridedReadEfficiency, 1e-3, 1, origin))
+    return std::move(e);
+  if (Error e = readNumber(*obj, "gdram_strided_write_efficiency", spec.gdramStridedWriteEfficiency, 1e-3, 1, origin))
     return std::move(e);
   if (Error e = readNumber(*obj, "clock_ghz", spec.clockGHz, 1e-3, 100, origin))
     return std::move(e);
@@ -254,6 +276,20 @@ Expected<DeviceSpec> bangsim::parseDeviceSpec(llvm::StringRef json,
                                    "({1}): one core cannot outrun the card",
                                    llvm::format("%g", spec.gdramCoreGBps),
                                    llvm::format("%g", spec.gdramGBps)));
+
+  // Develop-Guide §5.3.3: contiguous read > contiguous write > strided read
+  // > strided write.
+  if (!(spec.gdramStridedWriteEfficiency <= spec.gdramStridedReadEfficiency &&
+        spec.gdramStridedReadEfficiency <= spec.gdramWriteEfficiency))
+    return specError(origin,
+                     llvm::formatv("GDRAM efficiencies must keep the order "
+                                   "contiguous read (1) >= "
+                                   "'gdram_write_efficiency' ({0}) >= "
+                                   "'gdram_strided_read_efficiency' ({1}) >= "
+                                   "'gdram_strided_write_efficiency' ({2})",
+                                   llvm::format("%g", spec.gdramWriteEfficiency),
+                                   llvm::format("%g", spec.gdramStridedReadEfficiency),
+                                   llvm::format("%g", spec.gdramStridedWriteEfficiency)));
 
   spec.vectorBytesPerCycle.fill(64);
   spec.vectorBytesPerCycle[BANG_OP_MAC] = 0; // the matrix unit uses macs
@@ -315,6 +351,13 @@ Expected<DeviceSpec> bangsim::loadDeviceSpec(llvm::StringRef nameOrPath) {
   return parseDeviceSpec((*buffer)->getBuffer(), nameOrPath);
 }
 
+std::vector<SpecSource> bangsim::deviceSpecSources() {
+  return {
+#define BANGSIM_SPEC_SOURCE(KEY, ASSUMED, SOURCE) {KEY, ASSUMED, SOURCE},
+#include "bangsim/DeviceSpecSources.def"
+  };
+}
+
 const DeviceSpec &bangsim::defaultDeviceSpec() {
   static const DeviceSpec spec = llvm::cantFail(loadDeviceSpec("mlu370"));
   return spec;
@@ -346,8 +389,16 @@ std::string bangsim::deviceSpecToJSON(const DeviceSpec &spec) {
      << "  \"gdram_core_gbps\": " << num(spec.gdramCoreGBps) << ",\n"
      << "  \"onchip_gbps\": " << num(spec.onchipGBps) << ",\n"
      << "  \"dma_latency_cycles\": " << spec.dmaLatencyCycles << ",\n"
+     << "  \"gdram_access_bytes\": " << spec.gdramAccessBytes << ",\n"
+     << "  \"gdram_write_efficiency\": " << num(spec.gdramWriteEfficiency) << ",\n"
+     << "  \"gdram_strided_read_efficiency\": "
+     << num(spec.gdramStridedReadEfficiency) << ",\n"
+     << "  \"gdram_strided_write_efficiency\": "
+     << num(spec.gdramStridedWriteEfficiency) << ",\n"
      << "  \"nram_banks\": " << spec.nramBanks << ",\n"
      << "  \"vector_bytes_per_cycle\": {" << classes << "},\n"
+     << "  \"vector_granule_bytes\": " << spec.vectorGranuleBytes << ",\n"
+     << "  \"compute_startup_cycles\": " << spec.computeStartupCycles << ",\n"
      << "  \"macs_per_cycle\": " << num(spec.macsPerCycle) << ",\n"
      << "  \"scalar_ipc\": " << num(spec.scalarIPC) << "\n"
      << "}";

@@ -340,6 +340,10 @@ bangsim::LaunchStats mluop::mergedLastLaunches(mluOpHandle_t handle) {
     for (size_t c = 0; c < s.cores.size(); ++c) {
       m.cores[c].computeBusy += s.cores[c].computeBusy;
       m.cores[c].dmaBusy += s.cores[c].dmaBusy;
+      for (int p = 0; p < bangsim::NumPipes; ++p) {
+        m.cores[c].pipeBusy[p] += s.cores[c].pipeBusy[p];
+        m.pipeBusy[p] += s.cores[c].pipeBusy[p];
+      }
       m.cores[c].end = offset + s.cores[c].end;
       m.cores[c].tasks += s.cores[c].tasks;
       busy += s.cores[c].computeBusy;
@@ -355,5 +359,8 @@ bangsim::LaunchStats mluop::mergedLastLaunches(mluOpHandle_t handle) {
                      (m.seconds * spec.gdramGBps * 1e9);
   if (coreCycles > 0)
     m.computeEfficiency = busy / coreCycles;
+  for (int p = 0; p < bangsim::NumPipes; ++p)
+    if (m.pipeBusy[p] > m.pipeBusy[m.boundPipe])
+      m.boundPipe = p;
   return m;
 }

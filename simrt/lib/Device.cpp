@@ -275,7 +275,7 @@ Expected<LaunchStats> Device::launch(const Kernel &kernel,
       t.firstCluster = n ? t.unionGroup * n : c.clusterId;
       l.clusterBarriers[t.barrierGroup].expected++;
       l.unionBarriers[t.unionGroup].expected++;
-      t.compute = t.dma = t.start = coreClock[i];
+      t.resetClocks(coreClock[i]);
       applyStaticInits(layout, t);
     }
     if (races)
@@ -283,11 +283,16 @@ Expected<LaunchStats> Device::launch(const Kernel &kernel,
     runTasks(l);
     flushPrintf(l);
     for (Task &t : l.tasks) {
-      double end = std::max(t.compute, t.dma);
+      double end = t.end();
       coreClock[t.physicalCore] = end;
       CoreStats &cs = stats.cores[t.physicalCore];
-      cs.computeBusy += t.stats.computeBusy;
-      cs.dmaBusy += t.stats.dmaBusy;
+      for (int p = 0; p < NumPipes; ++p)
+        cs.pipeBusy[p] += t.stats.pipeBusy[p];
+      // Compute: the busier of the vector and tensor pipes (scalar code is
+      // bookkeeping, not the operator's work); DMA: both DMA pipes.
+      cs.computeBusy =
+          std::max(cs.pipeBusy[PipeVector], cs.pipeBusy[PipeTensor]);
+      cs.dmaBusy = cs.pipeBusy[PipeIO] + cs.pipeBusy[PipeMove];
       cs.end = end;
       cs.tasks++;
       for (int d = 0; d < NumDirections; ++d)
@@ -324,7 +329,7 @@ Expected<LaunchStats> Device::launch(const Kernel &kernel,
     stats.ioEfficiency = double(stats.gdramReadBytes + stats.gdramWriteBytes) /
                          (stats.seconds * spec.gdramGBps * 1e9);
   double busy = 0;
-  for (const CoreStats &cs : stats.cores)
+  for (const CoreStats &cs : stats.cores) {
     busy += cs.computeBusy;
   if (stats.cycles > 0)
     stats.computeEfficiency = busy / (stats.cycles * activeCores);
@@ -333,3 +338,9 @@ Expected<LaunchStats> Device::launch(const Kernel &kernel,
                           .count();
   return stats;
 }
+    for (int p = 0; p < NumPipes; ++p)
+      stats.pipeBusy[p] += cs.pipeBusy[p];
+  }
+  for (int p = 0; p < NumPipes; ++p)
+    if (stats.pipeBusy[p] > stats.pipeBusy[stats.boundPipe])
+      stats.boundPipe = p;

@@ -145,7 +145,8 @@ bool copy(Task &t, void *dst, const void *src, int64_t seg, int32_t dir,
   const char *s = static_cast<const char *>(src);
   for (int64_t i = 0; i <= segnum; ++i)
     std::memmove(d + i * dstStride, s + i * srcStride, size_t(seg));
-  chargeDma(t, dir, seg * (segnum + 1), segnum + 1, async, direction.name);
+  chargeDma(t, dir, seg, CopySide{dst, dstStride, segnum},
+            CopySide{src, srcStride, segnum}, async, direction.name);
   return true;
 }
 
@@ -207,7 +208,8 @@ bool copy3d(Task &t, void *dst, const void *src, int64_t seg, int32_t dir,
                    s + (k % (sn1 + 1)) * ss0 + (k / (sn1 + 1)) * ss1,
                    size_t(seg));
   }
-  chargeDma(t, dir, seg * count, count, async, direction.name);
+  chargeDma(t, dir, seg, CopySide{dst, ds0, dn1, ds1, dn2},
+            CopySide{src, ss0, sn1, ss1, sn2}, async, direction.name);
   return true;
 }
 
@@ -240,7 +242,8 @@ bool fill(Task &t, void *dst, const void *value, int32_t elemBytes, int64_t n,
   for (int64_t i = 0; i <= segnum; ++i)
     for (int64_t e = 0; e < n; ++e)
       std::memcpy(d + i * stride + e * elemBytes, value, size_t(elemBytes));
-  chargeDma(t, dir, seg * (segnum + 1), segnum + 1, async, name);
+  chargeDma(t, dir, seg, CopySide{dst, stride, segnum}, CopySide{}, async,
+            name);
   return true;
 }
 
@@ -297,7 +300,8 @@ bool copyToCluster(Task &t, void *dst, const void *src, int64_t bytes,
   if (RaceChecker *races = t.launch->races)
     races->dma(t, Span::plain(to, bytes), Span::plain(src, bytes), dir, async);
   std::memmove(to, src, size_t(bytes));
-  chargeDma(t, dir, bytes, 1, async, directionTable[dir].name);
+  chargeDma(t, dir, bytes, CopySide{dst}, CopySide{src}, async,
+            directionTable[dir].name);
   return true;
 }
 
@@ -377,8 +381,8 @@ bool atomic(Task &t, void *dst, const void *src, int64_t n, int32_t op,
       apply(static_cast<int32_t *>(dst), static_cast<const int32_t *>(src));
   }
   chargeCompute(t, BANG_OP_ATOMIC, dtype, n, intrinsic);
-  chargeDma(t, directionValue(MemcpyDirection::NRAM2GDRAM), n * size, 1, false,
-            intrinsic);
+  chargeDma(t, directionValue(MemcpyDirection::NRAM2GDRAM), n * size,
+            CopySide{dst}, CopySide{src}, false, intrinsic);
   return true;
 }
 

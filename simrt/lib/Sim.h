@@ -93,14 +93,27 @@ struct Task {
   bool started = false;
   uint64_t runtimeCalls = 0;
   int worker = 0;
-  /// Simulated clocks, in cycles.
-  double compute = 0; ///< compute unit free at
-  double dma = 0;     ///< DMA queue free at
+  /// Simulated clocks, in cycles: where the in-order issue of the task's
+  /// instructions has reached, and when each pipe is free (Cost.cpp).
+  double issue = 0;
+  std::array<double, NumPipes> pipes{};
   double start = 0;
   CoreStats stats;
   int64_t scalar = 0;
   std::array<int64_t, NumDirections> bytes{};
   std::array<int64_t, BANG_OP_NUM_CLASSES> ops{};
+  /// Starts the task's clocks at \p t.
+  void resetClocks(double t) {
+    issue = start = t;
+    pipes.fill(t);
+  }
+  /// When the task has issued everything and every pipe has drained.
+  double end() const {
+    double t = issue;
+    for (double p : pipes)
+      t = p > t ? p : t;
+    return t;
+  }
   std::vector<TraceEvent> events;
   std::string printfLine; ///< __bang_printf output not yet ended by '\n'
   int waitingAt = -1; ///< barrier kind while Blocked
@@ -210,9 +223,17 @@ void flushPrintf(Launch &launch);
 /// Notes the lines over the launch's printf limit, at its end.
 void finishPrintf(Launch &launch);
 
-/// Cost model: charge work to the current task's core.
-void chargeDma(Task &task, int dir, int64_t bytes, int64_t segments,
-               bool async, const char *name);
+/// Where the segments of one side of a copy lie: segment (i1, i2) at
+/// base + i1 * stride1 + i2 * stride2, i1 <= n1, i2 <= n2.
+struct CopySide {
+  const void *base = nullptr;
+  int64_t stride1 = 0, n1 = 0, stride2 = 0, n2 = 0;
+};
+
+/// Cost model: charge work to the current task's core. A copy of segments
+/// of \p seg bytes, laid out as \p dst and \p src say.
+void chargeDma(Task &task, int dir, int64_t seg, const CopySide &dst,
+               const CopySide &src, bool async, const char *name);
 void chargeCompute(Task &task, int opClass, int dtype, int64_t count,
                    const char *name);
 void chargeScalar(Task &task, int64_t instructions);

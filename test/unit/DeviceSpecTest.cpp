@@ -3,6 +3,11 @@
 
 #include "gtest/gtest.h"
 
+#include "llvm/Support/JSON.h"
+
+#include <cstring>
+#include <set>
+
 using namespace bangsim;
 
 static std::string errorOf(llvm::StringRef json) {
@@ -106,6 +111,17 @@ TEST(DeviceSpec, ImpossibleNumbersAreRefused) {
       {R"({"onchip_gbps": 0})", "'onchip_gbps' is 0"},
       {R"({"dma_latency_cycles": -5})", "'dma_latency_cycles' is -5"},
       {R"({"nram_banks": 65})", "'nram_banks' is 65"},
+      {R"({"gdram_access_bytes": 0})", "'gdram_access_bytes' is 0"},
+      {R"({"vector_granule_bytes": 0})", "'vector_granule_bytes' is 0"},
+      {R"({"compute_startup_cycles": -1})", "'compute_startup_cycles' is -1"},
+      {R"({"gdram_write_efficiency": 1.5})", "'gdram_write_efficiency' is 1.5"},
+      {R"({"gdram_strided_read_efficiency": 0})",
+       "'gdram_strided_read_efficiency' is 0"},
+      // The guide's order: contiguous write >= strided read >= strided write.
+      {R"({"gdram_write_efficiency": 0.5, "gdram_strided_read_efficiency": 0.6,
+          "gdram_strided_write_efficiency": 0.4})",
+       "must keep the order"},
+      {R"({"gdram_strided_write_efficiency": 0.85})", "must keep the order"},
       {R"({"nram_kib": 100, "nram_banks": 3})", "divide evenly"},
       {R"({"macs_per_cycle": 0})", "'macs_per_cycle' is 0"},
       {R"({"scalar_ipc": 0})", "'scalar_ipc' is 0"},
@@ -120,4 +136,41 @@ TEST(DeviceSpec, ImpossibleNumbersAreRefused) {
     EXPECT_NE(message.find(expected), std::string::npos)
         << json << " gave: " << message;
   }
+}
+
+namespace {
+/// The JSON keys of a spec, with "vector_bytes_per_cycle.CLASS" for each
+/// class.
+std::set<std::string> jsonKeys(const DeviceSpec &spec) {
+  std::set<std::string> keys;
+  auto json = llvm::json::parse(deviceSpecToJSON(spec));
+  EXPECT_TRUE(bool(json));
+  if (!json) {
+    llvm::consumeError(json.takeError());
+    return keys;
+  }
+  for (const auto &kv : *json->getAsObject()) {
+    if (const llvm::json::Object *sub = kv.second.getAsObject()) {
+      for (const auto &c : *sub)
+        keys.insert(kv.first.str() + "." + c.first.str());
+      continue;
+    }
+    keys.insert(kv.first.str());
+  }
+  keys.erase("name");
+  return keys;
+}
+} // namespace
+
+// Issue 24: every constant of a spec has a source or is marked assumed, in
+// bangsim/DeviceSpecSources.def, and the table names no key a spec lacks.
+TEST(DeviceSpec, EveryConstantHasASource) {
+  std::set<std::string> keys = jsonKeys(defaultDeviceSpec()), tabled;
+  for (const SpecSource &s : deviceSpecSources()) {
+    EXPECT_TRUE(tabled.insert(s.key).second) << s.key << " twice";
+    EXPECT_TRUE(keys.count(s.key)) << s.key << " is not a field of a spec";
+    EXPECT_GT(std::strlen(s.source), 0u) << s.key;
+  }
+  for (const std::string &k : keys)
+    EXPECT_TRUE(tabled.count(k)) << k << " has no source in DeviceSpecSources.def";
 }

@@ -28,10 +28,25 @@ struct DeviceSpec {
   double gdramGBps = 100.0;     ///< whole card
   double gdramCoreGBps = 25.0;  ///< one core's DMA engine
   double onchipGBps = 256.0;    ///< NRAM/WRAM/SRAM copies, per core
+  /// Start-up cycles of a DMA descriptor (each __memcpy).
   int64_t dmaLatencyCycles = 500;
+  /// GDRAM moves whole blocks of this many bytes at aligned addresses: a
+  /// read of part of a block reads all of it, a write of part of one costs
+  /// a read and a write of the block.
+  int64_t gdramAccessBytes = 64;
+  /// GDRAM bandwidth of a contiguous write, a strided read and a strided
+  /// write, as a fraction of a contiguous read's.
+  double gdramWriteEfficiency = 0.9;
+  double gdramStridedReadEfficiency = 0.8;
+  double gdramStridedWriteEfficiency = 0.7;
   int nramBanks = 0;            ///< 0: no banks
   /// Vector throughput in bytes of destination per cycle, per op class.
   std::array<double, BANG_OP_NUM_CLASSES> vectorBytesPerCycle{};
+  /// A vector instruction works on whole granules of this many bytes: less
+  /// costs a whole one.
+  int64_t vectorGranuleBytes = 128;
+  /// Start-up cycles of each vector or tensor instruction.
+  int64_t computeStartupCycles = 8;
   /// Multiply-accumulates per cycle of the matrix unit, for 16-bit types;
   /// float runs at a quarter of that.
   double macsPerCycle = 4096;
@@ -64,6 +79,17 @@ llvm::Expected<DeviceSpec> parseDeviceSpec(llvm::StringRef json,
 
 /// The default device when none is given: "mlu370".
 const DeviceSpec &defaultDeviceSpec();
+
+/// Where one constant of a spec comes from (bangsim/DeviceSpecSources.def):
+/// its JSON key, whether no public source gives it, and the source.
+struct SpecSource {
+  const char *key;
+  bool assumed;
+  const char *source;
+};
+
+/// Every constant's source, in the table's order.
+std::vector<SpecSource> deviceSpecSources();
 
 /// The spec as JSON (for --device-info and for hashing).
 std::string deviceSpecToJSON(const DeviceSpec &spec);

@@ -21,10 +21,20 @@ struct DeviceSpec;
 /// "?".
 const char *directionName(int dir);
 
-/// One event of the timeline: on a core's DMA queue or its compute unit.
+/// The instruction pipelines of an MLU core, each with its own queue
+/// (mlu-ops docs/BANG-C-OPS-Develop-Guide.md §3.3.3, §5.3.2): scalar (ALU),
+/// vector (VFU), tensor (TFU: conv, matmul), IO-DMA (copies touching GDRAM)
+/// and Move-DMA (copies between NRAM, WRAM and SRAM).
+enum Pipe { PipeScalar, PipeVector, PipeTensor, PipeIO, PipeMove, NumPipes };
+
+/// "scalar", "vector", "tensor", "io-dma", "move-dma".
+const char *pipeName(int pipe);
+
+/// One event of the timeline: on one pipe of a core.
 struct TraceEvent {
   int core;      ///< physical core
-  bool dma;      ///< DMA queue (else compute)
+  bool dma;      ///< a DMA pipe (IO or Move), else compute
+  int pipe;      ///< Pipe
   double start;  ///< cycles
   double cycles; ///< duration
   std::string name; ///< copied: the module that named it may be gone
@@ -32,8 +42,9 @@ struct TraceEvent {
 };
 
 struct CoreStats {
-  double computeBusy = 0; ///< cycles the compute unit worked
-  double dmaBusy = 0;     ///< cycles the DMA queue worked
+  double computeBusy = 0; ///< cycles the busier of vector and tensor worked
+  double dmaBusy = 0;     ///< cycles the IO-DMA and Move-DMA pipes worked
+  std::array<double, NumPipes> pipeBusy{}; ///< cycles each pipe worked
   double end = 0;         ///< cycle the core finished
   int tasks = 0;
 };
@@ -52,10 +63,25 @@ struct LaunchStats {
   double peakGdramGBps = 0;
   double ioEfficiency = 0;      ///< GDRAM bytes / (time x peak bandwidth)
   double computeEfficiency = 0; ///< compute-busy cycles / (cycles x cores)
+  /// Each pipe's busy cycles over all cores, and the pipe that bounds the
+  /// launch (the busiest).
+  std::array<double, NumPipes> pipeBusy{};
+  int boundPipe = PipeScalar;
   std::vector<CoreStats> cores; ///< per physical core used
   double hostSeconds = 0;       ///< wall time of the launch on this host
   std::vector<TraceEvent> events; ///< when tracing
 };
+
+/// Where a launch stands against mlu-ops' performance acceptance standard
+/// (docs/MLU-OPS-Performance-Acceptance-Standard.md): its bottleneck is IO
+/// when IO efficiency exceeds compute efficiency, and that side's
+/// efficiency must reach 60% on common network shapes, 30% on others.
+struct AcceptanceVerdict {
+  bool ioBound = false;
+  double efficiency = 0;
+  bool meetsNetwork = false, meetsGeneral = false;
+};
+AcceptanceVerdict acceptanceVerdict(const LaunchStats &stats);
 
 /// Prints the --profile table.
 void printProfile(llvm::raw_ostream &os, const LaunchStats &stats);

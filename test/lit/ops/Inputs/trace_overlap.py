@@ -1,27 +1,30 @@
 #!/usr/bin/env python3
-"""trace_overlap.py TRACE.json: finds a core whose DMA track (tid = core*2+1,
-cat "dma") has an event overlapping an event of its compute track (tid =
-core*2, cat "compute"). Prints the core and the overlap; exits 1 if none."""
+"""trace_overlap.py TRACE.json: finds a core on which an event of a DMA pipe
+(cat "dma": io-dma or move-dma) overlaps an event of a compute pipe (cat
+"compute": scalar, vector or tensor); each event's args name its core and
+pipe. Prints the core and the overlap; exits 1 if none."""
 import json
 import sys
 
 events = json.load(open(sys.argv[1]))["traceEvents"]
-by_tid = {}
+dmas, computes = {}, {}
 for e in events:
     if e.get("ph") != "X" or "dur" not in e:
         continue
-    by_tid.setdefault(e["tid"], []).append(e)
+    core = e["args"]["core"]
+    pipe = e["args"]["pipe"]
+    if e["cat"] == "dma":
+        assert pipe in ("io-dma", "move-dma"), pipe
+        dmas.setdefault(core, []).append(e)
+    else:
+        assert pipe in ("scalar", "vector", "tensor"), pipe
+        computes.setdefault(core, []).append(e)
 best = None
-for tid, dmas in by_tid.items():
-    if tid % 2 != 1:
-        continue
-    core = tid // 2
-    assert all(e["cat"] == "dma" for e in dmas)
-    computes = sorted(by_tid.get(core * 2, []), key=lambda e: e["ts"])
-    assert all(e["cat"] == "compute" for e in computes)
-    for d in dmas:
+for core, ds in dmas.items():
+    cs = sorted(computes.get(core, []), key=lambda e: e["ts"])
+    for d in ds:
         d0, d1 = d["ts"], d["ts"] + d["dur"]
-        for c in computes:
+        for c in cs:
             c0, c1 = c["ts"], c["ts"] + c["dur"]
             if c0 >= d1:
                 break
