@@ -53,6 +53,7 @@ void unwrap(llvm::Error e) {
 struct PyModule {
   std::unique_ptr<bangsim::Device> device;
   std::unique_ptr<bangsim::Module> module;
+  bool checkRaces = false; ///< compiled with check="race": launch so too
 };
 
 /// What one launch reports: LaunchStats as Python attributes.
@@ -196,6 +197,7 @@ struct Launcher {
       bangsim::LaunchOptions options;
       options.trace = trace;
       options.timeoutSeconds = timeout;
+      options.checkRaces = owner->checkRaces;
       llvm::Expected<bangsim::LaunchStats> stats = [&] {
         py::gil_scoped_release release;
         return device.launch(*kernel, owner->module->staticLayout(), dim, type,
@@ -247,9 +249,14 @@ std::shared_ptr<PyModule> compile(std::optional<std::string> source,
                                   const std::string &deviceName, int opt,
                                   const std::vector<std::string> &defines,
                                   const std::vector<std::string> &includeDirs,
-                                  bool check, bool debug, bool cache) {
+                                  const py::object &check, bool debug,
+                                  bool cache) {
   if (source.has_value() == file.has_value())
     throw py::value_error("pass exactly one of source= and file=");
+  // check=True is --check, check="race" --check=race.
+  bool race = py::isinstance<py::str>(check);
+  if (race && check.cast<std::string>() != "race")
+    throw py::value_error("check= takes False, True or \"race\"");
   bangsim::DeviceSpec spec = unwrap(bangsim::loadDeviceSpec(deviceName));
   std::string diagnostics;
   llvm::raw_string_ostream diagStream(diagnostics);
@@ -257,11 +264,13 @@ std::shared_ptr<PyModule> compile(std::optional<std::string> source,
   options.optLevel = opt;
   options.defines = defines;
   options.includeDirs = includeDirs;
-  options.checkAccesses = check;
+  options.checkAccesses = race || py::bool_(check);
+  options.checkRaces = race;
   options.debugInfo = debug;
   options.useCache = cache;
   options.diagnostics = &diagStream;
   auto out = std::make_shared<PyModule>();
+  out->checkRaces = race;
   out->device = unwrap(bangsim::Device::open(spec));
   llvm::Expected<std::unique_ptr<bangsim::Module>> module = [&] {
     py::gil_scoped_release release;

@@ -112,6 +112,30 @@ class Errors(unittest.TestCase):
         self.assertIn("overrun", str(caught.exception))
         self.assertIn("out of bounds of NRAM", str(caught.exception))
 
+    def test_race_check_raises_with_both_lines(self):
+        src = (
+            "__mlu_global__ void k(float *in, float *out) {\n"
+            "  __nram__ float buf[64];\n"
+            "  __memcpy_async(buf, in, 256, GDRAM2NRAM);\n"
+            "  SYNC;\n"
+            "  __bang_add(buf, buf, buf, 64);\n"
+            "  __memcpy(out, buf, 256, NRAM2GDRAM);\n"
+            "}\n")
+        a = np.arange(64, dtype=np.float32)
+        racy = bangsim.compile(src, defines=["SYNC=(void)0"], check="race")
+        with self.assertRaises(bangsim.DeviceFault) as caught:
+            racy.k[1](a, np.zeros_like(a))
+        self.assertIn("race: __bang_add reads NRAM", str(caught.exception))
+        self.assertIn(":5:3 in k, in __bang_add", str(caught.exception))
+        self.assertIn(":3:3 in k, in __memcpy_async", str(caught.exception))
+        # The same kernel without the check, and with the __sync, is fine.
+        bangsim.compile(src, defines=["SYNC=(void)0"]).k[1](a, np.zeros_like(a))
+        out = np.zeros_like(a)
+        bangsim.compile(src, defines=["SYNC=__sync()"], check="race").k[1](a, out)
+        np.testing.assert_array_equal(out, 2 * a)
+        with self.assertRaises(ValueError):
+            bangsim.compile(src, check="races")
+
     def test_compile_error_carries_diagnostics(self):
         with self.assertRaises(bangsim.CompileError) as caught:
             bangsim.compile("__mlu_global__ void k(int *o) { o[0] = nope; }")
