@@ -39,7 +39,8 @@ typedef struct BangTaskContext {
   /// on entry to every runtime function and when the task ends.
   int64_t scalarPending;
   /// Bytes of NRAM at `nram`: the device library checks vector operands in
-  /// this task's own NRAM without a call into simrt.
+  /// this task's own NRAM without a call into simrt. 0 under --check=race:
+  /// then every operand goes to simrt, whose race checker sees it.
   int64_t nramBytes;
   /// Nonzero once the task's launch has stopped (a fault, or a --timeout
   /// seen by simrt's watchdog thread). Kernel code reads it atomically at
