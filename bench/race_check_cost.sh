@@ -17,7 +17,9 @@ export BANGC_CACHE_DIR="$work/cache"
 # seconds ARGS...: median host_seconds of five runs of `bangc-sim op ARGS`.
 seconds() {
   for i in 1 2 3 4 5; do
-    "$sim" op "$@" --stats-json s.json >/dev/null 2>&1
+    rm -f s.json
+    "$sim" op "$@" --stats-json s.json >log.txt 2>&1 ||
+      { cat log.txt >&2; echo "failed: bangc-sim op $*" >&2; exit 1; }
     "$py" -c "import json; print(json.load(open('s.json'))['host_seconds'])"
   done | sort -g | sed -n 3p
 }
