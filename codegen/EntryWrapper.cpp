@@ -2,14 +2,19 @@
 //
 // For each kernel, `void @__bangsim_entry.N(ptr %args)` loads parameter i
 // from *args[i] and calls the kernel: simrt can launch any kernel through one
-// function type (BangKernelEntry). The module descriptor
+// function type (BangKernelEntry). A struct by value is copied into the
+// wrapper's frame and passed as Clang lowered the parameter for the host ABI
+// (!bang.params, bang/KernelParamsMD.h): a pointer to the copy, or pieces
+// of it loaded as the coerced IR arguments. The module descriptor
 // @__bangsim_module_desc (a BangModuleDesc) lists the kernels with their
-// names and parameter signatures, and the static on-chip layout that
+// names, parameter signatures and sizes, and the static on-chip layout that
 // MemorySpacesPass recorded.
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/EntryWrapper.h"
 #include "codegen/BangIR.h"
+
+#include "bang/KernelParamsMD.h"
 
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Instructions.h"
@@ -46,21 +51,119 @@ char signatureLetter(Type *t) {
   return 0;
 }
 
+/// How one source-level parameter reaches the kernel (see
+/// frontend/KernelParams.h, which records it as !bang.params).
+struct ParamPlan {
+  bool aggregate = false;
+  uint64_t size = 0, align = 1;
+  unsigned how = ParamDirect;
+  unsigned firstIRArg = 0;
+  std::vector<uint64_t> offsets; ///< one per IR argument, when direct
+};
+
+uint64_t mdInt(const MDNode *node, unsigned i) {
+  return mdconst::extract<ConstantInt>(node->getOperand(i))->getZExtValue();
+}
+
+/// The plan of each parameter: from !bang.params, or (IR not from our
+/// frontend) one IR argument per parameter.
+std::vector<ParamPlan> paramPlans(Function &kernel) {
+  std::vector<ParamPlan> plans;
+  const DataLayout &dl = kernel.getParent()->getDataLayout();
+  MDNode *md = kernel.getMetadata(KernelParamsMD);
+  if (!md) {
+    for (Argument &arg : kernel.args()) {
+      ParamPlan p;
+      Type *t = arg.getType();
+      p.size = t->isIntegerTy(1) ? 1 : dl.getTypeAllocSize(t).getFixedValue();
+      p.align = t->isIntegerTy(1) ? 1 : dl.getABITypeAlign(t).value();
+      p.firstIRArg = arg.getArgNo();
+      p.offsets = {0};
+      plans.push_back(p);
+    }
+    return plans;
+  }
+  for (const MDOperand &op : md->operands()) {
+    auto *node = cast<MDNode>(op);
+    ParamPlan p;
+    p.aggregate = mdInt(node, 0);
+    p.size = mdInt(node, 1);
+    p.align = mdInt(node, 2);
+    p.how = mdInt(node, 3);
+    p.firstIRArg = mdInt(node, 4);
+    for (unsigned i = 5; i < node->getNumOperands(); ++i)
+      p.offsets.push_back(mdInt(node, i));
+    plans.push_back(p);
+  }
+  return plans;
+}
+
+/// Whether the IR arguments `plan` names exist and have types it can load.
+bool planFits(const Function &kernel, const ParamPlan &plan) {
+  unsigned n = plan.how == ParamDirect     ? plan.offsets.size()
+               : plan.how == ParamIndirect ? 1
+                                           : 0;
+  if (plan.firstIRArg + n > kernel.arg_size())
+    return false;
+  for (unsigned k = 0; k < n; ++k) {
+    const Argument *arg = kernel.getArg(plan.firstIRArg + k);
+    if (arg->hasStructRetAttr() || arg->hasInAllocaAttr())
+      return false;
+    Type *t = arg->getType();
+    if (plan.how == ParamIndirect ? !t->isPointerTy()
+                                  : !t->isSized() || t->isStructTy())
+      return false;
+  }
+  if (!plan.aggregate) // a scalar: one value of a signature letter's type
+    return plan.how == ParamDirect && n == 1 &&
+           !kernel.getArg(plan.firstIRArg)->hasByValAttr() &&
+           signatureLetter(kernel.getArg(plan.firstIRArg)->getType());
+  return true;
+}
+
+/// A copy of the aggregate at `slot` in the wrapper's frame, large enough
+/// for every piece loaded from it, as Clang's coerced loads read it.
+Value *copyAggregate(IRBuilder<> &b, Function &kernel, const ParamPlan &plan,
+                     Value *slot) {
+  const DataLayout &dl = kernel.getParent()->getDataLayout();
+  uint64_t bytes = std::max<uint64_t>(plan.size, 1);
+  uint64_t align = std::max<uint64_t>(plan.align, 1);
+  if (plan.how == ParamDirect)
+    for (size_t k = 0; k < plan.offsets.size(); ++k) {
+      Type *t = kernel.getArg(plan.firstIRArg + k)->getType();
+      bytes = std::max<uint64_t>(
+          bytes, plan.offsets[k] + dl.getTypeAllocSize(t).getFixedValue());
+      align = std::max<uint64_t>(align, dl.getABITypeAlign(t).value());
+    }
+  AllocaInst *copy = b.CreateAlloca(ArrayType::get(b.getInt8Ty(), bytes));
+  copy->setAlignment(Align(align));
+  if (bytes > plan.size)
+    b.CreateMemSet(copy, b.getInt8(0), bytes, Align(align));
+  b.CreateMemCpy(copy, Align(align), slot, Align(1), plan.size);
+  return copy;
+}
+
 /// Builds the entry wrapper of `kernel`; null (with an error reported) if a
-/// parameter type cannot be passed.
-Function *buildEntry(Function &kernel, unsigned index, std::string &signature) {
+/// parameter type cannot be passed. Fills `signature` and `params`.
+Function *buildEntry(Function &kernel, unsigned index, std::string &signature,
+                     std::vector<std::pair<uint64_t, uint64_t>> &params) {
   Module &m = *kernel.getParent();
   LLVMContext &ctx = m.getContext();
-  for (Argument &arg : kernel.args()) {
-    char letter = signatureLetter(arg.getType());
-    if (!letter || arg.hasByValAttr() || arg.hasStructRetAttr()) {
+  std::vector<ParamPlan> plans = paramPlans(kernel);
+  kernel.setMetadata(KernelParamsMD, nullptr);
+  for (size_t i = 0; i < plans.size(); ++i) {
+    const ParamPlan &plan = plans[i];
+    if (!planFits(kernel, plan)) {
       reportError(kernel, nullptr,
-                  "kernel parameter " + Twine(arg.getArgNo() + 1) +
+                  "kernel parameter " + Twine(i + 1) +
                       " has a type that cannot be passed to a kernel; use "
-                      "pointers and scalars");
+                      "pointers, scalars and trivially copyable structs");
       return nullptr;
     }
-    signature += letter;
+    signature += plan.aggregate
+                     ? 's'
+                     : signatureLetter(kernel.getArg(plan.firstIRArg)->getType());
+    params.push_back({plan.size, plan.align});
   }
   auto *type = FunctionType::get(Type::getVoidTy(ctx),
                                  {PointerType::getUnqual(ctx)}, false);
@@ -68,20 +171,48 @@ Function *buildEntry(Function &kernel, unsigned index, std::string &signature) {
                                      "__bangsim_entry." + Twine(index), m);
   entry->addFnAttr(Attribute::NoUnwind);
   IRBuilder<> b(BasicBlock::Create(ctx, "entry", entry));
-  std::vector<Value *> args;
-  for (Argument &arg : kernel.args()) {
+  std::vector<Value *> args(kernel.arg_size(), nullptr);
+  for (size_t i = 0; i < plans.size(); ++i) {
+    const ParamPlan &plan = plans[i];
     Value *slot = b.CreateLoad(
         b.getPtrTy(),
-        b.CreateConstInBoundsGEP1_64(b.getPtrTy(), entry->getArg(0),
-                                     arg.getArgNo()));
-    Type *t = arg.getType();
-    if (t->isIntegerTy(1)) // bool travels as a byte
-      args.push_back(b.CreateTrunc(b.CreateLoad(b.getInt8Ty(), slot), t));
-    else
-      args.push_back(b.CreateLoad(t, slot));
+        b.CreateConstInBoundsGEP1_64(b.getPtrTy(), entry->getArg(0), i));
+    if (!plan.aggregate) {
+      Type *t = kernel.getArg(plan.firstIRArg)->getType();
+      if (t->isIntegerTy(1)) // bool travels as a byte
+        args[plan.firstIRArg] =
+            b.CreateTrunc(b.CreateLoad(b.getInt8Ty(), slot), t);
+      else
+        args[plan.firstIRArg] = b.CreateLoad(t, slot);
+      continue;
+    }
+    if (plan.how == ParamIgnored)
+      continue;
+    Value *copy = copyAggregate(b, kernel, plan, slot);
+    if (plan.how == ParamIndirect) {
+      args[plan.firstIRArg] = copy;
+      continue;
+    }
+    for (size_t k = 0; k < plan.offsets.size(); ++k) {
+      Type *t = kernel.getArg(plan.firstIRArg + k)->getType();
+      args[plan.firstIRArg + k] = b.CreateLoad(
+          t, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), copy, plan.offsets[k]));
+    }
   }
+  // IR arguments no parameter names are ABI padding: any value will do.
+  for (size_t i = 0; i < args.size(); ++i)
+    if (!args[i])
+      args[i] = PoisonValue::get(kernel.getArg(i)->getType());
   CallInst *call = b.CreateCall(&kernel, args);
   call->setCallingConv(kernel.getCallingConv());
+  // The parameters' ABI attributes (byval, signext, ...) belong on the call
+  // too: a byval struct travels on the stack only if the call says so.
+  AttributeList attrs = kernel.getAttributes();
+  std::vector<AttributeSet> paramAttrs;
+  for (unsigned i = 0; i < kernel.arg_size(); ++i)
+    paramAttrs.push_back(attrs.getParamAttrs(i));
+  call->setAttributes(
+      AttributeList::get(ctx, AttributeSet(), AttributeSet(), paramAttrs));
   b.CreateRetVoid();
   return entry;
 }
@@ -109,7 +240,9 @@ PreservedAnalyses EntryWrapperPass::run(Module &m, ModuleAnalysisManager &) {
   LLVMContext &ctx = m.getContext();
   Type *ptr = PointerType::getUnqual(ctx);
   StructType *kernelDesc = StructType::get(
-      ctx, {ptr, ptr, ptr, ptr, ptr, Type::getInt32Ty(ctx)});
+      ctx, {ptr, ptr, ptr, ptr, ptr, Type::getInt32Ty(ctx), ptr});
+  StructType *paramDesc = StructType::get(
+      ctx, {Type::getInt32Ty(ctx), Type::getInt32Ty(ctx)});
   std::vector<Constant *> kernels;
   std::vector<Function *> found;
   for (Function &f : m)
@@ -117,9 +250,21 @@ PreservedAnalyses EntryWrapperPass::run(Module &m, ModuleAnalysisManager &) {
       found.push_back(&f);
   for (Function *kernel : found) {
     std::string signature;
-    Function *entry = buildEntry(*kernel, kernels.size(), signature);
+    std::vector<std::pair<uint64_t, uint64_t>> params;
+    Function *entry = buildEntry(*kernel, kernels.size(), signature, params);
     if (!entry)
       continue;
+    Constant *paramArray = ConstantPointerNull::get(PointerType::getUnqual(ctx));
+    if (!params.empty()) {
+      std::vector<Constant *> rows;
+      for (auto [size, align] : params)
+        rows.push_back(ConstantStruct::get(paramDesc,
+                                           {i32(ctx, size), i32(ctx, align)}));
+      ArrayType *type = ArrayType::get(paramDesc, rows.size());
+      paramArray = new GlobalVariable(m, type, true, GlobalValue::PrivateLinkage,
+                                      ConstantArray::get(type, rows),
+                                      "__bangsim_params");
+    }
     std::string file;
     unsigned line = 0;
     if (DISubprogram *sp = kernel->getSubprogram()) {
@@ -131,7 +276,7 @@ PreservedAnalyses EntryWrapperPass::run(Module &m, ModuleAnalysisManager &) {
         {constantString(m, kernel->getName()),
          constantString(m, kernel->getFnAttribute(KernelAttr).getValueAsString()),
          constantString(m, signature), entry, constantString(m, file),
-         i32(ctx, line)}));
+         i32(ctx, line), paramArray}));
   }
 
   Constant *kernelArray = ConstantPointerNull::get(PointerType::getUnqual(ctx));

@@ -307,13 +307,29 @@ private:
   }
 
   /// What a launch passes (the kernel ABI's signature letters): pointers,
-  /// bool, enums, integers of 8 to 64 bits, half, float and double. Anything
-  /// else (a struct or an array by value, a reference, long double) is an
+  /// bool, enums, integers of 8 to 64 bits, half, float and double, and
+  /// structs, classes and unions by value when they are trivially copyable
+  /// (a launch copies their bytes; pointers in them are values like any
+  /// other). Anything else (a reference, long double, a wider integer, a
+  /// class with a copy constructor, destructor or virtual functions) is an
   /// error at the parameter, in the host + device compile before its launch.
   bool checkParameters(ASTContext &ctx, FunctionDecl *kernel) {
     bool ok = true;
     for (const ParmVarDecl *param : kernel->parameters()) {
       QualType t = param->getType().getCanonicalType();
+      if (t->isRecordType() && !t->isIncompleteType()) {
+        if (t.isTriviallyCopyableType(ctx))
+          continue;
+        report(param->getLocation(), DiagnosticsEngine::Error,
+               "kernel parameter %0 of %1 has type %2, which is not "
+               "trivially copyable (a copy constructor, a destructor or "
+               "virtual functions); a launch copies a struct's bytes, so a "
+               "kernel takes only trivially copyable ones by value")
+            << unsigned(param->getFunctionScopeIndex() + 1) << kernel
+            << param->getType() << param->getSourceRange();
+        ok = false;
+        continue;
+      }
       bool passable = t->isPointerType() || t->isNullPtrType();
       if (const auto *e = t->getAs<EnumType>())
         t = e->getDecl()->getIntegerType().getCanonicalType();
@@ -328,7 +344,8 @@ private:
         continue;
       report(param->getLocation(), DiagnosticsEngine::Error,
              "kernel parameter %0 of %1 has type %2, which cannot be passed "
-             "to a kernel; use pointers and scalars")
+             "to a kernel; use pointers, scalars and trivially copyable "
+             "structs")
           << unsigned(param->getFunctionScopeIndex() + 1) << kernel
           << param->getType() << param->getSourceRange();
       ok = false;

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "frontend/Frontend.h"
 #include "frontend/BangChecks.h"
+#include "frontend/KernelParams.h"
 #include "frontend/SourceKind.h"
 
 #include "bang/Embedded.h"
@@ -194,6 +195,9 @@ protected:
     std::vector<std::unique_ptr<clang::ASTConsumer>> consumers;
     consumers.push_back(createBangChecks(ci, options.device));
     consumers.push_back(EmitLLVMOnlyAction::CreateASTConsumer(ci, inFile));
+    // After CodeGen: it reads how CodeGen passed each kernel parameter.
+    if (clang::CodeGenerator *codegen = getCodeGenerator())
+      consumers.push_back(createKernelParamsRecorder(ci, *codegen));
     return std::make_unique<clang::MultiplexConsumer>(std::move(consumers));
   }
 
@@ -265,6 +269,9 @@ llvm::Error runClang(
   // The driver asks for -disable-free, which leaks in a long-lived process.
   invocation->getFrontendOpts().DisableFree = false;
   invocation->getCodeGenOpts().DisableFree = false;
+  // The kernel parameter recorder (KernelParams.h) reads the AST after
+  // CodeGen: keep it until the action ends.
+  invocation->getCodeGenOpts().ClearASTBeforeBackend = false;
   // Clang's CodeGen sets LLVM's -time-passes flag from its own option: keep
   // what the user asked for with -mllvm -time-passes.
   invocation->getCodeGenOpts().TimePasses = llvm::TimePassesIsEnabled;

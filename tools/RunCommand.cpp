@@ -32,6 +32,8 @@ static const char *const help =
     "      out:FILE.npy:DTYPE:D0xD1..  a zeroed buffer, written to FILE after\n"
     "      inout:FILE.npy              filled from FILE, written back after\n"
     "      i8:V i16:V i32:V i64:V u32:V f16:V f32:V f64:V   scalars\n"
+    "      struct:TYPE:V,TYPE:V,...    a struct by value: its fields in order\n"
+    "                                  (scalar TYPEs), laid out as C does\n"
     "  --trace FILE.json write a Chrome trace (open it in Perfetto)\n"
     "  --profile         print where the simulated time went\n"
     "  --stats-json FILE write the launch statistics as JSON\n"
@@ -143,9 +145,57 @@ llvm::Expected<bangsim::KernelArg> parseScalar(llvm::StringRef type,
                                  type.str().c_str());
 }
 
+/// Bytes of a scalar of signature letter `kind`.
+unsigned scalarBytes(char kind) {
+  switch (kind) {
+  case 'b': case 'z': return 1;
+  case 'h': case 'e': return 2;
+  case 'i': case 'f': return 4;
+  default: return 8;
+  }
+}
+
+/// A struct by value from its fields, TYPE:V,TYPE:V,... in declaration
+/// order, laid out as C lays out a struct of them: each field at a multiple
+/// of its size, the whole padded to a multiple of the largest (padding is
+/// zero). An array member is its elements, one field each.
+llvm::Expected<bangsim::KernelArg> parseStruct(llvm::StringRef text,
+                                               llvm::StringRef fields) {
+  std::vector<uint8_t> bytes;
+  unsigned align = 1;
+  llvm::SmallVector<llvm::StringRef, 8> parts;
+  fields.split(parts, ',');
+  for (llvm::StringRef field : parts) {
+    auto [type, value] = field.split(':');
+    if (type.empty() || value.empty())
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "bad --arg '%s': want struct:TYPE:V,TYPE:V,... (the fields in "
+          "order, e.g. struct:i32:4,f32:0.5)",
+          text.str().c_str());
+    auto scalar = parseScalar(type, value);
+    if (!scalar)
+      return scalar.takeError();
+    unsigned size = scalarBytes(scalar->kind);
+    align = std::max(align, size);
+    bytes.resize(llvm::alignTo(bytes.size(), size), 0);
+    for (unsigned i = 0; i < size; ++i) // little-endian, as the host
+      bytes.push_back(uint8_t(scalar->bits >> (8 * i)));
+  }
+  bytes.resize(llvm::alignTo(bytes.size(), align), 0);
+  return bangsim::KernelArg::aggregate(bytes.data(), bytes.size());
+}
+
 llvm::Expected<RunArg> parseArg(llvm::StringRef text) {
   auto [kind, rest] = text.split(':');
   RunArg arg;
+  if (kind == "struct") {
+    auto value = parseStruct(text, rest);
+    if (!value)
+      return value.takeError();
+    arg.scalar = std::move(*value);
+    return std::move(arg);
+  }
   if (kind == "in" || kind == "inout") {
     arg.kind = kind == "in" ? RunArg::In : RunArg::InOut;
     arg.file = rest.str(); // read by run(): a bad file is an input error
@@ -301,8 +351,16 @@ struct RunCommand {
             "run", llvm::formatv("--arg {0} does not fit parameter {0} of "
                                  "'{1}' (kind '{2}', parameter wants '{3}'; "
                                  "p pointer, b i8, h i16, i i32/u32, l i64, "
-                                 "e f16, f f32, d f64)",
+                                 "e f16, f f32, d f64, s struct)",
                                  i + 1, k.pretty, have, want));
+      size_t wantBytes = i < k.params.size() ? k.params[i].size : 0;
+      if (want == 's' && args[i].scalar.bytes.size() != wantBytes)
+        return usageError(
+            "run", llvm::formatv("--arg {0} is a struct of {1} bytes (its "
+                                 "fields laid out as C does); parameter {0} "
+                                 "of '{2}' has {3}",
+                                 i + 1, args[i].scalar.bytes.size(), k.pretty,
+                                 wantBytes));
     }
     return -1;
   }

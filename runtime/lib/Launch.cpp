@@ -80,7 +80,7 @@ std::vector<CallConfiguration> &callConfigurations() {
   return stack;
 }
 
-/// Size in bytes of an argument of signature letter `kind`.
+/// Size in bytes of an argument of scalar signature letter `kind`.
 int argBytes(char kind) {
   switch (kind) {
   case 'b': case 'z': return 1;
@@ -201,8 +201,11 @@ cnrtRet_t launch(const char *function, const void *stub, cnrtDim3_t dim,
       return fail(cnrtErrorArgsInvalid, function,
                   "args[" + llvm::Twine(i) + "] is NULL");
     KernelArg a{k.signature[i], 0};
-    std::memcpy(&a.bits, args[i], argBytes(k.signature[i]));
-    packed.push_back(a);
+    if (a.kind == 's') // a struct by value: its bytes, as the stub holds it
+      a = KernelArg::aggregate(args[i], k.params.at(i).size);
+    else
+      std::memcpy(&a.bits, args[i], argBytes(k.signature[i]));
+    packed.push_back(std::move(a));
   }
   llvm::Expected<Device *> device = state.open(ordinal);
   if (!device)

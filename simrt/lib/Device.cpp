@@ -119,13 +119,22 @@ Error checkArgs(const Kernel &kernel, llvm::ArrayRef<KernelArg> args) {
                                      "given",
                                      kernel.pretty, kernel.signature.size(),
                                      args.size()));
-  for (size_t i = 0; i < args.size(); ++i)
+  for (size_t i = 0; i < args.size(); ++i) {
     if (args[i].kind != kernel.signature[i])
       return launchError(llvm::formatv(
           "kernel '{0}': argument {1} is of kind '{2}', the parameter wants "
           "'{3}' (p pointer, b i8, h i16, i i32, l i64, e f16, f f32, d f64, "
-          "z bool)",
+          "z bool, s struct)",
           kernel.pretty, i + 1, args[i].kind, kernel.signature[i]));
+    if (args[i].kind != 's')
+      continue;
+    size_t want = i < kernel.params.size() ? kernel.params[i].size : 0;
+    if (args[i].bytes.size() != want)
+      return launchError(llvm::formatv(
+          "kernel '{0}': argument {1} is a struct of {2} bytes, the "
+          "parameter's type has {3}",
+          kernel.pretty, i + 1, args[i].bytes.size(), want));
+  }
   return Error::success();
 }
 
@@ -217,8 +226,12 @@ Expected<LaunchStats> Device::launch(const Kernel &kernel,
   }
   for (const KernelArg &a : args)
     l.argValues.push_back(a.bits);
-  for (uint64_t &v : l.argValues)
-    l.argPointers.push_back(&v);
+  for (size_t i = 0; i < args.size(); ++i)
+    // A struct's bytes: the entry wrapper copies them before reading, so
+    // they need no alignment.
+    l.argPointers.push_back(args[i].kind == 's'
+                                ? const_cast<uint8_t *>(args[i].bytes.data())
+                                : static_cast<void *>(&l.argValues[i]));
   int count = int(dim.count());
   int activeCores = std::min(count, spec.numCores());
   l.scalarIPC = Rate(spec.scalarIPC);

@@ -85,8 +85,11 @@ void Module::collectKernels() {
   const BangModuleDesc &desc = jit->descriptor();
   for (int i = 0; i < desc.numKernels; ++i) {
     const BangKernelDesc &k = desc.kernels[i];
-    kernelList.push_back(Kernel{k.name, k.pretty, k.signature, k.entry,
-                                k.file ? k.file : "", k.line});
+    Kernel kernel{k.name, k.pretty, k.signature, k.entry,
+                  k.file ? k.file : "", k.line};
+    if (k.params)
+      kernel.params.assign(k.params, k.params + kernel.signature.size());
+    kernelList.push_back(std::move(kernel));
   }
   for (int s = 0; s < 3; ++s)
     layout.bytes[s] = desc.staticBytes[s];

@@ -33,6 +33,10 @@ except OSError:
     flags = []
 if "avx512fp16" in flags:
     config.available_features.add("host-avx512fp16")
+# The host's C ABI, for tests of how Clang lowers a struct by value.
+import platform
+if platform.machine() in ("x86_64", "AMD64"):
+    config.available_features.add("x86_64")
 
 # Whether this host runs the device library precompiled at build time (a
 # build on this machine does; a copied build on another CPU does not).

@@ -13,7 +13,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 
-#define BANGSIM_ABI_VERSION 6
+#define BANGSIM_ABI_VERSION 7
 
 #ifdef __cplusplus
 extern "C" {
@@ -99,8 +99,18 @@ typedef struct BangStaticInit {
 /// the kernel's i-th parameter.
 typedef void (*BangKernelEntry)(void *const *args);
 
+/// The value of one kernel parameter as a launch passes it: args[i] of the
+/// entry wrapper points at `size` bytes laid out as the parameter's C type
+/// (any alignment: the wrapper copies an aggregate before reading it).
+typedef struct BangParamDesc {
+  int32_t size;  ///< bytes of the value (sizeof the parameter's type)
+  int32_t align; ///< alignof the parameter's type
+} BangParamDesc;
+
 /// One kernel of a module. `signature` has one letter per parameter:
-/// p pointer, b i8, h i16, i i32, l i64, e f16, f f32, d f64.
+/// p pointer, z bool, b i8, h i16, i i32, l i64, e f16, f f32, d f64, and
+/// s a struct, class or union passed by value (its bytes; `params` gives
+/// their size).
 typedef struct BangKernelDesc {
   const char *name;      ///< Symbol (mangled) name.
   const char *pretty;    ///< Demangled name without parameters, e.g. "vadd<float>".
@@ -108,6 +118,8 @@ typedef struct BangKernelDesc {
   BangKernelEntry entry;
   const char *file;
   int32_t line;
+  /// One entry per letter of `signature` (null when it is empty).
+  const BangParamDesc *params;
 } BangKernelDesc;
 
 /// Everything simrt needs to know about a compiled module. codegen emits one

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace bangsim {
@@ -43,6 +44,9 @@ int unionClusters(FuncType type);
 struct KernelArg {
   char kind; ///< a BangKernelDesc signature letter
   uint64_t bits = 0;
+  /// The value's bytes for kind 's' (a struct by value), laid out as the
+  /// parameter's C type; its size must be the parameter's.
+  std::vector<uint8_t> bytes;
   static KernelArg pointer(const void *p) { return {'p', uint64_t(uintptr_t(p))}; }
   static KernelArg i8(int8_t v) { return {'b', uint64_t(uint8_t(v))}; }
   static KernelArg i16(int16_t v) { return {'h', uint64_t(uint16_t(v))}; }
@@ -52,6 +56,17 @@ struct KernelArg {
   static KernelArg f32(float v);
   static KernelArg f64(double v);
   static KernelArg boolean(bool v) { return {'z', uint64_t(v)}; }
+  /// A struct, class or union by value: `size` bytes at `data`.
+  static KernelArg aggregate(const void *data, size_t size) {
+    const auto *p = static_cast<const uint8_t *>(data);
+    return {'s', 0, std::vector<uint8_t>(p, p + size)};
+  }
+  /// The same for a value of a trivially copyable type.
+  template <typename T> static KernelArg aggregate(const T &value) {
+    static_assert(std::is_trivially_copyable_v<T>,
+                  "a kernel takes trivially copyable structs only");
+    return aggregate(&value, sizeof(T));
+  }
 };
 
 /// A kernel of a loaded module, as simrt launches it.
@@ -62,6 +77,8 @@ struct Kernel {
   BangKernelEntry entry;
   std::string file;
   int line = 0;
+  /// Size and alignment of each parameter's value, one per signature letter.
+  std::vector<BangParamDesc> params;
 };
 
 /// Static on-chip memory of a loaded module (from BangModuleDesc).
