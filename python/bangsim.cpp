@@ -136,6 +136,34 @@ bangsim::KernelArg toScalar(char kind, const py::handle &value, size_t index) {
                        std::string(1, kind) + "'");
 }
 
+/// A struct by value (signature letter 's'): the bytes of any object with
+/// the buffer protocol (bytes, a numpy structured scalar or record array of
+/// one element, a ctypes.Structure), exactly the parameter's size.
+bangsim::KernelArg toStruct(const bangsim::Kernel &kernel, size_t index,
+                            const py::handle &value) {
+  size_t want = index < kernel.params.size() ? kernel.params[index].size : 0;
+  if (!PyObject_CheckBuffer(value.ptr()))
+    throw py::type_error("argument " + std::to_string(index) +
+                         ": the kernel takes a struct of " +
+                         std::to_string(want) +
+                         " bytes here; pass its bytes (bytes, a numpy "
+                         "record, a ctypes.Structure)");
+  py::buffer_info info = py::reinterpret_borrow<py::buffer>(value).request();
+  size_t bytes = size_t(info.size) * size_t(info.itemsize);
+  if (bytes != want)
+    throw py::value_error("argument " + std::to_string(index) + ": " +
+                          std::to_string(bytes) +
+                          " bytes given, the kernel's struct has " +
+                          std::to_string(want));
+  // A ctypes or numpy object may be non-contiguous only with more than one
+  // element; copy through tobytes() then.
+  if (info.ndim > 1 || (info.ndim == 1 && info.strides[0] != info.itemsize)) {
+    std::string copy = py::bytes(value.attr("tobytes")());
+    return bangsim::KernelArg::aggregate(copy.data(), copy.size());
+  }
+  return bangsim::KernelArg::aggregate(info.ptr, bytes);
+}
+
 bool isCContiguous(const py::buffer_info &info) {
   py::ssize_t expected = info.itemsize;
   for (py::ssize_t d = info.ndim - 1; d >= 0; --d) {
@@ -174,6 +202,10 @@ struct Launcher {
     };
     try {
       for (size_t i = 0; i < sig.size(); ++i) {
+        if (sig[i] == 's') {
+          launchArgs.push_back(toStruct(*kernel, i, args[i]));
+          continue;
+        }
         if (sig[i] != 'p') {
           launchArgs.push_back(toScalar(sig[i], args[i], i));
           continue;
@@ -296,6 +328,10 @@ double cxxLaunchLoop(const Launcher &l, const py::args &args, int n) {
     std::vector<std::pair<void *, py::buffer_info>> buffers;
     std::vector<bangsim::KernelArg> launchArgs;
     for (size_t a = 0; a < l.kernel->signature.size(); ++a) {
+      if (l.kernel->signature[a] == 's') {
+        launchArgs.push_back(toStruct(*l.kernel, a, args[a]));
+        continue;
+      }
       if (l.kernel->signature[a] != 'p') {
         launchArgs.push_back(toScalar(l.kernel->signature[a], args[a], a));
         continue;

@@ -35,6 +35,13 @@ __mlu_global__ void affine(double *out, char c, short s, long long l,
 }
 """
 
+STRUCT = r"""
+struct Shift { double scale; int offset; float bias; };
+__mlu_global__ void shift(Shift s, float *out, int n) {
+  for (int i = 0; i < n; ++i) out[i] = i * s.scale + s.offset + s.bias;
+}
+"""
+
 FAULT = r"""
 __nram__ float buf[64];
 __mlu_global__ void overrun(float *out) {
@@ -87,6 +94,20 @@ class CompileAndLaunch(unittest.TestCase):
         self.assertEqual(list(out[:3]), [-3.0, 300.0, float(2**40)])
         self.assertEqual(out[3], float(np.float32(0.1)))
         self.assertEqual(out[4], 0.1)
+
+    def test_struct_by_value_from_its_bytes(self):
+        mod = bangsim.compile(STRUCT)
+        self.assertEqual(mod.kernel("shift").signature, "spi")
+        shape = np.array([(3.0, 2, 0.5)],
+                         dtype=np.dtype([("scale", "<f8"), ("offset", "<i4"),
+                                         ("bias", "<f4")]))
+        out = np.zeros(4, np.float32)
+        mod.shift[1](shape[0], out, 4)
+        np.testing.assert_array_equal(out, np.arange(4) * 3.0 + 2 + 0.5)
+        with self.assertRaisesRegex(ValueError, "12 bytes given, the kernel's struct has 16"):
+            mod.shift[1](bytes(12), out, 4)
+        with self.assertRaisesRegex(TypeError, "takes a struct of 16 bytes"):
+            mod.shift[1](1.5, out, 4)
 
     def test_wrong_argument_count(self):
         mod = bangsim.compile(VADD)
