@@ -50,6 +50,13 @@ namespace {
 std::string str(int64_t v) { return std::to_string(v); }
 const char *boolLit(bool b) { return b ? "true" : "false"; }
 
+/// A double literal that reads back as \p v exactly (infinities included).
+std::string doubleLit(double v) {
+  if (std::isinf(v))
+    return v > 0 ? "__builtin_inf()" : "-__builtin_inf()";
+  return fmt::format("{:.17g}", v);
+}
+
 std::string floatLit(double v) {
   if (std::isinf(v))
     return v > 0 ? "__builtin_inff()" : "(-__builtin_inff())";
@@ -85,6 +92,16 @@ private:
   int64_t sramFloats = 0;
 
   int tensors() const { return int(g.Tensors.size()); }
+  /// The device element type of tensor \p t.
+  std::string ctype(int t) const { return deviceCType(n.Tensors[t].Type); }
+  /// A pointer of element type \p ty at float offset \p off of lg_sram
+  /// (declared float; every staged array starts at a multiple of 4 bytes).
+  static std::string sramPtr(DType ty, int64_t off) {
+    std::string at = "lg_sram + " + std::to_string(off);
+    if (ty == DType::F32)
+      return at;
+    return fmt::format("({} *)({})", deviceCType(ty), at);
+  }
   /// The first convolution of a pipelined item of one image makes its
   /// window tile before ts1 queues the stores and loads, which its
   /// synchronous copy would otherwise wait for; -1 if none.
@@ -182,13 +199,16 @@ void KernelWriter::declarations() {
   if (p.inputsInSram())
     for (int t : g.Inputs) {
       sramOff[t] = sramFloats;
-      sramFloats += p.SramImages * n.Tensors[t].elements();
+      sramFloats += (p.SramImages * n.Tensors[t].bytes() + 3) / 4;
     }
   if (p.weightsInSram())
     for (int l : g.Layers)
       if (n.Layers[l].Kind == OpKind::Conv) {
         sramWOff[l] = sramFloats;
-        sramFloats += int64_t(n.Layers[l].Weight.size());
+        sramFloats += (int64_t(n.Layers[l].Weight.size()) *
+                           n.weightElemBytes(n.Layers[l]) +
+                       3) /
+                      4;
       }
   if (p.usesSram()) {
     const char *what = p.inputsInSram() && p.weightsInSram()
@@ -298,17 +318,21 @@ void KernelWriter::signature() {
     k.Params.push_back(ref);
   };
   for (int t : g.Inputs)
-    param("const float *g_t" + str(t), {KernelParamRef::Tensor, t});
+    param(fmt::format("const {} *g_t{}", ctype(t), t),
+          {KernelParamRef::Tensor, t});
   for (int t : g.Outputs)
-    param("float *g_t" + str(t), {KernelParamRef::Tensor, t});
+    param(fmt::format("{} *g_t{}", ctype(t), t), {KernelParamRef::Tensor, t});
   for (int l : g.Layers) {
     const Layer &layer = n.Layers[l];
     if (layer.Kind == OpKind::Conv)
-      param("const float *g_w" + str(l), {KernelParamRef::Weight, l});
+      param(fmt::format("const {} *g_w{}", ctype(layer.Inputs[0]), l),
+            {KernelParamRef::Weight, l});
     if (!layer.Bias.empty())
-      param("const float *g_b" + str(l), {KernelParamRef::Bias, l});
+      param(fmt::format("const {} *g_b{}", ctype(layer.Output), l),
+            {KernelParamRef::Bias, l});
     if (!layer.Alpha.empty())
-      param("const float *g_a" + str(l), {KernelParamRef::Alpha, l});
+      param(fmt::format("const {} *g_a{}", ctype(layer.Output), l),
+            {KernelParamRef::Alpha, l});
   }
   e.line("__mlu_global__ void " + k.Name + "(" + params + ") {");
 }
@@ -341,16 +365,17 @@ void KernelWriter::bufferPointers() {
   // (Element by element: an initialised local array becomes a global
   // initialiser, which may not take an on-chip address.)
   auto pair = [&](const std::string &name, const char *memory, int64_t off0,
-                  int64_t off1) {
-    return "float *" + name + "[2]; " + name + "[0] = (float *)(" + memory +
-           " + " + str(off0) + "); " + name + "[1] = (float *)(" + memory +
-           " + " + str(off1) + ");";
+                  int64_t off1, int t) {
+    std::string ty = ctype(t);
+    return ty + " *" + name + "[2]; " + name + "[0] = (" + ty + " *)(" +
+           memory + " + " + str(off0) + "); " + name + "[1] = (" + ty + " *)(" +
+           memory + " + " + str(off1) + ");";
   };
   for (int t : g.Tensors) {
     int root = p.Alias.count(t) ? p.Alias.at(t) : t; // in place
     const LmemBuffer *a = act.at({root, 0});
     const LmemBuffer *b = act.count({root, 1}) ? act.at({root, 1}) : a;
-    e.line(pair("t" + str(t), "lg_nram", a->Offset, b->Offset) + " // " +
+    e.line(pair("t" + str(t), "lg_nram", a->Offset, b->Offset, t) + " // " +
            n.Tensors[t].Name);
   }
   for (auto &[key, b] : wt) {
@@ -358,16 +383,23 @@ void KernelWriter::bufferPointers() {
     if (copy)
       continue;
     const LmemBuffer *b1 = wt.count({l, 1}) ? wt.at({l, 1}) : b;
-    e.line(pair("w" + str(l), "lg_wram", b->Offset, b1->Offset));
+    e.line(pair("w" + str(l), "lg_wram", b->Offset, b1->Offset,
+                n.Layers[l].Inputs[0]));
   }
-  auto fixed = [&](const std::string &name, int64_t off) {
-    e.line("float *const " + name + " = (float *)(lg_nram + " + str(off) +
+  auto fixed = [&](const std::string &name, int64_t off, int t) {
+    std::string ty = ctype(t);
+    e.line(ty + " *const " + name + " = (" + ty + " *)(lg_nram + " + str(off) +
            ");");
   };
+  // Vectors and vector tiles have the output's type, window tiles the
+  // input's.
   for (auto &[key, b] : vec)
-    fixed((key.second == 1 ? "b" : "a") + str(key.first), b->Offset);
+    fixed((key.second == 1 ? "b" : "a") + str(key.first), b->Offset,
+          n.Layers[key.first].Output);
   for (auto &[key, b] : scr)
-    fixed((key.second == 0 ? "tile" : "vtile") + str(key.first), b->Offset);
+    fixed((key.second == 0 ? "tile" : "vtile") + str(key.first), b->Offset,
+          key.second == 0 ? n.Layers[key.first].Inputs[0]
+                          : n.Layers[key.first].Output);
 }
 
 // The weights of a channel slice are one contiguous HWIO block at
@@ -386,7 +418,8 @@ void KernelWriter::tensorLoad(int t, const std::string &buf,
   const Tensor &tensor = n.Tensors[t];
   std::string slot = str(g.slot(t));
   bool sram = p.inputsInSram();
-  std::string src = sram ? "lg_sram + " + str(sramOff.at(t)) : "g_t" + str(t);
+  std::string src =
+      sram ? sramPtr(n.Tensors[t].Type, sramOff.at(t)) : "g_t" + str(t);
   std::string n0 = pfx + "n0" + (sram ? " - s_n0" : "");
   std::string dst = "t" + str(t) + "[" + buf + "]";
   if (p.PaddedInputs.count(t)) {
@@ -501,6 +534,49 @@ void KernelWriter::compute(int l) {
   std::string weights = "w" + str(l) + "[" + (p.global() ? "wcur" : "0") + "]";
   e.line(fmt::format("for (int i = 0; i < nb; ++i) // {} ({})", layer.Name,
                      opKindName(layer.Kind)));
+  if (layer.Integer && layer.Kind != OpKind::Conv) {
+    auto body = e.indent();
+    std::string real = layer.RealMath ? "1" : "0";
+    switch (layer.Kind) {
+    case OpKind::MaxPool:
+    case OpKind::MinPool:
+    case OpKind::SumPool: {
+      int mode = layer.Kind == OpKind::MaxPool   ? 0
+                 : layer.Kind == OpKind::MinPool ? 1
+                                                 : 2;
+      e.line(call("lg_int_pool",
+                  {out, inSlice(in0), co, str(in.H), str(in.W), region,
+                   str(layer.KY), str(layer.KX), str(layer.SY), str(layer.SX),
+                   str(layer.PU), str(layer.PL), str(mode),
+                   doubleLit(layer.Cmp), bias, doubleLit(layer.ConstB), real}));
+      break;
+    }
+    case OpKind::Relu:
+    case OpKind::Clamp:
+      e.line(call("lg_int_cmp",
+                  {out, inSlice(in0), co, region, layer.ClampMax ? "0" : "1",
+                   doubleLit(layer.Kind == OpKind::Relu ? 0 : layer.Cmp)}));
+      break;
+    case OpKind::Scale:
+      e.line(call("lg_int_scale", {out, inSlice(in0), co, region, alpha,
+                                   doubleLit(layer.ConstA), bias,
+                                   doubleLit(layer.ConstB), real}));
+      break;
+    case OpKind::Add:
+      if (layer.Inputs.size() == 1) // a scale by 1 with the bias
+        e.line(
+            call("lg_int_scale", {out, inSlice(in0), co, region, "nullptr",
+                                  "1.0", bias, doubleLit(layer.ConstB), real}));
+      else
+        e.line(
+            call("lg_int_add", {out, inSlice(in0), inSlice(layer.Inputs[1]), co,
+                                region, bias, doubleLit(layer.ConstB), real}));
+      break;
+    case OpKind::Conv:
+      llvm_unreachable("integer convolutions take the matrix unit");
+    }
+    return;
+  }
   if (layer.Kind == OpKind::Add && layer.Inputs.size() > 1) {
     e.line("{");
     {
@@ -571,24 +647,27 @@ void KernelWriter::prologue() {
     e.line("// " + n.Layers[l].Name +
            "'s padded tile: the padding columns stay zero");
     const LmemBuffer *a = act.at({t, 0});
-    e.line(
-        call("__bang_write_zero", {"t" + str(t) + "[0]", str(a->Bytes / 4)}));
+    std::string elems = str(a->Bytes / n.Tensors[t].elemBytes());
+    e.line(call("__bang_write_zero", {"t" + str(t) + "[0]", elems}));
     if (act.count({t, 1}))
-      e.line(
-          call("__bang_write_zero", {"t" + str(t) + "[1]", str(a->Bytes / 4)}));
+      e.line(call("__bang_write_zero", {"t" + str(t) + "[1]", elems}));
   }
   e.line(
       "// prologue: per-channel vectors, staged through WRAM; once per core");
   for (auto &[key, b] : vec) {
     std::string name = (key.second == 1 ? "b" : "a") + str(key.first);
-    e.line(call("lg_load_vec",
-                {name, "(float *)lg_wram", "g_" + name, str(b->Bytes / 4)}));
+    int out = n.Layers[key.first].Output;
+    e.line(
+        call("lg_load_vec", {name, "(" + ctype(out) + " *)lg_wram", "g_" + name,
+                             str(b->Bytes / n.Tensors[out].elemBytes())}));
   }
   // Calls each(layer, its weights in lg_sram, their floats).
   auto stagedWeights = [&](auto &&each) {
     for (auto &[key, b] : wt)
       if (key.second == 0)
-        each(key.first, "lg_sram + " + str(sramWOff.at(key.first)),
+        each(key.first,
+             sramPtr(n.Tensors[n.Layers[key.first].Inputs[0]].Type,
+                     sramWOff.at(key.first)),
              str(n.Layers[key.first].Weight.size()));
   };
   if (p.weightsInSram() && p.sramBroadcast()) {
@@ -633,7 +712,7 @@ void KernelWriter::clusterStaging() {
   for (int t : g.Inputs) {
     std::string elems = str(n.Tensors[t].elements());
     e.line(call("lg_stage_sram",
-                {"lg_sram + " + str(sramOff.at(t)),
+                {sramPtr(n.Tensors[t].Type, sramOff.at(t)),
                  "g_t" + str(t) + " + (long)s_n0 * " + elems,
                  "(long)(s_n1 - s_n0) * " + elems, "coreId", "coreDim"}));
   }
@@ -665,7 +744,7 @@ void KernelWriter::phaseStart() {
   for (int t : g.Inputs)
     e.line(call(
         "lg_stage_sram_all",
-        {"lg_sram + " + str(sramOff.at(t)),
+        {sramPtr(n.Tensors[t].Type, sramOff.at(t)),
          "g_t" + str(t) + " + (long)s_n0 * " + str(n.Tensors[t].elements()),
          str(p.SramImages * n.Tensors[t].elements()) + "L"}));
   e.line("__sync_all();");
@@ -747,7 +826,7 @@ void KernelWriter::pipelinedItem() {
       int in0 = layer.Inputs[0];
       std::string si = str(g.slot(in0)), so = str(g.slot(layer.Output));
       const Tensor &in = n.Tensors[in0];
-      e.line("const float *win" + str(first) + " = " +
+      e.line("const " + ctype(in0) + " *win" + str(first) + " = " +
              call("lg_conv_window", {"t" + str(in0) + "[cur]",
                                      "lo[" + si + "]",
                                      "clo[" + si + "]",

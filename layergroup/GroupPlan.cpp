@@ -41,7 +41,7 @@ int64_t GroupPlan::weightsPerChannel(const Net &n, int l) {
   return n.Tensors[layer.Inputs[0]].C * layer.KY * layer.KX;
 }
 
-std::vector<float> GroupPlan::packWeights(const Net &n, int l) const {
+std::vector<double> GroupPlan::packWeights(const Net &n, int l) const {
   const Layer &layer = n.Layers[l];
   if (layer.Kind != OpKind::Conv)
     return {};
@@ -49,10 +49,10 @@ std::vector<float> GroupPlan::packWeights(const Net &n, int l) const {
   int64_t inChannels = n.Tensors[layer.Inputs[0]].C;
   int64_t tileF = weightTileChannels(n, l);
   int64_t kx = layer.KX, ky = layer.KY;
-  std::vector<float> hwio(layer.Weight.size());
+  std::vector<double> hwio(layer.Weight.size());
   for (int64_t f0 = 0; f0 < channels; f0 += tileF) {
     int64_t ft = std::min(tileF, channels - f0);
-    float *block = hwio.data() + f0 * inChannels * ky * kx;
+    double *block = hwio.data() + f0 * inChannels * ky * kx;
     for (int64_t f = 0; f < ft; ++f)
       for (int64_t c = 0; c < inChannels; ++c)
         for (int64_t y = 0; y < ky; ++y)

@@ -16,6 +16,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <set>
 
 using namespace llvm;
 using namespace bangc::graph;
@@ -97,8 +98,11 @@ int Net::addLayer(Layer l, std::vector<int> ins, int64_t c, int64_t h,
   return index;
 }
 
-void Net::markOutput(int tensor, std::string name) {
-  Tensors[tensor].OutputNames.push_back(std::move(name));
+void Net::markOutput(int tensor, std::string name, std::vector<int64_t> shape) {
+  Tensor &t = Tensors[tensor];
+  if (!shape.empty() && shape != std::vector<int64_t>{t.H, t.W, t.C})
+    t.OutputShapes[name] = std::move(shape);
+  t.OutputNames.push_back(std::move(name));
 }
 
 static int64_t outSize(int64_t in, int64_t k, int64_t s, int64_t p0,
@@ -117,7 +121,7 @@ int Net::conv(int in, int64_t f, int64_t k, int64_t stride, int64_t pad,
   int64_t c = t.C;
   l.Weight.resize(f * c * k * k);
   uint64_t x = seed * 2654435761u + 1;
-  for (float &v : l.Weight) {
+  for (double &v : l.Weight) {
     x = x * 6364136223846793005ull + 1442695040888963407ull;
     v = float(double(x >> 11) / double(1ull << 53) - 0.5) * 0.2f;
   }
@@ -209,13 +213,18 @@ Error unsupported(const tir::TaskBlock &b, const std::string &why) {
                                ": not supported: " + why);
 }
 
-/// An edge that moves a whole tensor as it is: no rearrangement, no
-/// offset, the whole storage block.
-bool plainEdge(const Graph &g, int64_t e) {
+/// An edge that moves a whole tensor as it is: no rearrangement but
+/// RESHAPE (which keeps the C-order values, so an NHWC tensor's bytes), no
+/// offset, the whole storage block. \p reshapes: whether it reshapes.
+bool plainEdge(const Graph &g, int64_t e, bool &reshapes) {
   const tir::Edge &edge = g.edge(e);
-  for (const tir::Rearrange &r : edge.rearranges())
-    if (r.type() != tir::IDENTITY)
+  reshapes = false;
+  for (const tir::Rearrange &r : edge.rearranges()) {
+    if (r.type() == tir::RESHAPE)
+      reshapes = true;
+    else if (r.type() != tir::IDENTITY)
       return false;
+  }
   const Graph::End &src = g.sourceEnd(e);
   const Graph::End &dst = g.destinationEnd(e);
   for (unsigned i = 0; i < NumDims; ++i)
@@ -230,11 +239,25 @@ bool plainEdge(const Graph &g, int64_t e) {
   return src.Size.volume() == whole && dst.Size.volume() == whole;
 }
 
-Expected<std::vector<float>> floats(const tir::TaskBlock &b) {
-  Expected<std::vector<double>> v = blockValues(b);
-  if (!v)
-    return v.takeError();
-  return std::vector<float>(v->begin(), v->end());
+/// The tensor element type of a block's precision: FLOAT32 and the 8, 16
+/// and 32-bit integers (INT9 and TERNARY have no device type; FLOAT16 is
+/// not grouped yet).
+Expected<DType> elementType(const tir::TaskBlock &b) {
+  tir::Precision p = b.precision();
+  if (p == tir::INT9 || p == tir::TERNARY || p == tir::FLOAT16)
+    return unsupported(b, "precision " + precisionName(p) +
+                              " (LayerGroup handles FLOAT32, INT8, UINT8, "
+                              "INT16, UINT16, INT32, UINT32)");
+  return precisionDType(p);
+}
+
+/// Whether every value is an integer of precision \p p's range.
+bool fitsPrecision(const std::vector<double> &values, tir::Precision p) {
+  for (double v : values)
+    if (v != std::floor(v) || v < double(precisionMin(p)) ||
+        v > double(precisionMax(p)))
+      return false;
+  return true;
 }
 
 int64_t dimOr(const Dims &d, Dim x, int64_t otherwise) {
@@ -252,11 +275,18 @@ private:
   Net n;
   std::map<int64_t, int> storageTensor; ///< storage block -> tensor
   std::map<int64_t, int> computeTensor; ///< compute block -> output tensor
+  /// Storage blocks holding their tensor flattened ([H][W][C] reshaped to
+  /// [H * W * C]): only a CVM may read them (as a full-window convolution).
+  std::set<int64_t> flattened;
 
   Error addStorage(int64_t id);
   Error addCompute(int64_t id);
   Error setKind(const tir::TaskBlock &b, Layer &l);
+  Error setPrecision(const tir::TaskBlock &b, const Graph::Operands &ops,
+                     const std::vector<int> &ins, Layer &l);
   Error readParameters(const Graph::Operands &ops, Layer &l);
+  Error cvmAsConv(const tir::TaskBlock &b, const Graph::Operands &ops,
+                  const std::vector<int> &ins, Layer &l);
   Expected<std::vector<int>> dataInputs(const tir::TaskBlock &b,
                                         const Graph::Operands &ops,
                                         const Layer &l);
@@ -268,8 +298,9 @@ Error NetBuilder::addStorage(int64_t id) {
   const tir::TaskBlock &b = g.block(id);
   tir::BlockType type = b.type();
   Dims d = blockDims(b);
-  if (b.precision() != tir::FLOAT32)
-    return unsupported(b, "precision (FLOAT32 only)");
+  Expected<DType> elemType = elementType(b);
+  if (!elemType)
+    return elemType.takeError();
   const auto &in = g.inEdges(id);
   if (in.empty()) {
     if (type == tir::SO)
@@ -277,9 +308,11 @@ Error NetBuilder::addStorage(int64_t id) {
     int64_t c = type == tir::SI ? dimOr(d, DF, 1) : dimOr(d, DR, 1);
     storageTensor[id] =
         n.addInput(Graph::ioName(b), c, dimOr(d, DY, 1), dimOr(d, DX, 1));
+    n.Tensors[storageTensor[id]].Type = *elemType;
     return Error::success();
   }
-  if (in.size() != 1 || !plainEdge(g, in[0]))
+  bool reshapes = false;
+  if (in.size() != 1 || !plainEdge(g, in[0], reshapes))
     return unsupported(b, "edges with rearrangements or sub-boxes");
   int64_t src = g.sourceEnd(in[0]).Block;
   int tensor;
@@ -289,9 +322,25 @@ Error NetBuilder::addStorage(int64_t id) {
     tensor = storageTensor[src];
   else
     return unsupported(b, "input from an unsupported block");
+  // The reference executor passes values through storage blocks
+  // unconverted: one tensor holds one type.
+  if (n.Tensors[tensor].Type != *elemType)
+    return unsupported(b, "a precision other than its source's");
+  if (flattened.count(src))
+    return unsupported(b, "a flattened tensor read by other than a CVM");
+  // A RESHAPE keeps the tensor when it keeps [H][W][C] (SI {f} and SIFC
+  // {r} are [1][1][C]), or flattens it for a CVM.
+  const Tensor &t = n.Tensors[tensor];
+  int64_t c = type == tir::SIFC ? dimOr(d, DR, 1) : dimOr(d, DF, 1);
+  int64_t h = dimOr(d, DY, 1), w = dimOr(d, DX, 1);
+  if (reshapes && (c != t.C || h != t.H || w != t.W)) {
+    if (type != tir::SIFC || c != t.elements())
+      return unsupported(b, "a RESHAPE other than flattening into an SIFC");
+    flattened.insert(id);
+  }
   storageTensor[id] = tensor;
   if (type == tir::SO)
-    n.markOutput(tensor, Graph::ioName(b));
+    n.markOutput(tensor, Graph::ioName(b), storageShape(b));
   return Error::success();
 }
 
@@ -331,29 +380,96 @@ Error NetBuilder::setKind(const tir::TaskBlock &b, Layer &l) {
   case BlockKind::CAX:
     l.Kind = OpKind::Scale;
     return Error::success();
+  case BlockKind::CVM: // a convolution with one output pixel (addCompute)
+    l.Kind = OpKind::Conv;
+    return Error::success();
   case BlockKind::CVVH:
-  case BlockKind::CVM:
   case BlockKind::CLUT:
   case BlockKind::CLIF:
 #include "graph/StorageKindCases.inc"
-    return unsupported(b, "block type (LayerGroup handles CC CC2D CCMPB "
+    return unsupported(b, "block type (LayerGroup handles CC CC2D CVM CCMPB "
                           "CCMPS CAVG CADD CVS CAX)");
   }
   llvm_unreachable("a kind of BlockKinds.def");
 }
 
-/// Weights, bias and alpha, as floats.
+/// Weights, bias and alpha, exact (FLOAT32 blocks hold float values).
 Error NetBuilder::readParameters(const Graph::Operands &ops, Layer &l) {
-  std::pair<std::optional<int64_t>, std::vector<float> *> parts[] = {
+  std::pair<std::optional<int64_t>, std::vector<double> *> parts[] = {
       {ops.Weight, &l.Weight}, {ops.Bias, &l.Bias}, {ops.Alpha, &l.Alpha}};
   for (auto &[block, into] : parts) {
     if (!block)
       continue;
-    auto values = floats(g.block(*block));
+    auto values = blockValues(g.block(*block));
     if (!values)
       return values.takeError();
     *into = std::move(*values);
   }
+  return Error::success();
+}
+
+/// CVM, SO[f] = bias[f] + sum_r W[f][r] * SI[r], is a convolution whose
+/// kernel covers its whole input: over a flattened [H][W][C] tensor, r =
+/// (y * W + x) * C + c (the C order RESHAPE keeps), so the weight [F][R]
+/// becomes [F][C][H][W]; over a [1][1][C] tensor it is a 1x1 convolution.
+/// Other layers do not read flattened tensors.
+Error NetBuilder::cvmAsConv(const tir::TaskBlock &b, const Graph::Operands &ops,
+                            const std::vector<int> &ins, Layer &l) {
+  if (kindOf(b) != BlockKind::CVM) {
+    for (int64_t src : ops.Data)
+      if (flattened.count(src))
+        return unsupported(b, "a flattened input (only a CVM reads one)");
+    return Error::success();
+  }
+  const Tensor &in = n.Tensors[ins[0]];
+  if (in.H == 1 && in.W == 1)
+    return Error::success();
+  int64_t f = blockDims(b)[DF], c = in.C, kh = in.H, kw = in.W;
+  if (int64_t(l.Weight.size()) != f * c * kh * kw)
+    return unsupported(b, "weights of another size than [F][R]");
+  std::vector<double> w(l.Weight.size());
+  for (int64_t o = 0; o < f; ++o)
+    for (int64_t y = 0; y < kh; ++y)
+      for (int64_t x = 0; x < kw; ++x)
+        for (int64_t k = 0; k < c; ++k)
+          w[((o * c + k) * kh + y) * kw + x] =
+              l.Weight[o * c * kh * kw + (y * kw + x) * c + k];
+  l.Weight = std::move(w);
+  l.KY = kh, l.KX = kw;
+  return Error::success();
+}
+
+/// FLOAT32 layers read FLOAT32 tensors. Integer layers follow the
+/// reference executor's two paths (Layer::Integer, RealMath); convolutions
+/// take the matrix unit's integer overloads (INT8 or INT16 inputs and
+/// weights, an INT32 output). Bias and alpha values must be exact in the
+/// output type, which holds them on the device.
+Error NetBuilder::setPrecision(const tir::TaskBlock &b,
+                               const Graph::Operands &ops,
+                               const std::vector<int> &ins, Layer &l) {
+  tir::Precision p = b.precision();
+  tir::Precision data = g.inputPrecision(b.id(), 0);
+  if (p == tir::FLOAT32) {
+    for (int t : ins)
+      if (n.Tensors[t].Type != DType::F32)
+        return unsupported(b, "a FLOAT32 layer over integer inputs");
+    return Error::success();
+  }
+  l.Integer = true;
+  l.RealMath = isFloatPrecision(data) || attrIsFloat(b, tir::CONST_A) ||
+               attrIsFloat(b, tir::CONST_B);
+  if (l.Kind == OpKind::Conv) {
+    DType in = n.Tensors[ins[0]].Type;
+    if ((in != DType::I8 && in != DType::I16) || p != tir::INT32 || l.RealMath)
+      return unsupported(b, "an integer convolution other than INT8 or INT16 "
+                            "inputs into INT32");
+    if (!ops.Weight || g.block(*ops.Weight).precision() != data)
+      return unsupported(b, "weights of another precision than the input");
+  }
+  if (l.Kind == OpKind::Add && ins.size() > 2)
+    return unsupported(b, "an integer CADD of more than two inputs");
+  if (!fitsPrecision(l.Bias, p) || !fitsPrecision(l.Alpha, p))
+    return unsupported(b, "bias or alpha values outside " + precisionName(p));
   return Error::success();
 }
 
@@ -379,8 +495,9 @@ Expected<std::vector<int>> NetBuilder::dataInputs(const tir::TaskBlock &b,
 // A compute block is a layer.
 Error NetBuilder::addCompute(int64_t id) {
   const tir::TaskBlock &b = g.block(id);
-  if (b.precision() != tir::FLOAT32)
-    return unsupported(b, "precision (FLOAT32 only)");
+  Expected<DType> type = elementType(b);
+  if (!type)
+    return type.takeError();
   Graph::Operands ops = g.operands(id);
   Layer l;
   l.Name = b.name().empty() ? fmt::format("b{}", id) : b.name();
@@ -399,14 +516,21 @@ Error NetBuilder::addCompute(int64_t id) {
   Expected<std::vector<int>> ins = dataInputs(b, ops, l);
   if (!ins)
     return ins.takeError();
+  if (Error e = cvmAsConv(b, ops, *ins, l))
+    return e;
+  if (Error e = setPrecision(b, ops, *ins, l))
+    return e;
   Dims d = blockDims(b);
   int64_t c = dimOr(d, DF, 1), h = dimOr(d, DY, 1), w = dimOr(d, DX, 1);
-  // The reference adds CONST_B when there is no SB bias.
+  // The reference adds CONST_B when there is no SB bias (the integer loops
+  // take it as a constant; an integer convolution's is an integer).
   bool takesBias = l.Kind == OpKind::Conv || l.Kind == OpKind::SumPool ||
                    l.Kind == OpKind::Add || l.Kind == OpKind::Scale;
-  if (takesBias && l.Bias.empty() && l.ConstB != 0)
-    l.Bias.assign(size_t(c), float(l.ConstB));
+  if (takesBias && l.Bias.empty() && l.ConstB != 0 &&
+      (!l.Integer || l.Kind == OpKind::Conv))
+    l.Bias.assign(size_t(c), l.Integer ? l.ConstB : double(float(l.ConstB)));
   int index = n.addLayer(std::move(l), *ins, c, h, w);
+  n.Tensors[n.Layers[index].Output].Type = *type;
   computeTensor[id] = n.Layers[index].Output;
   return Error::success();
 }
@@ -421,11 +545,11 @@ Expected<Net> NetBuilder::build() {
     case BlockKind::SI:
     case BlockKind::SIC:
     case BlockKind::SIC2D:
+    case BlockKind::SIFC:
     case BlockKind::SO:
       if (Error e = addStorage(id))
         return std::move(e);
       continue;
-    case BlockKind::SIFC: // addCompute reports it unsupported
 #include "graph/ComputeKindCases.inc"
       if (Error e = addCompute(id))
         return std::move(e);

@@ -2,8 +2,8 @@
 //
 // LayerGroup plans over layers and tensors, not over Task IR blocks: each
 // compute block is a layer, and the chain of storage blocks between two
-// compute blocks (SI -> SIC -> CC) is one tensor [C][H][W]. Weights and
-// biases are materialised as floats.
+// compute blocks (SI -> SIC -> CC) is one tensor [C][H][W] of the
+// blocks' precision. Weights and biases are materialised as doubles.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BANGC_LAYERGROUP_NET_H
@@ -14,6 +14,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,9 @@ struct Tensor {
   std::vector<int> Consumers;           ///< layer indexes
   std::string InputName;                ///< host name when a network input
   std::vector<std::string> OutputNames; ///< SO names reading it
+  /// The storage shape of each SO (by name) when it is not [H][W][C]
+  /// (e.g. a CVM's [F]).
+  std::map<std::string, std::vector<int64_t>> OutputShapes;
   int64_t elements() const { return C * H * W; }
   int64_t elemBytes() const { return int64_t(dtypeSize(Type)); }
   int64_t bytes() const { return elements() * elemBytes(); }
@@ -63,9 +67,11 @@ struct Layer {
   int Output = -1;
   int64_t KY = 1, KX = 1, SY = 1, SX = 1;
   int64_t PU = 0, PD = 0, PL = 0, PR = 0, DY = 1, DX = 1;
-  std::vector<float> Weight; ///< Conv: [F][C][KY][KX]
-  std::vector<float> Bias;   ///< per output channel; empty: ConstB
-  std::vector<float> Alpha;  ///< CAX per channel; empty: ConstA
+  /// Parameters as exact values; the device holds them in the type of the
+  /// layer's input (weights) or output (bias, alpha).
+  std::vector<double> Weight; ///< Conv: [F][C][KY][KX]
+  std::vector<double> Bias;   ///< per output channel; empty: ConstB
+  std::vector<double> Alpha;  ///< CAX per channel; empty: ConstA
   double Cmp = 0, ConstA = 1, ConstB = 0;
   bool ClampMax = true; ///< Clamp: max(x, Cmp) (CCMPB), else min (CCMPS)
   /// An integer output: the layer runs on the integer overloads of the
@@ -94,7 +100,8 @@ struct Net {
   /// Adds a layer reading \p ins; creates its output tensor with the given
   /// shape and returns the layer index.
   int addLayer(Layer l, std::vector<int> ins, int64_t c, int64_t h, int64_t w);
-  void markOutput(int tensor, std::string name);
+  void markOutput(int tensor, std::string name,
+                  std::vector<int64_t> shape = {});
 
   /// Convenience builders (output shape derived), return the output tensor.
   int conv(int in, int64_t f, int64_t k, int64_t stride, int64_t pad,

@@ -14,7 +14,10 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include "support/Half.h"
+
 #include <chrono>
+#include <cstring>
 
 using namespace llvm;
 
@@ -30,6 +33,107 @@ Error writeTextFile(const std::string &path, const std::string &text) {
 }
 
 namespace {
+
+template <typename T>
+void encodeAs(const std::vector<double> &values, std::vector<char> &bytes) {
+  bytes.resize(values.size() * sizeof(T));
+  for (size_t i = 0; i < values.size(); ++i) {
+    T v = T(values[i]);
+    std::memcpy(bytes.data() + i * sizeof(T), &v, sizeof(T));
+  }
+}
+
+/// \p values in the device representation of \p type. Integer values are
+/// in range (the reference executor checks inputs; parameters are checked
+/// by buildNet).
+std::vector<char> encode(const std::vector<double> &values, DType type) {
+  std::vector<char> bytes;
+  switch (type) {
+  case DType::F32:
+    encodeAs<float>(values, bytes);
+    break;
+  case DType::F16: {
+    bytes.resize(values.size() * 2);
+    for (size_t i = 0; i < values.size(); ++i) {
+      uint16_t h = floatToHalf(float(values[i]));
+      std::memcpy(bytes.data() + i * 2, &h, 2);
+    }
+    break;
+  }
+  case DType::I8:
+    encodeAs<int8_t>(values, bytes);
+    break;
+  case DType::U8:
+    encodeAs<uint8_t>(values, bytes);
+    break;
+  case DType::I16:
+    encodeAs<int16_t>(values, bytes);
+    break;
+  case DType::U16:
+    encodeAs<uint16_t>(values, bytes);
+    break;
+  case DType::I32:
+    encodeAs<int32_t>(values, bytes);
+    break;
+  case DType::U32:
+    encodeAs<uint32_t>(values, bytes);
+    break;
+  case DType::F64:
+  case DType::I64:
+    llvm_unreachable("LayerGroup tensors are 8, 16 or 32 bits");
+  }
+  return bytes;
+}
+
+template <typename T>
+void decodeAs(const std::vector<char> &bytes, std::vector<double> &values) {
+  values.resize(bytes.size() / sizeof(T));
+  for (size_t i = 0; i < values.size(); ++i) {
+    T v;
+    std::memcpy(&v, bytes.data() + i * sizeof(T), sizeof(T));
+    values[i] = double(v);
+  }
+}
+
+std::vector<double> decode(const std::vector<char> &bytes, DType type) {
+  std::vector<double> values;
+  switch (type) {
+  case DType::F32:
+    decodeAs<float>(bytes, values);
+    break;
+  case DType::F16: {
+    values.resize(bytes.size() / 2);
+    for (size_t i = 0; i < values.size(); ++i) {
+      uint16_t h;
+      std::memcpy(&h, bytes.data() + i * 2, 2);
+      values[i] = double(halfToFloat(h));
+    }
+    break;
+  }
+  case DType::I8:
+    decodeAs<int8_t>(bytes, values);
+    break;
+  case DType::U8:
+    decodeAs<uint8_t>(bytes, values);
+    break;
+  case DType::I16:
+    decodeAs<int16_t>(bytes, values);
+    break;
+  case DType::U16:
+    decodeAs<uint16_t>(bytes, values);
+    break;
+  case DType::I32:
+    decodeAs<int32_t>(bytes, values);
+    break;
+  case DType::U32:
+    decodeAs<uint32_t>(bytes, values);
+    break;
+  case DType::F64:
+  case DType::I64:
+    llvm_unreachable("LayerGroup tensors are 8, 16 or 32 bits");
+  }
+  return values;
+}
 
 /// The launch type of a kernel whose unions hold \p clusters clusters.
 bangsim::FuncType unionType(int clusters) {
@@ -82,7 +186,7 @@ private:
   std::map<int, void *> tensorMem;                ///< by tensor
   std::map<std::pair<int, int>, void *> paramMem; ///< (layer, part)
 
-  Expected<void *> upload(const std::vector<float> &values);
+  Expected<void *> upload(const std::vector<double> &values, DType type);
   std::vector<bangsim::KernelArg> arguments(const GroupKernel &k) const;
 };
 
@@ -95,12 +199,14 @@ PlanRun::~PlanRun() {
     consumeError(device->free(m));
 }
 
-Expected<void *> PlanRun::upload(const std::vector<float> &values) {
-  auto m = device->malloc(std::max<uint64_t>(4, values.size() * 4));
+Expected<void *> PlanRun::upload(const std::vector<double> &values,
+                                 DType type) {
+  std::vector<char> bytes = encode(values, type);
+  auto m = device->malloc(std::max<uint64_t>(4, bytes.size()));
   if (!m)
     return m.takeError();
-  if (!values.empty())
-    if (Error e = device->copyToDevice(*m, values.data(), values.size() * 4))
+  if (!bytes.empty())
+    if (Error e = device->copyToDevice(*m, bytes.data(), bytes.size()))
       return std::move(e);
   return *m;
 }
@@ -109,7 +215,7 @@ Expected<void *> PlanRun::upload(const std::vector<float> &values) {
 Error PlanRun::uploadTensors(const HostTensors &inputs) {
   for (size_t t = 0; t < n.Tensors.size(); ++t) {
     const Tensor &tensor = n.Tensors[t];
-    uint64_t bytes = uint64_t(batch * tensor.elements() * 4);
+    uint64_t bytes = uint64_t(batch * tensor.bytes());
     auto m = device->malloc(bytes);
     if (!m)
       return m.takeError();
@@ -117,10 +223,12 @@ Error PlanRun::uploadTensors(const HostTensors &inputs) {
     if (tensor.Producer >= 0)
       continue;
     auto it = inputs.find(int(t));
-    if (it == inputs.end() || it->second.size() * 4 != bytes)
+    if (it == inputs.end() ||
+        int64_t(it->second.size()) != batch * tensor.elements())
       return fail("layer group: missing or mis-sized input '" + tensor.Name +
                   "'");
-    if (Error e = device->copyToDevice(*m, it->second.data(), bytes))
+    std::vector<char> data = encode(it->second, tensor.Type);
+    if (Error e = device->copyToDevice(*m, data.data(), bytes))
       return e;
   }
   return Error::success();
@@ -139,12 +247,13 @@ Error PlanRun::uploadParameters() {
     const Layer &layer = n.Layers[l];
     auto it = planOf.find(int(l));
     const GroupPlan &owner = it == planOf.end() ? unsliced : *it->second;
-    std::vector<float> hwio = owner.packWeights(n, int(l));
-    const std::vector<float> *parts[3] = {&hwio, &layer.Bias, &layer.Alpha};
+    std::vector<double> hwio = owner.packWeights(n, int(l));
+    const std::vector<double> *parts[3] = {&hwio, &layer.Bias, &layer.Alpha};
     for (int part = 0; part < 3; ++part) {
       if (parts[part]->empty())
         continue;
-      auto m = upload(*parts[part]);
+      int typeOf = part == 0 ? layer.Inputs[0] : layer.Output;
+      auto m = upload(*parts[part], n.Tensors[typeOf].Type);
       if (!m)
         return m.takeError();
       paramMem[{int(l), part}] = *m;
@@ -216,11 +325,11 @@ Expected<GroupRun> PlanRun::runGroup(const GroupPlan &gp,
 
 Error PlanRun::downloadOutputs(HostTensors &outputs) {
   for (int t : n.outputs()) {
-    std::vector<float> values(size_t(batch * n.Tensors[t].elements()));
-    if (Error e = device->copyFromDevice(values.data(), tensorMem.at(t),
-                                         values.size() * 4))
+    std::vector<char> bytes(size_t(batch * n.Tensors[t].bytes()));
+    if (Error e =
+            device->copyFromDevice(bytes.data(), tensorMem.at(t), bytes.size()))
       return e;
-    outputs[t] = std::move(values);
+    outputs[t] = decode(bytes, n.Tensors[t].Type);
   }
   return Error::success();
 }

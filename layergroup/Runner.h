@@ -21,8 +21,9 @@
 
 namespace bangc::lg {
 
-/// Host tensors in NHWC float order (the device layout), by tensor index.
-using HostTensors = std::map<int, std::vector<float>>;
+/// Host tensors in NHWC order (the device layout), by tensor index: exact
+/// values, stored on the device in each tensor's element type.
+using HostTensors = std::map<int, std::vector<double>>;
 
 struct GroupRun {
   double Cycles = 0;

@@ -17,6 +17,7 @@
 
 #include "graph/Executor.h"
 #include "graph/Graph.h"
+#include "graph/Precision.h"
 #include "support/Npy.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -43,13 +44,30 @@ struct NetInputs {
   int64_t batch = 0;
   bool batched = false;
 
-  HostTensors onDevice() const {
-    HostTensors in;
-    for (auto &[t, v] : values)
-      in[t] = std::vector<float>(v.begin(), v.end());
-    return in;
-  }
+  HostTensors onDevice() const { return values; }
 };
+
+/// The Task IR precision of a tensor's element type.
+taskir::Precision precisionOf(const Tensor &t) {
+  switch (t.Type) {
+  case DType::I8:
+    return taskir::INT8;
+  case DType::U8:
+    return taskir::UINT8;
+  case DType::I16:
+    return taskir::INT16;
+  case DType::U16:
+    return taskir::UINT16;
+  case DType::I32:
+    return taskir::INT32;
+  case DType::U32:
+    return taskir::UINT32;
+  case DType::F16:
+    return taskir::FLOAT16;
+  default:
+    return taskir::FLOAT32;
+  }
+}
 
 int inputTensor(const Net &n, const std::string &name) {
   for (int t : n.inputs())
@@ -68,8 +86,8 @@ std::optional<int> readInputs(const Net &n, const graph::NamedFiles &ins,
     auto array = readNpy(file);
     if (!array)
       return graphFailure(toString(array.takeError()));
-    auto values =
-        graph::npyToValues(*array, taskir::FLOAT32, "input '" + name + "'");
+    auto values = graph::npyToValues(*array, precisionOf(n.Tensors[t]),
+                                     "input '" + name + "'");
     if (!values)
       return graphFailure(toString(values.takeError()));
     const Tensor &tensor = n.Tensors[t];
@@ -89,7 +107,9 @@ std::optional<int> readInputs(const Net &n, const graph::NamedFiles &ins,
   return std::nullopt;
 }
 
-/// Inputs not given: deterministic values in [-1, 1).
+/// Inputs not given: deterministic values, in [-1, 1) for FLOAT32 and
+/// integers uniform over the type's range (over [-32768, 32767] for the
+/// 32-bit ones).
 void fillInputs(const Net &n, NetInputs &in) {
   if (!in.batch)
     in.batch = 1;
@@ -99,9 +119,15 @@ void fillInputs(const Net &n, NetInputs &in) {
       continue;
     std::vector<double> v(size_t(in.batch * n.Tensors[t].elements()));
     uint64_t x = 0x9E3779B97F4A7C15ull + uint64_t(t);
+    taskir::Precision p = precisionOf(n.Tensors[t]);
+    bool integer = graph::isIntegerPrecision(p);
+    int64_t lo =
+                integer ? std::max<int64_t>(graph::precisionMin(p), -32768) : 0,
+            hi = integer ? std::min<int64_t>(graph::precisionMax(p), 32767) : 0;
     for (double &d : v) {
       x = x * 6364136223846793005ull + 1442695040888963407ull;
-      d = double(x >> 11) / double(1ull << 52) - 1.0;
+      d = integer ? double(lo + int64_t((x >> 11) % uint64_t(hi - lo + 1)))
+                  : double(x >> 11) / double(1ull << 52) - 1.0;
     }
     in.values[t] = std::move(v);
   }
@@ -122,13 +148,15 @@ std::optional<int> writeOutputs(const Net &n, const graph::NamedFiles &outs,
     if (!grouped)
       return graphFailure("--out needs --run");
     const Tensor &tensor = n.Tensors[t];
-    const std::vector<float> &out = grouped->Outputs.at(t);
-    std::vector<double> values(out.begin(), out.end());
+    const std::vector<double> &values = grouped->Outputs.at(t);
     std::vector<int64_t> shape{tensor.H, tensor.W, tensor.C};
+    if (auto it = tensor.OutputShapes.find(name);
+        it != tensor.OutputShapes.end())
+      shape = it->second;
     if (in.batched)
       shape.insert(shape.begin(), in.batch);
-    if (Error e =
-            writeNpy(file, graph::valuesToNpy(values, shape, taskir::FLOAT32)))
+    if (Error e = writeNpy(
+            file, graph::valuesToNpy(values, shape, precisionOf(tensor))))
       return graphFailure(toString(std::move(e)));
     llvm::outs() << fmt::format("wrote output '{}' to {}\n", name, file);
   }
@@ -149,7 +177,7 @@ Expected<Accuracy> compareWithReference(const graph::Graph &g, const Net &n,
       std::vector<double> one(v.begin() + img * tensor.elements(),
                               v.begin() + (img + 1) * tensor.elements());
       tm[tensor.InputName] = graph::valuesToNpy(
-          one, {tensor.H, tensor.W, tensor.C}, taskir::FLOAT32);
+          one, {tensor.H, tensor.W, tensor.C}, precisionOf(tensor));
     }
     auto ref = graph::runGraph(g, tm);
     if (!ref)
@@ -158,11 +186,11 @@ Expected<Accuracy> compareWithReference(const graph::Graph &g, const Net &n,
                                    toString(ref.takeError()));
     for (int t : n.outputs()) {
       const Tensor &tensor = n.Tensors[t];
-      const std::vector<float> &mine = grouped.Outputs.at(t);
-      const std::vector<float> &other = layerByLayer.Outputs.at(t);
+      const std::vector<double> &mine = grouped.Outputs.at(t);
+      const std::vector<double> &other = layerByLayer.Outputs.at(t);
       for (const std::string &outName : tensor.OutputNames) {
         auto rv =
-            graph::npyToValues(ref->at(outName), taskir::FLOAT32, outName);
+            graph::npyToValues(ref->at(outName), precisionOf(tensor), outName);
         if (!rv)
           return rv.takeError();
         for (size_t i = 0; i < rv->size(); ++i) {

@@ -31,6 +31,13 @@ namespace {
 /// the simulator's scalar count; see docs/layergroup.md).
 constexpr double ScalarPoolPerTap = 30;
 constexpr double ScalarPerCall = 30;
+/// Instructions per element (per tap for windows) of the scalar loops of
+/// integer layers (lg_ops.mlu's lg_int_* functions: load, convert to
+/// double, compare or multiply-add, round and saturate, store), from the
+/// simulator's counts on LeNet's layers run one by one.
+constexpr double ScalarIntCmp = 56;
+constexpr double ScalarIntArith = 66;
+constexpr double ScalarIntPoolPerTap = 55;
 
 /// Cycles of lg_chan_op over \p px pixels of \p c channels of \p eb
 /// bytes each.
@@ -97,7 +104,9 @@ double poolCycles(const GroupPass &pass, const Layer &l, const LayerSlice &s,
   int64_t px = s.outRows * s.outCols, ft = s.channels;
   if (!vectorPool(l))
     return m.scalar(double(ft * px) *
-                    (double(l.KY * l.KX) * ScalarPoolPerTap + 6));
+                    (double(l.KY * l.KX) *
+                         (l.Integer ? ScalarIntPoolPerTap : ScalarPoolPerTap) +
+                     6));
   double c = 0;
   int64_t r = tileRows(l, s.outRows), p = tileCols(l, s.outCols);
   if (s.tile)
@@ -109,11 +118,6 @@ double poolCycles(const GroupPass &pass, const Layer &l, const LayerSlice &s,
   return c;
 }
 
-/// Instructions per element of the scalar loops of integer layers
-/// (lg_ops.mlu's lg_int_* functions): load, convert, compare or
-/// multiply-add, round and saturate, store.
-constexpr double ScalarIntPerElement = 12;
-
 /// Compute cycles of layer \p l for one item of \p nb images.
 double layerCompute(const GroupPass &pass, const Layer &l, int64_t nb,
                     const LayerSlice &s, int64_t tilePx) {
@@ -123,10 +127,12 @@ double layerCompute(const GroupPass &pass, const Layer &l, int64_t nb,
   int64_t ft = s.channels;
   int64_t px = s.outRows * s.outCols;
   double c = 0;
-  if (l.Integer && l.Kind != OpKind::Conv && !l.windowed())
-    return double(nb) * (m.scalar(double(ft * px) * ScalarIntPerElement *
-                                  double(l.Inputs.size())) +
-                         m.scalar(ScalarPerCall));
+  if (l.Integer && l.Kind != OpKind::Conv && !l.windowed()) {
+    bool cmp = l.Kind == OpKind::Relu || l.Kind == OpKind::Clamp;
+    return double(nb) *
+           m.scalar(double(ft * px) * (cmp ? ScalarIntCmp : ScalarIntArith) +
+                    ScalarPerCall);
+  }
   switch (l.Kind) {
   case OpKind::Conv:
     c += windowTileCycles(pass, l, s);

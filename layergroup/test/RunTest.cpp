@@ -106,7 +106,7 @@ void checkPlanOn(const Net &N, int64_t Batch, const HostTensors &In,
   EXPECT_EQ(R->WeightReadBytes, P->WeightReadBytes);
   int Out = N.outputs()[0];
   std::vector<double> Ref = reference(N, Batch, In, Out);
-  const std::vector<float> &Got = R->Outputs.at(Out);
+  const std::vector<double> &Got = R->Outputs.at(Out);
   ASSERT_EQ(Got.size(), Ref.size());
   double MaxErr = 0, MaxRef = 0;
   for (size_t I = 0; I < Ref.size(); ++I) {
@@ -135,10 +135,10 @@ HostTensors randomInputs(const Net &N, int64_t Batch) {
   HostTensors In;
   uint64_t X = 7;
   for (int T : N.inputs()) {
-    std::vector<float> V(size_t(Batch * N.Tensors[T].elements()));
-    for (float &F : V) {
+    std::vector<double> V(size_t(Batch * N.Tensors[T].elements()));
+    for (double &F : V) {
       X = X * 6364136223846793005ull + 1442695040888963407ull;
-      F = float(double(X >> 11) / double(1ull << 52) - 1.0);
+      F = double(float(double(X >> 11) / double(1ull << 52) - 1.0));
     }
     In[T] = std::move(V);
   }
