@@ -2,13 +2,14 @@
 //
 // mlu-ops kernels write `__asm__ volatile("sync;")` for __sync(), and a few
 // vector and scalar instructions as inline assembly: `fuse.nram.<type>`
-// chains, `div.scalar.nram.<type>`, `gather.vector.nram.nram.nram.u32` and
-// `findlast1.gpr.b32`. Each becomes what the device does for it: a barrier,
-// calls of the device library's bodies (section "Inline assembly" of
-// intrinsics.def, checked and charged like every intrinsic), or for
-// findlast1 plain IR. Anything else is an error at its source line rather
-// than a host assembler failure. The pass runs before the device library is
-// linked, so the bodies it calls are linked too.
+// chains, `div.scalar.nram.<type>`, `gather.vector.nram.nram.nram.u32`,
+// `index.vvr.f32` (into a vv_float register) and `findlast1.gpr.b32`. Each
+// becomes what the device does for it: a barrier, calls of the device
+// library's bodies (section "Inline assembly" of intrinsics.def, checked and
+// charged like every intrinsic), or for findlast1 plain IR. Anything else is
+// an error at its source line rather than a host assembler failure. The pass
+// runs before the device library is linked, so the bodies it calls are
+// linked too.
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/LowerInlineAsm.h"
@@ -127,6 +128,8 @@ public:
       return lowerDivScalar(mn);
     if (mn == "gather.vector.nram.nram.nram.u32")
       return lowerGather();
+    if (mn == "index.vvr.f32")
+      return lowerIndex();
     return "unsupported";
   }
 
@@ -313,6 +316,37 @@ private:
                 {dst, src, offset, size, n, stride});
     return "";
   }
+
+  /// index.vvr.f32 %dst, %start, step: the vv_float output dst (a
+  /// <64 x float> value; "+r" ties its old value, which is unused) gets
+  /// start + i * step. step is an operand or a numeric immediate. The body
+  /// fills a stack slot that then replaces the asm's result.
+  std::string lowerIndex() {
+    const char *form = "expected 'index.vvr.f32 %dst, %start, step' with a "
+                       "vv_float output";
+    if (s.operands.size() != 3)
+      return form;
+    std::optional<AsmOperand> dst = parseOperand(s.operands[0]);
+    auto *registerType = dyn_cast<FixedVectorType>(call.getType());
+    if (!dst || dst->address || !ops.isOutput(dst->index) || !registerType ||
+        !registerType->getElementType()->isFloatTy())
+      return form;
+    Type *f32 = b.getFloatTy();
+    Value *start = operand(s.operands[1], false, f32, true);
+    Value *step = operand(s.operands[2], false, f32, true);
+    double immediate;
+    if (!step && !s.operands[2].getAsDouble(immediate))
+      step = ConstantFP::get(f32, immediate);
+    if (!start || !step)
+      return form;
+    Function &f = *call.getFunction();
+    IRBuilder<> entry(&f.getEntryBlock(), f.getEntryBlock().begin());
+    AllocaInst *slot = entry.CreateAlloca(registerType, nullptr, "vvr");
+    slot->setAlignment(m.getDataLayout().getPrefTypeAlign(registerType));
+    callLibrary("_Z23__bangsim_asm_index_f32RDv64_fff", {slot, start, step});
+    call.replaceAllUsesWith(b.CreateLoad(registerType, slot));
+    return "";
+  }
 };
 
 } // namespace
@@ -333,7 +367,8 @@ PreservedAnalyses LowerInlineAsmPass::run(Module &m, ModuleAnalysisManager &) {
                     "unsupported inline assembly '" + text +
                         "'; the simulated device accepts \"sync;\" and the "
                         "mlu-ops instructions of docs/language.md (fuse.nram, "
-                        "div.scalar.nram, gather.vector, findlast1.gpr.b32)");
+                        "div.scalar.nram, gather.vector, index.vvr.f32, "
+                        "findlast1.gpr.b32)");
         continue;
       }
       if (!problem.empty()) {

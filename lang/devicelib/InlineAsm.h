@@ -1,7 +1,8 @@
 //===- InlineAsm.h - Bodies of the inline assembly of mlu-ops -*- C++ -*-===//
 //
 // mlu-ops writes some vector instructions as inline assembly (`fuse.nram.*`,
-// `div.scalar.nram.*`, `gather.vector.nram.nram.nram.u32`).
+// `div.scalar.nram.*`, `gather.vector.nram.nram.nram.u32`, and
+// `index.vvr.f32`, which fills a vector register as __vv_index does).
 // codegen/LowerInlineAsm.cpp turns each such statement into calls of the
 // rows below (section "Inline assembly" of intrinsics.def), so they are
 // checked and charged like every intrinsic. Semantics: docs/language.md,
@@ -12,6 +13,7 @@
 #define BANG_DEVICELIB_INLINEASM_H
 
 #include "Elementwise.h"
+#include "Vector.h"
 
 namespace bangdev {
 
@@ -108,5 +110,6 @@ BANG_DEV void asmGather(RowClass opClass, void *dst, const void *src,
 #define BODY___bangsim_asm_div_scalar_f32 BANG_ASM_DIV
 #define BODY___bangsim_asm_gather                                              \
   asmGather(rowClass, dst, src, offset, size, n, stride)
+#define BODY___bangsim_asm_index_f32 vvIndex(rowClass, dst, start, step)
 
 #endif // BANG_DEVICELIB_INLINEASM_H

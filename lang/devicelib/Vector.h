@@ -26,23 +26,38 @@ template <typename T> BANG_DEV T mulHighOf(T x, T y) {
     return (T)(((unsigned long long)x * (unsigned long long)y) >> Bits);
 }
 
-template <typename T, int N>
-BANG_DEV void vvMove(RowClass opClass, T (&d)[N], T value) {
-  charge<T>(opClass, N);
-  for (int i = 0; i < N; ++i)
+/// The element type T and count N of a register type (prelude.h).
+template <typename V> struct VVOf;
+#define BANG_VV_OF(VT, ET)                                                     \
+  template <> struct VVOf<VT> {                                                \
+    using T = ET;                                                              \
+    static constexpr int N = BANG_VV_BYTES / sizeof(ET);                       \
+  };
+BANG_VV_OF(vv_half, half)
+BANG_VV_OF(vv_float, float)
+BANG_VV_OF(vv_int16, int16_t)
+BANG_VV_OF(vv_uint16, uint16_t)
+BANG_VV_OF(vv_int32, int32_t)
+BANG_VV_OF(vv_uint32, uint32_t)
+#undef BANG_VV_OF
+template <typename V> using ElemOf = typename VVOf<V>::T;
+
+template <typename V>
+BANG_DEV void vvMove(RowClass opClass, V &d, ElemOf<V> value) {
+  charge<ElemOf<V>>(opClass, VVOf<V>::N);
+  for (int i = 0; i < VVOf<V>::N; ++i)
     d[i] = value;
 }
-template <typename T, int N>
-BANG_DEV void vvMove(RowClass opClass, T (&d)[N], const T (&s)[N]) {
-  charge<T>(opClass, N);
-  __builtin_memmove(d, s, sizeof(d));
+template <typename V> BANG_DEV void vvMove(RowClass opClass, V &d, const V &s) {
+  charge<ElemOf<V>>(opClass, VVOf<V>::N);
+  d = s;
 }
 
-template <typename T, int N>
-BANG_DEV void vvLoad(RowClass opClass, T (&d)[N], const T *src) {
-  reads(src, N);
-  charge<T>(opClass, N);
-  __builtin_memcpy(d, src, sizeof(d));
+template <typename V>
+BANG_DEV void vvLoad(RowClass opClass, V &d, const ElemOf<V> *src) {
+  reads(src, VVOf<V>::N);
+  charge<ElemOf<V>>(opClass, VVOf<V>::N);
+  __builtin_memcpy(&d, src, sizeof(V));
 }
 
 /// The count of __vv_store's two-operand form, which has no parameter `num`:
@@ -52,66 +67,55 @@ static constexpr struct WholeRegister {
 } num{};
 
 /// Stores the first n elements of the register.
-template <typename T, int N>
-BANG_DEV void vvStore(RowClass opClass, T *dst, const T (&s)[N], int n) {
+template <typename V>
+BANG_DEV void vvStore(RowClass opClass, ElemOf<V> *dst, const V &s, int n) {
   checkCount(n);
-  if (n > N)
+  if (n > VVOf<V>::N)
     __bangsim_fault("__vv_store: more elements than a vector register holds");
   writes(dst, n);
-  charge<T>(opClass, n);
-  __builtin_memcpy(dst, s, n * sizeof(T));
+  charge<ElemOf<V>>(opClass, n);
+  __builtin_memcpy(dst, &s, n * sizeof(ElemOf<V>));
 }
-template <typename T, int N>
-BANG_DEV void vvStore(RowClass opClass, T *dst, const T (&s)[N],
+template <typename V>
+BANG_DEV void vvStore(RowClass opClass, ElemOf<V> *dst, const V &s,
                       WholeRegister) {
-  vvStore(opClass, dst, s, N);
+  vvStore(opClass, dst, s, VVOf<V>::N);
 }
-
-/// The elements of a register operand, or a scalar operand itself.
-template <typename T> BANG_DEV T vvOperand(T x) { return x; }
-#define BANG_VV_OPERAND_OF(VT)                                                 \
-  BANG_DEV const decltype(VT::v) &vvOperand(const VT &r) { return r.v; }
-BANG_VV_OPERAND_OF(vv_half)
-BANG_VV_OPERAND_OF(vv_float)
-BANG_VV_OPERAND_OF(vv_int16)
-BANG_VV_OPERAND_OF(vv_uint16)
-BANG_VV_OPERAND_OF(vv_int32)
-BANG_VV_OPERAND_OF(vv_uint32)
-#undef BANG_VV_OPERAND_OF
 
 /// d[i] = start + i * step, each operation rounded to T (integers wrap).
-template <typename T, int N>
-BANG_DEV void vvIndex(RowClass opClass, T (&d)[N], T start, T step) {
-  charge<T>(opClass, N);
-  for (int i = 0; i < N; ++i)
+template <typename V>
+BANG_DEV void vvIndex(RowClass opClass, V &d, ElemOf<V> start, ElemOf<V> step) {
+  using T = ElemOf<V>;
+  charge<T>(opClass, VVOf<V>::N);
+  for (int i = 0; i < VVOf<V>::N; ++i)
     d[i] = addOf(start, mulOf((T)i, step));
 }
 
 /// d[i] = f(a[i], b(i)); b(i) is element i of a register or a scalar. d may
 /// be a or b.
-template <typename T, int N, typename B, typename F>
-BANG_DEV void vvMap(RowClass opClass, T (&d)[N], const T (&a)[N], B b, F f) {
-  charge<T>(opClass, N);
-  T r[N];
-  for (int i = 0; i < N; ++i)
+template <typename V, typename B, typename F>
+BANG_DEV void vvMap(RowClass opClass, V &d, const V &a, B b, F f) {
+  charge<ElemOf<V>>(opClass, VVOf<V>::N);
+  V r;
+  for (int i = 0; i < VVOf<V>::N; ++i)
     r[i] = f(a[i], b(i));
-  __builtin_memcpy(d, r, sizeof(d));
+  d = r;
 }
-template <typename T, int N, typename F>
-BANG_DEV void vvBinary(RowClass opClass, T (&d)[N], const T (&a)[N],
-                       const T (&b)[N], F f) {
+template <typename V, typename F>
+BANG_DEV void vvBinary(RowClass opClass, V &d, const V &a, const V &b, F f) {
   vvMap(
       opClass, d, a, [&](int i) { return b[i]; }, f);
 }
-template <typename T, int N, typename F>
-BANG_DEV void vvBinary(RowClass opClass, T (&d)[N], const T (&a)[N], T b, F f) {
+template <typename V, typename F>
+BANG_DEV void vvBinary(RowClass opClass, V &d, const V &a, ElemOf<V> b, F f) {
   vvMap(
       opClass, d, a, [b](int) { return b; }, f);
 }
 
-template <typename T, int N>
-BANG_DEV void vvTrixor(RowClass opClass, T (&d)[N], const T (&a)[N],
-                       const T (&b)[N], const T (&c)[N]) {
+template <typename V>
+BANG_DEV void vvTrixor(RowClass opClass, V &d, const V &a, const V &b,
+                       const V &c) {
+  using T = ElemOf<V>;
   vvMap(
       opClass, d, a, [&](int i) { return (T)(b[i] ^ c[i]); },
       [](T x, T y) { return (T)(x ^ y); });
@@ -121,18 +125,18 @@ BANG_DEV void vvTrixor(RowClass opClass, T (&d)[N], const T (&a)[N],
 
 // --- Bodies of the rows (see Intrinsics.cpp)
 #define BODY___vv_get_length return BANG_VV_BYTES
-#define BODY___vv_move vvMove(rowClass, dst.v, vvOperand(src))
-#define BODY___vv_load vvLoad(rowClass, dst.v, src)
-#define BODY___vv_store vvStore(rowClass, dst, src.v, num)
-#define BODY___vv_index vvIndex(rowClass, dst.v, start, step)
+#define BODY___vv_move vvMove(rowClass, dst, src)
+#define BODY___vv_load vvLoad(rowClass, dst, src)
+#define BODY___vv_store vvStore(rowClass, dst, src, num)
+#define BODY___vv_index vvIndex(rowClass, dst, start, step)
 #define BANG_VV2(EXPR)                                                         \
-  vvBinary(rowClass, dst.v, a.v, vvOperand(b),                                 \
+  vvBinary(rowClass, dst, a, b,                                                \
            [](auto x, auto y) { return (decltype(x))(EXPR); })
 #define BODY___vv_add BANG_VV2(addOf(x, y))
 #define BODY___vv_mul BANG_VV2(mulOf(x, y))
 #define BODY___vv_mulh BANG_VV2(mulHighOf(x, y))
 #define BODY___vv_xor BANG_VV2(x ^ y)
-#define BODY___vv_trixor vvTrixor(rowClass, dst.v, a.v, b.v, c.v)
+#define BODY___vv_trixor vvTrixor(rowClass, dst, a, b, c)
 /// Scalar conversions.
 #define BODY___float2half_rn return (half)x
 

@@ -191,11 +191,14 @@ typedef enum mluFusionOp {
 // vv_T holds BANG_VV_BYTES / sizeof(T) elements of T. It is a value of the
 // kernel (its locals), not memory of any space; __vv_load and __vv_store
 // move it from and to NRAM. docs/language.md gives the model.
+// Each is a GCC vector type, not a struct: as on the device, a register is
+// one value that fits an "r" inline assembly operand (common.h writes
+// `"+r"(vv_float)` for index.vvr.f32; a struct that wide cannot be one). GCC
+// vectors, unlike ext_vector_type, take no implicit scalar splat, so
+// `__vv_add(r, r, 1)` picks the scalar overload without ambiguity.
 #define BANG_VV_BYTES 256
 #define BANG_VV_TYPE(NAME, T)                                                  \
-  struct alignas(64) NAME {                                                    \
-    T v[BANG_VV_BYTES / sizeof(T)];                                            \
-  };
+  typedef T NAME __attribute__((vector_size(BANG_VV_BYTES)));
 BANG_VV_TYPE(vv_half, half)
 BANG_VV_TYPE(vv_float, float)
 BANG_VV_TYPE(vv_int16, int16_t)

@@ -4,9 +4,10 @@
 // __vv_get_length, __vv_load / __vv_store (whole and partial: the bytes past
 // the count are untouched), __vv_move (a scalar and a register), __vv_index,
 // __vv_add and __vv_mul (register and scalar operands, in place), and on the
-// integer types __vv_mulh, __vv_xor and __vv_trixor, against scalar
-// references (Ref.h). A register holds 256 bytes (docs/language.md); a
-// store of more elements than that faults.
+// integer types __vv_mulh, __vv_xor and __vv_trixor, and on vv_float the
+// inline assembly `index.vvr.f32`, against scalar references (Ref.h). A
+// register holds 256 bytes (docs/language.md); a store of more elements than
+// that faults.
 //
 //===----------------------------------------------------------------------===//
 #include "Ref.h"
@@ -86,6 +87,29 @@ template <typename T> void registerOps(Batch &b, Gen &g) {
   regCall<T>(b, {x}, "__vv_mul(r1, r0, " + lit(s) + ");", "r1",
              each([&](int i) { return arith<T>('*', x[i], s); }),
              t + "mul scalar");
+  if constexpr (std::is_same_v<T, float>) {
+    // mlu-ops' inline assembly for __vv_index (docs/language.md, "Inline
+    // assembly"): the register is a "+r" operand, the step an immediate or
+    // a register operand.
+    regCall<T>(b, {x},
+               "__asm__ volatile(\"index.vvr.f32 %[d], %[b], 1;\" : [d] "
+               "\"+r\"(r0) : [b] \"r\"(" +
+                   lit(s) + "));",
+               "r0",
+               each([&](int i) {
+                 return arith<T>('+', s, arith<T>('*', fromDouble<T>(i), 1.0f));
+               }),
+               t + "index.vvr.f32 immediate step");
+    regCall<T>(b, {},
+               "__asm__ volatile(\"index.vvr.f32 %[d], %[b], %[s];\" : [d] "
+               "\"+r\"(r1) : [b] \"r\"(" +
+                   lit(s) + "), [s] \"r\"(" + lit(s2) + "));",
+               "r1",
+               each([&](int i) {
+                 return arith<T>('+', s, arith<T>('*', fromDouble<T>(i), s2));
+               }),
+               t + "index.vvr.f32 register step");
+  }
   if constexpr (!isFloat<T>) {
     regCall<T>(b, {x, y}, "__vv_mulh(r2, r0, r1);", "r2",
                each([&](int i) { return refMulHigh(x[i], y[i]); }), t + "mulh");
