@@ -7,10 +7,18 @@
 // every function linked is appended to /tmp/perf-<pid>.map, the map
 // `perf report` reads for JIT code.
 //
+// A kernel object's undefined symbols resolve from the runtime and device
+// library the caller passes and from the allow-list of DeviceExterns.h, never
+// from this process: an object that names anything else (`system`,
+// `environ`, `fopen`, ...: the frontend refuses such calls, this is the
+// second line) is refused before it is linked, naming the symbols.
+//
 //===----------------------------------------------------------------------===//
 #include "codegen/JIT.h"
+#include "codegen/DeviceExterns.h"
 #include "codegen/Pipeline.h"
 
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ExecutionEngine/JITLink/JITLink.h"
 #include "llvm/ExecutionEngine/Orc/Core.h"
 #include "llvm/ExecutionEngine/Orc/Debugging/DebuggerSupport.h"
@@ -49,6 +57,54 @@ bool hasDebugInfo(const std::vector<std::unique_ptr<MemoryBuffer>> &objects) {
     }
   }
   return false;
+}
+
+/// Refuses objects that need a symbol from outside `available` (the
+/// runtime's, the device externs') and the objects themselves, naming every
+/// such symbol; the JIT would otherwise fail with less to go on, or (with a
+/// process symbol generator) run it.
+Error checkUndefinedSymbols(
+    const std::vector<std::unique_ptr<MemoryBuffer>> &objects,
+    const StringSet<> &available) {
+  StringSet<> defined;
+  std::vector<std::string> undefined;
+  for (int pass = 0; pass < 2; ++pass)
+    for (const std::unique_ptr<MemoryBuffer> &object : objects) {
+      auto file =
+          object::ObjectFile::createObjectFile(object->getMemBufferRef());
+      if (!file)
+        return file.takeError();
+      for (const object::SymbolRef &symbol : (*file)->symbols()) {
+        Expected<uint32_t> flags = symbol.getFlags();
+        Expected<StringRef> name = symbol.getName();
+        if (!flags || !name) {
+          consumeError(flags.takeError());
+          consumeError(name.takeError());
+          continue;
+        }
+        if (name->empty())
+          continue;
+        bool isUndefined = *flags & object::SymbolRef::SF_Undefined;
+        if (pass == 0 && !isUndefined)
+          defined.insert(*name);
+        if (pass == 1 && isUndefined && !defined.contains(*name) &&
+            !available.contains(*name) && *name != "_GLOBAL_OFFSET_TABLE_" &&
+            llvm::find(undefined, *name) == undefined.end())
+          undefined.push_back(name->str());
+      }
+    }
+  if (undefined.empty())
+    return Error::success();
+  std::string list;
+  for (const std::string &name : undefined)
+    list += (list.empty() ? "'" : ", '") + name + "'";
+  return createStringError(
+      inconvertibleErrorCode(),
+      "kernel module refers to %s, which %s not device code: a kernel may "
+      "call only the runtime, the device library and the C math and memory "
+      "functions (docs/language.md, \"What device code may call\"); refusing "
+      "to load it",
+      list.c_str(), undefined.size() == 1 ? "is" : "are");
 }
 
 bool perfMapWanted() {
@@ -115,9 +171,28 @@ JITModule::createFromObjects(std::vector<std::unique_ptr<MemoryBuffer>> objects,
   if (!host)
     return createStringError(inconvertibleErrorCode(),
                              "cannot detect the host for the JIT");
+  StringSet<> available;
+  for (const auto &[name, address] : runtime)
+    available.insert(name);
+  for (unsigned i = 0; i < bangDeviceExternCount; ++i)
+    available.insert(bangDeviceExterns[i].name);
+  if (Error e = checkUndefinedSymbols(objects, available))
+    return std::move(e);
+  // No process symbols (LLJIT links them by default) and no platform (whose
+  // start-up support would look in the process too): what a kernel reaches
+  // outside itself is exactly `runtime` and the device externs.
   auto jit = orc::LLJITBuilder()
                  .setJITTargetMachineBuilder(*host)
                  .setNumCompileThreads(0)
+                 .setLinkProcessSymbolsByDefault(false)
+                 // Debugger support wants the process JITDylib to exist:
+                 // give it one that holds nothing.
+                 .setProcessSymbolsJITDylibSetup(
+                     [](orc::LLJIT &j) -> Expected<orc::JITDylibSP> {
+                       return &j.getExecutionSession().createBareJITDylib(
+                           "<Process Symbols>");
+                     })
+                 .setPlatformSetUp(orc::setUpInactivePlatform)
                  .create();
   if (!jit)
     return jit.takeError();
@@ -133,7 +208,11 @@ JITModule::createFromObjects(std::vector<std::unique_ptr<MemoryBuffer>> objects,
       return std::move(e);
   orc::JITDylib &dylib = (*jit)->getMainJITDylib();
   orc::SymbolMap symbols;
-  for (const auto &[name, address] : runtime)
+  for (unsigned i = 0; i < bangDeviceExternCount; ++i)
+    symbols[(*jit)->mangleAndIntern(bangDeviceExterns[i].name)] = {
+        orc::ExecutorAddr::fromPtr(bangDeviceExterns[i].address),
+        JITSymbolFlags::Exported};
+  for (const auto &[name, address] : runtime) // the runtime's take precedence
     symbols[(*jit)->mangleAndIntern(name)] = {
         orc::ExecutorAddr::fromPtr(address), JITSymbolFlags::Exported};
   if (Error e = dylib.define(orc::absoluteSymbols(std::move(symbols))))

@@ -27,7 +27,9 @@ class JITModule {
 public:
   /// Links the relocatable host objects of one module (bangc::emitObjects',
   /// or the compile cache's) into this process. Symbols the module needs
-  /// come from `runtime` first, then from this process (libm, libc).
+  /// come from `runtime` and the device externs (DeviceExterns.h) only: an
+  /// object that needs any other (`system`, `environ`) is an error naming
+  /// them, before anything is linked.
   static llvm::Expected<std::unique_ptr<JITModule>>
   createFromObjects(std::vector<std::unique_ptr<llvm::MemoryBuffer>> objects,
                     const RuntimeSymbols &runtime);

@@ -1,7 +1,6 @@
 //===- BangChecks.cpp - BANG language checks on the Clang AST -------------===//
 #include "frontend/BangChecks.h"
-
-#include "bang/Intrinsics.h"
+#include "frontend/DeviceCalls.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -75,33 +74,103 @@ public:
   std::vector<FunctionTemplateDecl *> kernelTemplates;
 };
 
-/// What one function body refers to: functions and memory-space variables.
+/// What one function body (or a variable's initialiser) refers to:
+/// functions, with the constructors, destructors, virtual functions and
+/// allocation functions that code reaches without naming them; variables of
+/// static storage; memory-space variables. Unevaluated operands (sizeof,
+/// decltype, noexcept, typeid of a type) refer to nothing.
 class BodyScanner : public RecursiveASTVisitor<BodyScanner> {
 public:
+  bool shouldVisitImplicitCode() const { return true; }
+  bool TraverseUnaryExprOrTypeTraitExpr(UnaryExprOrTypeTraitExpr *) {
+    return true;
+  }
+  bool TraverseCXXNoexceptExpr(CXXNoexceptExpr *) { return true; }
+  bool TraverseDecltypeTypeLoc(DecltypeTypeLoc) { return true; }
+  bool TraverseTypeOfExprTypeLoc(TypeOfExprTypeLoc) { return true; }
+  bool TraverseCXXTypeidExpr(CXXTypeidExpr *e) {
+    return !e->isPotentiallyEvaluated() ||
+           RecursiveASTVisitor::TraverseCXXTypeidExpr(e);
+  }
+
   bool VisitDeclRefExpr(DeclRefExpr *e) {
-    if (auto *fd = dyn_cast<FunctionDecl>(e->getDecl()))
-      callees.push_back({fd, e->getExprLoc()});
-    else if (auto *vd = dyn_cast<VarDecl>(e->getDecl()))
-      if (spaceOf(vd))
-        vars.insert(vd->getCanonicalDecl());
+    refer(e->getDecl(), e->getExprLoc());
     return true;
   }
   bool VisitMemberExpr(MemberExpr *e) {
-    if (auto *fd = dyn_cast<FunctionDecl>(e->getMemberDecl()))
-      callees.push_back({fd, e->getExprLoc()});
+    refer(e->getMemberDecl(), e->getExprLoc());
     return true;
   }
   bool VisitCXXConstructExpr(CXXConstructExpr *e) {
     callees.push_back({e->getConstructor(), e->getExprLoc()});
+    constructed(e->getConstructor()->getParent(), e->getExprLoc());
+    return true;
+  }
+  bool VisitCXXNewExpr(CXXNewExpr *e) {
+    if (FunctionDecl *fd = e->getOperatorNew())
+      callees.push_back({fd, e->getExprLoc()});
+    return true;
+  }
+  bool VisitCXXDeleteExpr(CXXDeleteExpr *e) {
+    if (FunctionDecl *fd = e->getOperatorDelete())
+      callees.push_back({fd, e->getExprLoc()});
+    if (const CXXRecordDecl *rd = e->getDestroyedType()->getAsCXXRecordDecl())
+      destroyed(rd, e->getExprLoc());
+    return true;
+  }
+  bool VisitCXXBindTemporaryExpr(CXXBindTemporaryExpr *e) {
+    if (const CXXDestructorDecl *dtor = e->getTemporary()->getDestructor())
+      callees.push_back(
+          {const_cast<CXXDestructorDecl *>(dtor), e->getExprLoc()});
     return true;
   }
   bool VisitVarDecl(VarDecl *vd) {
     if (spaceOf(vd))
       vars.insert(vd->getCanonicalDecl());
+    if (const CXXRecordDecl *rd =
+            vd->getType()->getBaseElementTypeUnsafe()->getAsCXXRecordDecl())
+      destroyed(rd, vd->getLocation());
     return true;
   }
   std::vector<std::pair<FunctionDecl *, SourceLocation>> callees;
+  /// Variables of static storage (not locals), where they are used.
+  std::vector<std::pair<VarDecl *, SourceLocation>> globals;
   llvm::SetVector<VarDecl *> vars;
+
+private:
+  void refer(ValueDecl *d, SourceLocation loc) {
+    if (auto *fd = dyn_cast<FunctionDecl>(d)) {
+      callees.push_back({fd, loc});
+    } else if (auto *vd = dyn_cast<VarDecl>(d)) {
+      if (spaceOf(vd))
+        vars.insert(vd->getCanonicalDecl());
+      if (vd->hasGlobalStorage())
+        globals.push_back({vd, loc});
+    }
+  }
+  /// Constructing an object fills in its vtable: every virtual function of
+  /// its class and bases may be called through it.
+  void constructed(const CXXRecordDecl *rd, SourceLocation loc) {
+    if (!rd || !rd->hasDefinition())
+      return;
+    rd = rd->getDefinition();
+    auto virtuals = [&](const CXXRecordDecl *c) {
+      for (CXXMethodDecl *m : c->methods())
+        if (m->isVirtual())
+          callees.push_back({m, loc});
+      return true;
+    };
+    virtuals(rd);
+    rd->forallBases(virtuals);
+    destroyed(rd, loc);
+  }
+  void destroyed(const CXXRecordDecl *rd, SourceLocation loc) {
+    if (!rd || !rd->hasDefinition())
+      return;
+    if (CXXDestructorDecl *dtor = rd->getDefinition()->getDestructor())
+      if (!dtor->isTrivial())
+        callees.push_back({dtor, loc});
+  }
 };
 
 /// The enumerator of `dir`'s enum type with value `value`, if any.
@@ -221,6 +290,8 @@ public:
       checkInstantiated(ftd);
     for (FunctionDecl *kernel : finder.kernels)
       checkKernel(ctx, kernel);
+    checkOtherDeviceCode(ctx);
+    checkFileScopeAsm(ctx);
     checkClusterCopies(ctx);
     // In CUDA mode Clang's Sema refuses dynamic initialisation of device
     // variables itself; file-scope host variables may have it.
@@ -353,51 +424,151 @@ private:
     return ok;
   }
 
-  /// Walks every function `kernel` reaches, checking calls, and sums the
-  /// static memory-space variables they use.
+  /// Walks every function `kernel` reaches, checking what they refer to,
+  /// and sums the static memory-space variables they use.
   void checkReachable(ASTContext &ctx, FunctionDecl *kernel) {
-    llvm::SetVector<const FunctionDecl *> seen;
-    std::vector<const FunctionDecl *> work{kernel};
     llvm::SetVector<VarDecl *> vars;
-    seen.insert(kernel);
+    walkDeviceCode(ctx, {kernel}, {}, vars);
+    checkStaticBytes(ctx, kernel, vars);
+  }
+
+  /// Checks the device code of the translation unit that no kernel reaches:
+  /// in a device-only source every function and variable initialiser of
+  /// the user's files is device code (codegen emits it), in a host + device
+  /// one every __mlu_func__/__mlu_device__ function.
+  void checkOtherDeviceCode(ASTContext &ctx) {
+    DeviceCallRule rule(ctx);
+    struct Finder : RecursiveASTVisitor<Finder> {
+      bool shouldVisitTemplateInstantiations() const { return true; }
+      bool shouldVisitLambdaBodies() const { return false; }
+      bool VisitFunctionDecl(FunctionDecl *fd) {
+        if (fd->doesThisDeclarationHaveABody() && !fd->isDependentContext())
+          functions.push_back(fd);
+        return true;
+      }
+      bool VisitVarDecl(VarDecl *vd) {
+        if (vd->hasGlobalStorage() && !vd->isStaticLocal() &&
+            !vd->getType()->isDependentType() && !vd->isTemplated() &&
+            vd->getInit())
+          variables.push_back(vd);
+        return true;
+      }
+      std::vector<const FunctionDecl *> functions;
+      std::vector<const VarDecl *> variables;
+    } finder;
+    finder.TraverseDecl(ctx.getTranslationUnitDecl());
+    bool cuda = ci.getLangOpts().CUDA;
+    std::vector<const FunctionDecl *> roots;
+    for (const FunctionDecl *fd : finder.functions)
+      if (rule.inUserFile(fd->getLocation()) &&
+          (!cuda ||
+           (fd->hasAttr<CUDADeviceAttr>() && !fd->hasAttr<CUDAHostAttr>())))
+        roots.push_back(fd);
+    std::vector<const VarDecl *> globals;
+    if (!cuda)
+      for (const VarDecl *vd : finder.variables)
+        if (rule.inUserFile(vd->getLocation()))
+          globals.push_back(vd);
+    llvm::SetVector<VarDecl *> vars;
+    walkDeviceCode(ctx, roots, globals, vars);
+  }
+
+  /// Walks the bodies of `roots`, the initialisers of `globals` and every
+  /// function and initialiser they reach. What has no definition in the
+  /// translation unit must be device code (DeviceCallRule); on-chip
+  /// variables used are added to `vars`.
+  void walkDeviceCode(ASTContext &ctx,
+                      llvm::ArrayRef<const FunctionDecl *> roots,
+                      llvm::ArrayRef<const VarDecl *> globals,
+                      llvm::SetVector<VarDecl *> &vars) {
+    DeviceCallRule rule(ctx);
+    llvm::DenseSet<const Decl *> seen;
+    std::vector<Stmt *> work;
+    auto addFunction = [&](const FunctionDecl *def) {
+      if (seen.insert(def).second && def->getBody())
+        work.push_back(def->getBody());
+    };
+    auto addVariable = [&](const VarDecl *vd) {
+      const VarDecl *withInit = nullptr;
+      if (const Expr *init = vd->getAnyInitializer(withInit))
+        if (seen.insert(withInit).second)
+          work.push_back(const_cast<Expr *>(init));
+    };
+    for (const FunctionDecl *fd : roots)
+      addFunction(fd);
+    for (const VarDecl *vd : globals)
+      addVariable(vd);
     while (!work.empty()) {
-      const FunctionDecl *fd = work.back();
+      Stmt *body = work.back();
       work.pop_back();
       BodyScanner scanner;
-      scanner.TraverseStmt(fd->getBody());
+      scanner.TraverseStmt(body);
       vars.insert(scanner.vars.begin(), scanner.vars.end());
       for (auto [callee, loc] : scanner.callees) {
         const FunctionDecl *def = callee->getDefinition();
         if (def && def->hasBody()) {
-          if (seen.insert(def))
-            work.push_back(def);
+          addFunction(def);
           continue;
         }
-        checkCallable(callee, loc);
+        checkCallable(rule, callee, loc);
+      }
+      for (auto [vd, loc] : scanner.globals) {
+        const VarDecl *withInit = nullptr;
+        if (vd->getAnyInitializer(withInit))
+          addVariable(vd);
+        else if (!vd->getDefinition(ctx))
+          checkVariable(rule, vd, loc);
       }
     }
-    checkStaticBytes(ctx, kernel, vars);
   }
 
-  void checkCallable(FunctionDecl *callee, SourceLocation loc) {
-    if (!reportedCallees.insert(callee->getCanonicalDecl()).second)
-      return;
-    if (callee->getBuiltinID() || callee->isImplicit() ||
-        callee->isDefaulted() || callee->isDeleted() || callee->isPureVirtual())
-      return;
-    if (callee->getIdentifier() && lookupIntrinsic(callee->getName()))
-      return;
-    const SourceManager &sm = ci.getSourceManager();
-    if (sm.isInSystemHeader(callee->getLocation()))
+  void checkCallable(const DeviceCallRule &rule, FunctionDecl *callee,
+                     SourceLocation loc) {
+    std::string why;
+    if (rule.mayCall(callee, why) ||
+        !reportedCallees.insert(callee->getCanonicalDecl()).second)
       return;
     report(loc, DiagnosticsEngine::Error,
-           "call to %0, which has no definition; device code can call only "
-           "functions defined in the program, BANG intrinsics and the C "
-           "library")
+           "device code cannot call or take the address of %0: %1; device "
+           "code may call only functions the program defines, the BANG "
+           "intrinsics and the C math and memory functions")
+        << callee << why;
+    report(callee->getLocation(), DiagnosticsEngine::Note, "%0 declared here")
         << callee;
-    report(callee->getLocation(), DiagnosticsEngine::Note,
-           "%0 declared here")
-        << callee;
+  }
+
+  void checkVariable(const DeviceCallRule &rule, VarDecl *vd,
+                     SourceLocation loc) {
+    if (rule.mayRefer(vd) ||
+        !reportedCallees.insert(vd->getCanonicalDecl()).second)
+      return;
+    report(loc, DiagnosticsEngine::Error,
+           "device code cannot use %0: it is a variable of the host, which "
+           "the program does not define; device code may use only its own "
+           "variables and the builtin ones (taskId, ...)")
+        << vd;
+    report(vd->getLocation(), DiagnosticsEngine::Note, "%0 declared here")
+        << vd;
+  }
+
+  /// Assembly at file scope is host code the device cannot check: any
+  /// outside the BANG headers is an error.
+  void checkFileScopeAsm(ASTContext &ctx) {
+    DeviceCallRule rule(ctx);
+    struct Finder : RecursiveASTVisitor<Finder> {
+      bool VisitFileScopeAsmDecl(FileScopeAsmDecl *d) {
+        found.push_back(d);
+        return true;
+      }
+      std::vector<FileScopeAsmDecl *> found;
+    } finder;
+    finder.TraverseDecl(ctx.getTranslationUnitDecl());
+    for (FileScopeAsmDecl *d : finder.found)
+      if (!rule.inDeviceHeader(d))
+        report(d->getAsmLoc(), DiagnosticsEngine::Error,
+               "file-scope assembly is not device code: the simulated "
+               "device runs only compiled C++ and the inline assembly of "
+               "docs/language.md");
   }
 
   /// The bytes `vd` can take in the device's layout at most.

@@ -15,8 +15,9 @@ namespace bangc {
 /// clang diagnostics with source locations:
 ///  - a kernel (__mlu_global__/__mlu_entry__) must return void;
 ///  - the static NRAM, WRAM and SRAM a kernel reaches must fit the device;
-///  - device code may only call functions with a definition, intrinsics, and
-///    functions of the C library (system headers);
+///  - device code calls only device code (DeviceCalls.h): what it reaches
+///    may use functions with a definition, the BANG headers' declarations
+///    and the C math and memory functions, and no file-scope assembly;
 ///  - the inter-cluster __memcpy/__memcpy_async (a destination cluster as
 ///    the fifth argument) takes no constant direction but SRAM2SRAM;
 ///  - a kernel template that is never instantiated is warned about.
