@@ -68,6 +68,20 @@ void require(mluOpStatus_t s, const char *what) {
 }
 
 llvm::json::Array shapeJson(std::vector<int> dims) {
+/// Where a launch stands against mlu-ops' performance acceptance standard,
+/// and the pipe that bounds it: "IO bottleneck 72.0%: meets >= 60% (network
+/// shapes); bound by io-dma".
+std::string verdict(const bangsim::LaunchStats &st) {
+  bangsim::AcceptanceVerdict v = bangsim::acceptanceVerdict(st);
+  return llvm::formatv("{0} bottleneck {1:F1}%: {2}; bound by the {3} pipe",
+                       v.ioBound ? "IO" : "compute", v.efficiency * 100,
+                       v.meetsNetwork   ? "meets >= 60% (network shapes)"
+                       : v.meetsGeneral ? "meets >= 30% (other shapes) only"
+                                        : "below 30%",
+                       bangsim::pipeName(st.boundPipe))
+      .str();
+}
+
   llvm::json::Array a;
   for (int d : dims)
     a.push_back(d);
@@ -127,10 +141,10 @@ llvm::json::Object tinShift(mluOpHandle_t h, const char *label, int N, int T,
   bangsim::LaunchStats st;
   double host_s = timeLaunches(h, hostRatio ? runs : 1, run, st);
   std::printf("tin_shift %-8s %-20s %s [%d,%d,%d,%d] G=%d: %.0f cycles, IO "
-              "eff %5.1f%%  (%s)\n",
+              "eff %5.1f%%  (%s)\n    %s\n",
               forward ? "forward" : "backward", label, half ? "half" : "float",
               N, T, C, HW, G, st.cycles, st.ioEfficiency * 100,
-              mluOpGetLastPolicy(h));
+              mluOpGetLastPolicy(h), verdict(st).c_str());
   llvm::json::Object o{{"label", label},
                        {"direction", forward ? "forward" : "backward"},
                        {"dtype", half ? "half" : "float"},
@@ -141,6 +155,8 @@ llvm::json::Object tinShift(mluOpHandle_t h, const char *label, int N, int T,
                        {"io_efficiency", st.ioEfficiency},
                        {"compute_efficiency", st.computeEfficiency},
                        {"policy", std::string(mluOpGetLastPolicy(h))}};
+                       {"bound_pipe", bangsim::pipeName(st.boundPipe)},
+                       {"acceptance", verdict(st)},
   if (hostRatio) {
     double m = memcpyTime(bytes);
     std::printf("    host: launch %.1f ms = %.2f GB/s; memcpy of %.0f MiB "
@@ -246,11 +262,12 @@ llvm::json::Array borderAlign(mluOpHandle_t h, int N, int H, int W, int C4,
                 "    host: launch %.2f ms on 1 thread, %.2f ms on %u; plain "
                 "C++ -O3 -march=native %.2f ms (1 thread); ratio plain/ours "
                 "%.2f (1 thread), %.2f (%u) (results agree: %zu/%zu)\n"
-                "    (%s)\n",
+                "    (%s)\n    %s\n",
                 fwd ? "forward" : "backward", N, H, W, C4, N, K, P, st.cycles,
                 st.ioEfficiency * 100, st.computeEfficiency * 100,
                 ours[0] * 1e3, ours[1] * 1e3, threads, p * 1e3, p / ours[0],
-                p / ours[1], threads, same, got.size(), policy.c_str());
+                p / ours[1], threads, same, got.size(), policy.c_str(),
+                verdict(st).c_str());
     rows.push_back(
         llvm::json::Object{{"direction", fwd ? "forward" : "backward"},
                            {"input", shapeJson({N, H, W, C4})},
@@ -263,6 +280,8 @@ llvm::json::Array borderAlign(mluOpHandle_t h, int N, int H, int W, int C4,
                            {"host_threads", int64_t(threads)},
                            {"host_1_thread_s", ours[0]},
                            {"plain_s", p},
+                           {"bound_pipe", bangsim::pipeName(st.boundPipe)},
+                           {"acceptance", verdict(st)},
                            {"agree", int64_t(same)},
                            {"elements", int64_t(got.size())},
                            {"policy", policy}});
@@ -283,15 +302,26 @@ int main(int argc, char **argv) {
   auto wanted = [&](llvm::StringRef op) {
     return args.positional.empty() || llvm::is_contained(args.positional, op);
   };
+  // --device SPEC: another card (bench/sensitivity.py varies mlu370's
+  // assumed constants).
+  std::string device = "mlu370";
+  for (size_t i = 0; i < args.positional.size(); ++i)
+    if (args.positional[i] == "--device" && i + 1 < args.positional.size()) {
+      device = args.positional[i + 1];
+      args.positional.erase(args.positional.begin() + i,
+                            args.positional.begin() + i + 2);
+      break;
+    }
   for (const std::string &p : args.positional)
     if (p != "tin_shift" && p != "border_align") {
       std::fprintf(stderr, "usage: mluop_bench [--quick] [--json FILE] "
+                           "[--device SPEC] "
                            "[tin_shift|border_align]\n");
       return 2;
     }
   runs = quick ? 3 : 5;
   mluOpHandle_t h;
-  if (mluOpCreateWithDevice(&h, "mlu370") != MLUOP_STATUS_SUCCESS)
+  if (mluOpCreateWithDevice(&h, device.c_str()) != MLUOP_STATUS_SUCCESS)
     return 1;
   llvm::json::Array tin, border;
   // mlu-ops' test shapes, TIN on ResNet-50 (res2, res5), and 64 MiB.
@@ -321,7 +351,7 @@ int main(int argc, char **argv) {
               mluop::compileSeconds(h));
   mluOpDestroy(h);
   if (!bench::writeJson(
-          json, llvm::json::Object{{"device", "mlu370"},
+          json, llvm::json::Object{{"device", device},
                                    {"runs", runs},
                                    {"tin_shift", std::move(tin)},
                                    {"border_align", std::move(border)}}))
