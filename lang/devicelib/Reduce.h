@@ -3,6 +3,7 @@
 #define BANG_DEVICELIB_REDUCE_H
 
 #include "DeviceLib.h"
+#include "Gemm.h"
 
 namespace bangdev {
 
@@ -150,25 +151,10 @@ BANG_DEV void transpose(RowClass opClass, T *dst, const T *src, int h, int w) {
 // destination type at the end (float to half: to nearest even; integer to
 // int32: saturating). Products of two halves are exact in float.
 //
-// The loops run over output channels innermost, where the weights are
-// contiguous, so they vectorise without reordering any sum.
+// The work itself is Gemm.h: register tiles of rows by host vectors of
+// output channels, each lane keeping the order above.
 //
 //===----------------------------------------------------------------------===//
-template <typename S> struct AccOf { using type = float; };
-template <> struct AccOf<int8_t> { using type = long long; };
-template <> struct AccOf<int16_t> { using type = long long; };
-
-/// The accumulator rounded once to the destination type.
-template <typename D, typename A> BANG_DEV D finish(A acc) {
-  if constexpr (sizeof(A) == 8) { // integer: saturate
-    constexpr long long lo = -(1LL << (sizeof(D) * 8 - 1));
-    constexpr long long hi = (1LL << (sizeof(D) * 8 - 1)) - 1;
-    return (D)(acc < lo ? lo : (acc > hi ? hi : acc));
-  } else {
-    return (D)acc;
-  }
-}
-
 BANG_DEV bool overlaps(const void *p, long long pBytes, const void *q,
                        long long qBytes) {
   const char *a = (const char *)p, *b = (const char *)q;
@@ -177,41 +163,6 @@ BANG_DEV bool overlaps(const void *p, long long pBytes, const void *q,
 
 template <typename T> BANG_DEV void readsWram(const T *p, long long n) {
   __bangsim_check_vec(p, n * (long long)sizeof(T), BANG_IN_WRAM, BANG_READ);
-}
-
-/// Output channels are accumulated in chunks of this many (on the stack).
-constexpr int kAccChunk = 256;
-
-/// One output row of the reduction: out[c] = finish(bias[c] + sum_r x[r] *
-/// w[r*ldw + c]) for c in [0, n), where the reduction runs over `segs`
-/// segments of `len` inputs each (x at xs[s], w at ws[s]). Shared by conv
-/// (segments are kernel taps) and matmul (one segment).
-template <typename D, typename S, typename B, bool Bias>
-BANG_DEV void reduceRow(D *out, int n, const S *const *xs, const S *const *ws,
-                        int segs, int len, long long ldw, const B *bias) {
-  using A = typename AccOf<S>::type;
-  for (int c0 = 0; c0 < n; c0 += kAccChunk) {
-    int cn = n - c0 < kAccChunk ? n - c0 : kAccChunk;
-    A acc[kAccChunk];
-    for (int c = 0; c < cn; ++c)
-      acc[c] = 0;
-    for (int s = 0; s < segs; ++s) {
-      const S *x = xs[s];
-      const S *w = ws[s] + c0;
-      for (int r = 0; r < len; ++r) {
-        A xv = (A)x[r];
-        const S *wr = w + r * ldw;
-        for (int c = 0; c < cn; ++c)
-          acc[c] = acc[c] + xv * (A)wr[c];
-      }
-    }
-    for (int c = 0; c < cn; ++c) {
-      if constexpr (Bias)
-        out[c0 + c] = finish<D>(acc[c] + (A)bias[c0 + c]);
-      else
-        out[c0 + c] = finish<D>(acc[c]);
-    }
-  }
 }
 
 /// The largest number of kernel taps (kh * kw) of one conv call.
@@ -245,19 +196,13 @@ BANG_DEV void conv(RowClass opClass, D *dst, const S *src, const S *kernel,
   bool rowRuns = dw == 1;
   int segs = rowRuns ? kh : kh * kw;
   int len = rowRuns ? kw * ci : ci;
-  const S *xs[kMaxTaps];
-  const S *ws[kMaxTaps];
-  for (int t = 0; t < segs; ++t)
-    ws[t] = kernel + (long long)t * len * co;
-  for (int y = 0; y < oh; ++y)
-    for (int x = 0; x < ow; ++x) {
-      for (int ky = 0, t = 0; ky < kh; ++ky)
-        for (int kx = 0; kx < (rowRuns ? 1 : kw); ++kx, ++t)
-          xs[t] = src + ((long long)(y * sh + ky * dh) * iw + x * sw +
-                         kx * dw) * ci;
-      reduceRow<D, S, D, false>(dst + ((long long)y * ow + x) * co, co, xs,
-                                ws, segs, len, co, nullptr);
-    }
+  long long seg[kMaxTaps];
+  for (int ky = 0, t = 0; ky < kh; ++ky)
+    for (int kx = 0; kx < (rowRuns ? 1 : kw); ++kx, ++t)
+      seg[t] = ((long long)ky * dh * iw + (long long)kx * dw) * ci;
+  Reduction<S> red{{src, ow, (long long)sh * iw * ci, (long long)sw * ci},
+                   seg, segs, len, kernel, co};
+  gemm<D, S, D, false>(dst, red, oh * ow, (const D *)nullptr);
 }
 
 template <bool Bias, typename D, typename S>
@@ -276,11 +221,9 @@ BANG_DEV void matmul(RowClass opClass, D *dst, const S *a, const S *b,
     __bangsim_fault(Bias ? "__bang_mlp: dst overlaps src"
                          : "__bang_matmul: dst overlaps a");
   charge<S>(opClass, outN * k);
-  for (int i = 0; i < m; ++i) {
-    const S *x = a + (long long)i * k;
-    reduceRow<D, S, D, Bias>(dst + (long long)i * n, n, &x, &b, 1, k, n,
-                             bias);
-  }
+  const long long seg[1] = {0};
+  Reduction<S> red{{a, 1, k, 0}, seg, 1, k, b, n};
+  gemm<D, S, D, Bias>(dst, red, m, bias);
 }
 
 } // namespace bangdev

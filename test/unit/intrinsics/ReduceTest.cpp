@@ -227,7 +227,13 @@ template <typename D, typename S> void matrixOne(Batch &b, Gen &g) {
   } convs[] = {{3, 6, 7, 3, 3, 1, 1, 5, 1, 1},
                {17, 9, 8, 3, 2, 2, 3, 33, 1, 1},
                {4, 9, 11, 3, 3, 1, 2, 300, 2, 3},
-               {1, 1, 1, 1, 1, 1, 1, 1, 1, 1}};
+               {1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
+               // Register tiles of 6 rows by 2 and 1 vectors of columns
+               // with rows and columns left over, and reductions longer
+               // than one chunk (Gemm.h): 88 rows, 50 = 32 + 16 + 2 columns,
+               // kernel rows of 3 * 60 steps; dilated taps of 140 steps.
+               {60, 10, 13, 3, 3, 1, 1, 50, 1, 1},
+               {140, 7, 9, 2, 2, 1, 2, 17, 2, 2}};
   for (const Conv &c : convs) {
     auto in = matrixData<S>(g, c.ci * c.ih * c.iw);
     auto wt = matrixData<S>(g, c.kh * c.kw * c.ci * c.co);
@@ -243,7 +249,7 @@ template <typename D, typename S> void matrixOne(Batch &b, Gen &g) {
            ", " + args + dil + ");");
     b.expect(od, want, "__bang_conv<" + t + "> " + args + dil);
   }
-  for (auto [m, k, n] : std::vector<std::tuple<int, int, int>>{{1, 1, 1}, {5, 37, 19}, {3, 64, 300}}) {
+  for (auto [m, k, n] : std::vector<std::tuple<int, int, int>>{{1, 1, 1}, {5, 37, 19}, {3, 64, 300}, {13, 300, 49}, {6, 129, 64}}) {
     auto a = matrixData<S>(g, m * k), w = matrixData<S>(g, k * n);
     std::vector<D> bias(n);
     for (D &x : bias) {
