@@ -1,0 +1,107 @@
+//===- NetTest.cpp - LayerGroup's layer view of Task IR graphs ------------===//
+//
+// buildNet on the example networks: tensor element types from the blocks'
+// precisions, the reference's integer paths, CVM as a convolution over the
+// flattened tensor, and the precisions it refuses.
+//
+//===----------------------------------------------------------------------===//
+#include "layergroup/Net.h"
+
+#include "graph/BlockInfo.h"
+#include "graph/Graph.h"
+#include "graph/WeightInit.h"
+
+#include <gtest/gtest.h>
+
+using namespace bangc;
+using namespace bangc::lg;
+
+namespace {
+
+graph::Graph load(const char *Name) {
+  auto G = graph::Graph::load(std::string(BANGC_EXAMPLES_DIR) + "/" + Name);
+  EXPECT_TRUE(bool(G)) << toString(G.takeError());
+  return std::move(*G);
+}
+
+const Layer &layerNamed(const Net &N, const std::string &Name) {
+  for (const Layer &L : N.Layers)
+    if (L.Name == Name)
+      return L;
+  ADD_FAILURE() << "no layer " << Name;
+  return N.Layers.front();
+}
+
+} // namespace
+
+TEST(BuildNet, LeNetInt8TypesAndIntegerPaths) {
+  graph::Graph G = load("lenet.json");
+  auto N = buildNet(G);
+  ASSERT_TRUE(bool(N)) << toString(N.takeError());
+  EXPECT_EQ(N->Layers.size(), 15u);
+  ASSERT_EQ(N->inputs().size(), 1u);
+  EXPECT_EQ(N->Tensors[N->inputs()[0]].Type, DType::I8);
+  const Layer &Conv1 = layerNamed(*N, "conv1");
+  EXPECT_EQ(Conv1.Kind, OpKind::Conv);
+  EXPECT_TRUE(Conv1.Integer);
+  EXPECT_FALSE(Conv1.RealMath);
+  EXPECT_EQ(N->Tensors[Conv1.Output].Type, DType::I32);
+  EXPECT_EQ(N->weightElemBytes(Conv1), 1);
+  EXPECT_EQ(N->vectorElemBytes(Conv1), 4);
+  // CONST_A 1/128 is a float: the reference's double path.
+  const Layer &Q = layerNamed(*N, "conv1.requant");
+  EXPECT_EQ(Q.Kind, OpKind::Scale);
+  EXPECT_TRUE(Q.Integer && Q.RealMath);
+  EXPECT_EQ(N->Tensors[Q.Output].Type, DType::I8);
+  EXPECT_EQ(layerNamed(*N, "conv1.relu").Kind, OpKind::Relu);
+  // The output SO keeps its [10] shape.
+  ASSERT_EQ(N->outputs().size(), 1u);
+  const Tensor &Y = N->Tensors[N->outputs()[0]];
+  EXPECT_EQ(Y.Type, DType::I32);
+  EXPECT_EQ(Y.OutputShapes.at("y"), (std::vector<int64_t>{10}));
+}
+
+TEST(BuildNet, CvmOverAFlattenedTensorIsAFullWindowConvolution) {
+  graph::Graph G = load("lenet.json");
+  auto N = buildNet(G);
+  ASSERT_TRUE(bool(N)) << toString(N.takeError());
+  // fc1 reads pool2's [5][5][16] through a RESHAPE to [400]: a 5x5
+  // convolution over it, its weight [F][r = (y * 5 + x) * 16 + c]
+  // rearranged to [F][C][KY][KX].
+  const Layer &Fc1 = layerNamed(*N, "fc1");
+  EXPECT_EQ(Fc1.Kind, OpKind::Conv);
+  EXPECT_EQ(Fc1.KY, 5);
+  EXPECT_EQ(Fc1.KX, 5);
+  const Tensor &In = N->Tensors[Fc1.Inputs[0]];
+  EXPECT_EQ(In.Name, "pool2");
+  EXPECT_EQ(In.C, 16);
+  const Tensor &Out = N->Tensors[Fc1.Output];
+  EXPECT_EQ(Out.C, 120);
+  EXPECT_EQ(Out.H * Out.W, 1);
+  auto W = graph::blockValues(*G.findBlock("fc1.w"));
+  ASSERT_TRUE(bool(W)) << toString(W.takeError());
+  for (int64_t F : {0, 7, 119})
+    for (int64_t C : {0, 5, 15})
+      for (int64_t Y : {0, 2, 4})
+        for (int64_t X : {0, 3, 4})
+          EXPECT_EQ(Fc1.Weight[((F * 16 + C) * 5 + Y) * 5 + X],
+                    (*W)[F * 400 + (Y * 5 + X) * 16 + C]);
+  // fc2 reads a [1][1][120] tensor: a 1x1 convolution, weights as they are.
+  const Layer &Fc2 = layerNamed(*N, "fc2");
+  EXPECT_EQ(Fc2.KY * Fc2.KX, 1);
+  EXPECT_EQ(N->Tensors[Fc2.Inputs[0]].C, 120);
+}
+
+TEST(BuildNet, RefusesPrecisionsWithoutADeviceType) {
+  taskir::TaskGraph P = load("lenet.json").proto();
+  for (taskir::TaskBlock &B : *P.mutable_blocks())
+    if (B.precision() == taskir::INT8)
+      B.set_precision(taskir::INT9);
+  auto G = graph::Graph::create(P);
+  ASSERT_TRUE(bool(G)) << toString(G.takeError());
+  auto N = buildNet(*G);
+  ASSERT_FALSE(bool(N));
+  std::string Why = toString(N.takeError());
+  EXPECT_NE(Why.find("not supported: precision INT9"), std::string::npos)
+      << Why;
+}
