@@ -205,6 +205,12 @@ Expected<LaunchStats> Device::launch(const Kernel &kernel,
   if (!topo)
     return topo.takeError();
 
+  if (options.isolate && isolationSupported())
+    return launchIsolated(*impl, kernel, args, options,
+                          [&](const LaunchOptions &inProcess) {
+                            return launch(kernel, layout, dim, type, args,
+                                          inProcess);
+                          });
   std::lock_guard launchLock(impl->launchMutex);
   auto hostStart = std::chrono::steady_clock::now();
   Launch l;

@@ -193,7 +193,9 @@ void onSegfault(int sig, siginfo_t *info, void *uctx) {
   leaveTask(*task);
 }
 
-void installSignalHandlers() {
+} // namespace
+
+void bangsim::installSignalHandlers() {
   static std::once_flag once;
   std::call_once(once, [] {
     struct sigaction sa;
@@ -205,6 +207,8 @@ void installSignalHandlers() {
       sigaction(TaskSignals[i], &sa, &previousActions[i]);
   });
 }
+
+namespace {
 
 /// A worker's alternate signal stack, so a fiber's stack overflow can be
 /// reported.
@@ -334,7 +338,9 @@ void workerMain(Launch &l, int worker) {
     tlsTask = next;
     void *workerFakeStack = nullptr;
     beforeSwitch(&workerFakeStack, fiberStack(*next));
+    noteRunningTask(worker, next);
     swapcontext(&self, &next->context);
+    noteRunningTask(worker, nullptr);
     afterSwitch(workerFakeStack);
     tlsTask = nullptr;
     lock.lock();

@@ -61,10 +61,11 @@ llvm::Expected<void *> MemoryMap::allocate(uint64_t bytes) {
         llvm::formatv("out of GDRAM: {0} bytes requested, {1} of {2} in use",
                       bytes, liveBytes, spec.gdramBytes));
   // Fresh pages: zero filled, and freed ranges are unmapped so a stale
-  // pointer faults instead of reading another buffer.
+  // pointer faults instead of reading another buffer. Shared, so that the
+  // worker process of an isolated launch (Isolate.cpp) writes these pages.
   size_t mapped = roundUp(bytes ? bytes : 1, 4096);
   void *p = mmap(nullptr, mapped, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+                 MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "host out of memory for %llu bytes",
@@ -100,6 +101,14 @@ llvm::Error MemoryMap::release(void *ptr) {
 uint64_t MemoryMap::allocatedBytes() const {
   std::shared_lock lock(mutex);
   return liveBytes;
+}
+
+std::vector<std::pair<uintptr_t, uint64_t>> MemoryMap::liveRanges() const {
+  std::shared_lock lock(mutex);
+  std::vector<std::pair<uintptr_t, uint64_t>> ranges;
+  for (const auto &[base, a] : live)
+    ranges.emplace_back(base, a.bytes);
+  return ranges;
 }
 
 const Allocation *MemoryMap::liveContaining(uintptr_t p, uint64_t bytes) const {

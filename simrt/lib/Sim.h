@@ -4,6 +4,8 @@
 
 #include "bangsim/Device.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -50,6 +52,8 @@ public:
   /// The live allocation that wholly contains [p, p+bytes), or null.
   const Allocation *liveContaining(uintptr_t p, uint64_t bytes) const;
   uint64_t allocatedBytes() const;
+  /// Base and size of every live allocation.
+  std::vector<std::pair<uintptr_t, uint64_t>> liveRanges() const;
 
   char *nram(int core) const { return chip + core * coreStride; }
   char *wram(int core) const { return nram(core) + spec.nramBytes; }
@@ -213,6 +217,29 @@ bool recordTaskFault(std::string what);
 
 /// Runs all tasks of `launch` to completion, a fault, or a stop.
 void runTasks(Launch &launch);
+
+/// Installs the handlers that turn kernel code's signals into faults
+/// (Launch.cpp); once per process.
+void installSignalHandlers();
+
+// --- Isolated launches (Isolate.cpp) ------------------------------------===//
+
+/// Whether launches can run in a worker process: not under AddressSanitizer,
+/// whose runtime needs system calls the worker's filter refuses.
+bool isolationSupported();
+
+/// Runs `run` (the launch in-process, with the options it is given) in a
+/// worker process under a system-call filter, holding the device's launch
+/// lock, and turns any end of the worker into stats or a LaunchFault.
+llvm::Expected<LaunchStats> launchIsolated(
+    DeviceImpl &device, const Kernel &kernel, llvm::ArrayRef<KernelArg> args,
+    const LaunchOptions &options,
+    llvm::function_ref<llvm::Expected<LaunchStats>(const LaunchOptions &)>
+        run);
+
+/// In an isolated launch's worker, notes that worker thread `worker` runs
+/// `task` (null: none), for the parent; elsewhere does nothing.
+void noteRunningTask(int worker, const Task *task);
 
 /// __sync_cluster (kind 1) and __sync_all (kind 2) for the current task.
 void barrierWait(Task &task, int kind);

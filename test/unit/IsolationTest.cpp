@@ -1,0 +1,235 @@
+//===- IsolationTest.cpp - Isolated launches survive what kernels do ------===//
+//
+// An isolated launch (LaunchOptions::isolate, docs/isolation.md) runs in a
+// worker process under a system-call filter. Whatever the kernel does ends
+// as a LaunchFault naming the kernel and the task, and this process, its
+// memory and every buffer the kernel was not given survive. The kernels
+// reach host functions through pointers this test passes as integers, so
+// that no compile-time check of called functions can stop them first.
+//
+//===----------------------------------------------------------------------===//
+#include "FaultMessage.h"
+#include "bangsim/Device.h"
+#include "bangsim/Module.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include "gtest/gtest.h"
+
+#include <csignal>
+#include <cstdlib>
+#include <unistd.h>
+#include <vector>
+
+using namespace bangsim;
+
+namespace {
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool Isolated = false; // launches run in-process under ASan
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool Isolated = false;
+#else
+constexpr bool Isolated = true;
+#endif
+#else
+constexpr bool Isolated = true;
+#endif
+
+const char *const source = R"(
+__mlu_global__ void fill(int *out, int v) {
+  out[taskId] = v;
+  __bang_printf("task %d\n", taskId);
+}
+// Calls fp(arg) in task 1, after every task wrote its slot.
+__mlu_global__ void call1(int *out, long fp, long arg) {
+  out[taskId] = 1;
+  if (taskId == 1)
+    ((long (*)(long))fp)(arg);
+  out[taskId] = 2;
+}
+// Calls fp(a, b).
+__mlu_global__ void call2(int *out, long fp, long a, long b) {
+  if (taskId == 0)
+    ((long (*)(long, long))fp)(a, b);
+  out[taskId] = 2;
+}
+__mlu_global__ void store(int *out, long addr) {
+  if (taskId == 0)
+    *(volatile int *)addr = 0x5a5a5a5a;
+  out[taskId] = 3;
+}
+volatile int counter; // a side effect: the loop stays
+__mlu_global__ void spin(int *out) {
+  for (;;)
+    counter = counter + 1;
+}
+)";
+
+struct Fixture {
+  Fixture() {
+    std::string diags;
+    llvm::raw_string_ostream os(diags);
+    CompileOptions options;
+    options.diagnostics = &os;
+    auto m =
+        Module::compileString("iso.mlu", source, defaultDeviceSpec(), options);
+    if (!m) {
+      ADD_FAILURE() << llvm::toString(m.takeError()) << "\n" << diags;
+      return;
+    }
+    module = std::move(*m);
+    device = std::move(*Device::open(defaultDeviceSpec()));
+    out = *device->malloc(64);
+    bystander = *device->malloc(4096);
+    std::vector<int> pattern(1024, 0x11223344);
+    EXPECT_FALSE(bool(device->copyToDevice(bystander, pattern.data(), 4096)));
+  }
+
+  llvm::Expected<LaunchStats> launch(llvm::StringRef kernel,
+                                     std::vector<KernelArg> args,
+                                     bool isolate = true, double timeout = 0) {
+    LaunchOptions options;
+    options.isolate = isolate;
+    options.timeoutSeconds = timeout;
+    options.printfOut = &printed;
+    args.insert(args.begin(), KernelArg::pointer(out));
+    return device->launch(**module->findKernel(kernel), module->staticLayout(),
+                          {4, 1, 1}, FuncType::Block, args, options);
+  }
+
+  std::vector<int> read(void *p, size_t n) {
+    std::vector<int> v(n);
+    EXPECT_FALSE(bool(device->copyFromDevice(v.data(), p, n * 4)));
+    return v;
+  }
+
+  /// The bystander buffer is untouched and the device still runs kernels.
+  void expectSurvived() {
+    EXPECT_EQ(read(bystander, 1024), std::vector<int>(1024, 0x11223344));
+    auto ok = launch("fill", {KernelArg::i32(9)});
+    ASSERT_TRUE(bool(ok)) << llvm::toString(ok.takeError());
+    EXPECT_EQ(read(out, 4), std::vector<int>(4, 9));
+  }
+
+  std::string printedText;
+  llvm::raw_string_ostream printed{printedText};
+  std::unique_ptr<Module> module;
+  std::unique_ptr<Device> device;
+  void *out = nullptr, *bystander = nullptr;
+};
+
+long address(const void *p) { return long(reinterpret_cast<uintptr_t>(p)); }
+
+#define REQUIRE_ISOLATION()                                                    \
+  if (!Isolated)                                                               \
+  GTEST_SKIP() << "launches run in-process under AddressSanitizer"
+
+TEST(Isolation, ResultsStatsAndPrintfComeBack) {
+  Fixture f;
+  ASSERT_TRUE(f.module);
+  auto here = f.launch("fill", {KernelArg::i32(5)}, /*isolate=*/false);
+  ASSERT_TRUE(bool(here)) << llvm::toString(here.takeError());
+  f.printedText.clear();
+  auto there = f.launch("fill", {KernelArg::i32(7)});
+  ASSERT_TRUE(bool(there)) << llvm::toString(there.takeError());
+  EXPECT_EQ(f.read(f.out, 4), std::vector<int>(4, 7));
+  EXPECT_EQ(there->cycles, here->cycles);
+  EXPECT_EQ(there->tasks, 4);
+  EXPECT_EQ(there->kernel, "fill");
+  EXPECT_EQ(there->cores.size(), here->cores.size());
+  EXPECT_EQ(there->scalarInstructions, here->scalarInstructions);
+  EXPECT_GT(there->hostSeconds, 0);
+  EXPECT_NE(f.printedText.find("] task 3\n"), std::string::npos)
+      << f.printedText;
+}
+
+/// A kernel calling `fn` ends as a fault naming the kernel, task 1 and the
+/// system call, and everything else survives.
+void expectBlocked(long fn, long arg, const char *call) {
+  Fixture f;
+  ASSERT_TRUE(f.module);
+  auto stats = f.launch("call1", {KernelArg::i64(fn), KernelArg::i64(arg)});
+  std::string message = faultMessage(std::move(stats));
+  EXPECT_NE(message.find("kernel 'call1' task 1 (core 1 of cluster 0): "
+                         "system call"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find(call), std::string::npos) << message;
+  // Tasks that ran before the end wrote the shared output.
+  EXPECT_EQ(f.read(f.out, 4)[1], 1);
+  f.expectSurvived();
+}
+
+TEST(Isolation, ExitIsAFault) {
+  REQUIRE_ISOLATION();
+  // exit() runs the process's exit handlers first: any of their system
+  // calls may be the one that ends the worker.
+  expectBlocked(address(reinterpret_cast<void *>(&::exit)), 0, "");
+  expectBlocked(address(reinterpret_cast<void *>(&::_exit)), 0, "(exit_group)");
+}
+
+TEST(Isolation, AbortAndRaiseAreFaults) {
+  REQUIRE_ISOLATION();
+  expectBlocked(address(reinterpret_cast<void *>(&::abort)), 0, "kill)");
+  expectBlocked(address(reinterpret_cast<void *>(&::raise)), SIGKILL, "kill)");
+}
+
+TEST(Isolation, ForkIsAFault) {
+  REQUIRE_ISOLATION();
+  expectBlocked(address(reinterpret_cast<void *>(&::fork)), 0, "(clone)");
+}
+
+TEST(Isolation, SignalHandlersCannotBeChanged) {
+  REQUIRE_ISOLATION();
+  Fixture f;
+  ASSERT_TRUE(f.module);
+  auto stats = f.launch(
+      "call2", {KernelArg::i64(address(reinterpret_cast<void *>(&::signal))),
+                KernelArg::i64(SIGSEGV), KernelArg::i64(long(SIG_DFL))});
+  std::string message = faultMessage(std::move(stats));
+  EXPECT_NE(message.find("kernel 'call2' task 0"), std::string::npos)
+      << message;
+  EXPECT_NE(message.find("rt_sigaction"), std::string::npos) << message;
+  f.expectSurvived();
+}
+
+TEST(Isolation, WildStoreIntoAnotherBufferFaults) {
+  REQUIRE_ISOLATION();
+  Fixture f;
+  ASSERT_TRUE(f.module);
+  auto stats = f.launch("store", {KernelArg::i64(address(f.bystander) + 64)});
+  std::string message = faultMessage(std::move(stats));
+  EXPECT_NE(message.find("kernel 'store' task 0"), std::string::npos)
+      << message;
+  EXPECT_NE(message.find("invalid memory access"), std::string::npos)
+      << message;
+  f.expectSurvived();
+}
+
+TEST(Isolation, WildStoreIntoHostMemoryLeavesTheHostIntact) {
+  REQUIRE_ISOLATION();
+  Fixture f;
+  ASSERT_TRUE(f.module);
+  static int hostValue = 42; // mapped in the worker too, as its own copy
+  auto stats = f.launch("store", {KernelArg::i64(address(&hostValue))});
+  ASSERT_TRUE(bool(stats)) << llvm::toString(stats.takeError());
+  EXPECT_EQ(hostValue, 42);
+  EXPECT_EQ(f.read(f.out, 4), std::vector<int>(4, 3));
+}
+
+TEST(Isolation, TimeoutEndsTheWorker) {
+  REQUIRE_ISOLATION();
+  Fixture f;
+  ASSERT_TRUE(f.module);
+  auto stats = f.launch("spin", {}, /*isolate=*/true, /*timeout=*/0.5);
+  std::string message = faultMessage(std::move(stats));
+  EXPECT_NE(message.find("kernel 'spin': stopped after the --timeout of 0.5 s"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("was running"), std::string::npos) << message;
+  f.expectSurvived();
+}
+
+} // namespace
