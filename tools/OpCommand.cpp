@@ -40,7 +40,11 @@ static const char *const help =
     "  --profile           print where the simulated time went\n"
     "  --stats-json FILE   write the launch statistics as JSON\n"
     "  --threads N         host threads running the simulated cores\n"
-    "  --timeout SECONDS   stop a kernel that runs longer than this\n"
+    "  --timeout SECONDS   stop a kernel that runs longer than this (wall\n"
+    "                      clock: the launch's worker process is ended)\n"
+    "  --no-isolate        run the launches in this process, not in a worker\n"
+    "                      process under a system-call filter (the default\n"
+    "                      but with -g; docs/isolation.md)\n"
     "  --check=race        compile the kernels with --check and report data\n"
     "                      races (docs/device.md): a device fault (exit 3)\n"
     "  --no-cache          compile the operator's kernels without the compile\n"
@@ -90,7 +94,7 @@ int bangc::tools::opMain(llvm::ArrayRef<const char *> argv) {
   CommonOptions common;
   std::string name, tracePath, statsPath;
   std::map<std::string, std::string> ins, outs, attrs;
-  bool profile = false, list = false, noCache = false;
+  bool profile = false, list = false, noCache = false, noIsolate = false;
   bangsim::LaunchOptions launch;
   Args a(argv);
   while (!a.done()) {
@@ -126,6 +130,8 @@ int bangc::tools::opMain(llvm::ArrayRef<const char *> argv) {
       profile = true;
     } else if (a.flag("--no-cache")) {
       noCache = true;
+    } else if (a.flag("--no-isolate")) {
+      noIsolate = true;
     } else if (auto x = a.value("--threads")) {
       if (llvm::StringRef(*x).getAsInteger(10, launch.hostThreads) ||
           launch.hostThreads == 0)
@@ -207,6 +213,7 @@ int bangc::tools::opMain(llvm::ArrayRef<const char *> argv) {
   run.handle = handle;
   mluop::setCompileCache(handle, !noCache);
   launch.checkRaces = common.checkRaces;
+  launch.isolate = !noIsolate && !common.compile.debugInfo;
   mluop::setLaunchOptions(handle, launch);
   mluOpStatus_t status = op->run(run);
   std::string policy = mluOpGetLastPolicy(handle);

@@ -38,7 +38,12 @@ static const char *const help =
     "  --profile         print where the simulated time went\n"
     "  --stats-json FILE write the launch statistics as JSON\n"
     "  --threads N       host threads running the simulated cores\n"
-    "  --timeout SECONDS stop a kernel that runs longer than this\n"
+    "  --timeout SECONDS stop a kernel that runs longer than this (wall\n"
+    "                    clock: the launch's worker process is ended)\n"
+    "  --no-isolate      run the launch in this process, not in a worker\n"
+    "                    process under a system-call filter (the default\n"
+    "                    but with -g, so that a debugger sees the kernel;\n"
+    "                    docs/isolation.md)\n"
     "  --printf-limit N  print at most N lines of __bang_printf per launch\n"
     "                    (default 10000; 0 prints none)\n"
     "  --no-cache        compile without the compile cache: never read or\n"
@@ -258,7 +263,7 @@ struct RunCommand {
   bangsim::Dim3 dim;
   bangsim::FuncType type = bangsim::FuncType::Block;
   std::vector<RunArg> args;
-  bool profile = false, time = false;
+  bool profile = false, time = false, noIsolate = false;
   bangsim::LaunchOptions launch;
 
   int parse(llvm::ArrayRef<const char *> argv) {
@@ -296,6 +301,8 @@ struct RunCommand {
         profile = true;
       } else if (a.flag("--no-cache")) {
         common.compile.useCache = false;
+      } else if (a.flag("--no-isolate")) {
+        noIsolate = true;
       } else if (a.flag("--time")) {
         time = true;
       } else if (auto v = a.value("--threads")) {
@@ -333,6 +340,8 @@ struct RunCommand {
     if (kernel.empty())
       return usageError("run", "no --kernel");
     launch.checkRaces = common.checkRaces;
+    // Isolated but under a debugger's eyes (-g) or when asked not to.
+    launch.isolate = !noIsolate && !common.compile.debugInfo;
     return -1;
   }
 
