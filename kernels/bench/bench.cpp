@@ -1,6 +1,6 @@
 //===- bench.cpp - Figures for TinShift and BorderAlign -------------------===//
 //
-//   mluop_bench [--quick] [--json FILE] [tin_shift|border_align]
+//   mluop_bench [--quick] [--json FILE] [--isolate] [tin_shift|border_align]
 //
 // On the mlu370 profile, for the shapes of the seeds (mlu-ops' TinShift
 // cases, TIN on ResNet-50, BorderDet's three border_align shapes):
@@ -44,6 +44,7 @@ void plainBorderAlignBackward(const float *gradOut, const float *boxes,
 namespace {
 
 int runs = 5; ///< host-time repetitions
+bool isolate = false; ///< --isolate: launches in a worker process
 
 double now() {
   return std::chrono::duration<double>(
@@ -228,11 +229,14 @@ llvm::json::Array borderAlign(mluOpHandle_t h, int N, int H, int W, int C4,
     for (unsigned t : {1u, threads}) {
       bangsim::LaunchOptions options;
       options.hostThreads = t;
+      options.isolate = isolate;
       mluop::setLaunchOptions(h, options);
       ours[t != 1] = fwd ? timeLaunches(h, runs, forward, st)
                          : timeLaunches(h, runs, backward, st);
     }
-    mluop::setLaunchOptions(h, {});
+    bangsim::LaunchOptions defaults;
+    defaults.isolate = isolate;
+    mluop::setLaunchOptions(h, defaults);
     std::string policy = mluOpGetLastPolicy(h);
     // The plain implementation, and how many of its results ours matches.
     std::vector<float> out(on), gradIn(in.size());
@@ -312,10 +316,17 @@ int main(int argc, char **argv) {
                             args.positional.begin() + i + 2);
       break;
     }
+  // --isolate: every launch in a worker process (docs/isolation.md), to
+  // measure what isolation costs.
+  if (auto it = llvm::find(args.positional, "--isolate");
+      it != args.positional.end()) {
+    isolate = true;
+    args.positional.erase(it);
+  }
   for (const std::string &p : args.positional)
     if (p != "tin_shift" && p != "border_align") {
       std::fprintf(stderr, "usage: mluop_bench [--quick] [--json FILE] "
-                           "[--device SPEC] "
+                           "[--device SPEC] [--isolate] "
                            "[tin_shift|border_align]\n");
       return 2;
     }
@@ -323,6 +334,9 @@ int main(int argc, char **argv) {
   mluOpHandle_t h;
   if (mluOpCreateWithDevice(&h, device.c_str()) != MLUOP_STATUS_SUCCESS)
     return 1;
+  bangsim::LaunchOptions defaults;
+  defaults.isolate = isolate;
+  mluop::setLaunchOptions(h, defaults);
   llvm::json::Array tin, border;
   // mlu-ops' test shapes, TIN on ResNet-50 (res2, res5), and 64 MiB.
   if (wanted("tin_shift")) {
