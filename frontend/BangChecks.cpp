@@ -432,11 +432,14 @@ private:
     checkStaticBytes(ctx, kernel, vars);
   }
 
-  /// Checks the device code of the translation unit that no kernel reaches:
-  /// in a device-only source every function and variable initialiser of
-  /// the user's files is device code (codegen emits it), in a host + device
-  /// one every __mlu_func__/__mlu_device__ function.
+  /// Checks the device functions of a host + device source that no kernel
+  /// reaches (__mlu_func__/__mlu_device__, not __mlu_host__ too). In a
+  /// device-only source only what kernels reach is checked: mlu-ops' headers
+  /// hold host helpers (tensor.h's memcmp) that cncc would compile for the
+  /// host; if codegen emits one, the JIT refuses the module at load.
   void checkOtherDeviceCode(ASTContext &ctx) {
+    if (!ci.getLangOpts().CUDA)
+      return;
     DeviceCallRule rule(ctx);
     struct Finder : RecursiveASTVisitor<Finder> {
       bool shouldVisitTemplateInstantiations() const { return true; }
@@ -446,31 +449,16 @@ private:
           functions.push_back(fd);
         return true;
       }
-      bool VisitVarDecl(VarDecl *vd) {
-        if (vd->hasGlobalStorage() && !vd->isStaticLocal() &&
-            !vd->getType()->isDependentType() && !vd->isTemplated() &&
-            vd->getInit())
-          variables.push_back(vd);
-        return true;
-      }
       std::vector<const FunctionDecl *> functions;
-      std::vector<const VarDecl *> variables;
     } finder;
     finder.TraverseDecl(ctx.getTranslationUnitDecl());
-    bool cuda = ci.getLangOpts().CUDA;
     std::vector<const FunctionDecl *> roots;
     for (const FunctionDecl *fd : finder.functions)
-      if (rule.inUserFile(fd->getLocation()) &&
-          (!cuda ||
-           (fd->hasAttr<CUDADeviceAttr>() && !fd->hasAttr<CUDAHostAttr>())))
+      if (rule.inUserFile(fd->getLocation()) && fd->hasAttr<CUDADeviceAttr>() &&
+          !fd->hasAttr<CUDAHostAttr>())
         roots.push_back(fd);
-    std::vector<const VarDecl *> globals;
-    if (!cuda)
-      for (const VarDecl *vd : finder.variables)
-        if (rule.inUserFile(vd->getLocation()))
-          globals.push_back(vd);
     llvm::SetVector<VarDecl *> vars;
-    walkDeviceCode(ctx, roots, globals, vars);
+    walkDeviceCode(ctx, roots, {}, vars);
   }
 
   /// Walks the bodies of `roots`, the initialisers of `globals` and every
