@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""trace_overlap.py TRACE.json: finds a core on which an event of a DMA pipe
-(cat "dma": io-dma or move-dma) overlaps an event of a compute pipe (cat
-"compute": scalar, vector or tensor); each event's args name its core and
-pipe. Prints the core and the overlap; exits 1 if none."""
+"""trace_overlap.py TRACE.json [NAME]: finds a core on which an event of a
+DMA pipe (cat "dma": io-dma or move-dma; named NAME, e.g. GDRAM2NRAM, if
+given) overlaps an event of a compute pipe (cat "compute": scalar, vector
+or tensor); each event's args name its core and pipe. Prints the core and
+the longest overlap; exits 1 if none."""
 import json
 import sys
 
@@ -15,7 +16,8 @@ for e in events:
     pipe = e["args"]["pipe"]
     if e["cat"] == "dma":
         assert pipe in ("io-dma", "move-dma"), pipe
-        dmas.setdefault(core, []).append(e)
+        if len(sys.argv) < 3 or e["name"] == sys.argv[2]:
+            dmas.setdefault(core, []).append(e)
     else:
         assert pipe in ("scalar", "vector", "tensor"), pipe
         computes.setdefault(core, []).append(e)
