@@ -5,7 +5,8 @@ PKGS=(cmake ninja-build g++ git
       llvm-19-dev libclang-19-dev clang-19 llvm-19-tools libclang-rt-19-dev
       libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev
       libprotobuf-dev protobuf-compiler python3 python3-numpy
-      python3-dev pybind11-dev gdb linux-perf)
+      python3-dev pybind11-dev gdb linux-perf
+      libopenblas-dev)  # OpenBLAS: bench/gemm's comparison only
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -96,8 +96,7 @@ template <typename S> struct Reduction {
 /// reduction steps r in [r0, r1) of segments [s0, s1). `first`: the
 /// accumulators start at 0, else at the partial sums in out; `last`: the
 /// sums are finished into out (with bias), else stored there as partials.
-template <int MR, int NV, int VL, typename D, typename S, typename B,
-          bool Bias>
+template <int MR, int NV, int VL, typename D, typename S, typename B, bool Bias>
 BANG_DEV void tile(D *out, const Reduction<S> &red, int i0, int c0, int s0,
                    int s1, int r0, int r1, bool first, bool last,
                    const B *bias) {
@@ -161,8 +160,7 @@ BANG_DEV void tile(D *out, const Reduction<S> &red, int i0, int c0, int s0,
 
 /// tile<rows, NV, VL> for 1 <= rows <= MR: full tiles and the rows left at
 /// the bottom.
-template <int MR, int NV, int VL, typename D, typename S, typename B,
-          bool Bias>
+template <int MR, int NV, int VL, typename D, typename S, typename B, bool Bias>
 BANG_DEV void tileRows(int rows, D *out, const Reduction<S> &red, int i0,
                        int c0, int s0, int s1, int r0, int r1, bool first,
                        bool last, const B *bias) {
@@ -170,20 +168,18 @@ BANG_DEV void tileRows(int rows, D *out, const Reduction<S> &red, int i0,
     if (rows < MR)
       return tileRows<MR - 1, NV, VL, D, S, B, Bias>(
           rows, out, red, i0, c0, s0, s1, r0, r1, first, last, bias);
-  tile<MR, NV, VL, D, S, B, Bias>(out, red, i0, c0, s0, s1, r0, r1, first,
-                                  last, bias);
+  tile<MR, NV, VL, D, S, B, Bias>(out, red, i0, c0, s0, s1, r0, r1, first, last,
+                                  bias);
 }
 
 /// Every row, in tiles of MR rows, for columns [c0, c0 + NV*VL).
-template <int MR, int NV, int VL, typename D, typename S, typename B,
-          bool Bias>
+template <int MR, int NV, int VL, typename D, typename S, typename B, bool Bias>
 BANG_DEV void panel(D *out, const Reduction<S> &red, int m, int c0, int s0,
                     int s1, int r0, int r1, bool first, bool last,
                     const B *bias) {
   for (int i0 = 0; i0 < m; i0 += MR)
-    tileRows<MR, NV, VL, D, S, B, Bias>(m - i0 < MR ? m - i0 : MR, out, red,
-                                        i0, c0, s0, s1, r0, r1, first, last,
-                                        bias);
+    tileRows<MR, NV, VL, D, S, B, Bias>(m - i0 < MR ? m - i0 : MR, out, red, i0,
+                                        c0, s0, s1, r0, r1, first, last, bias);
 }
 
 /// Columns [c0, n) (fewer than one vector) of every row, in scalar code.

@@ -201,7 +201,11 @@ BANG_DEV void conv(RowClass opClass, D *dst, const S *src, const S *kernel,
     for (int kx = 0; kx < (rowRuns ? 1 : kw); ++kx, ++t)
       seg[t] = ((long long)ky * dh * iw + (long long)kx * dw) * ci;
   Reduction<S> red{{src, ow, (long long)sh * iw * ci, (long long)sw * ci},
-                   seg, segs, len, kernel, co};
+                   seg,
+                   segs,
+                   len,
+                   kernel,
+                   co};
   gemm<D, S, D, false>(dst, red, oh * ow, (const D *)nullptr);
 }
 
