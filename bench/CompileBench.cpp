@@ -65,17 +65,18 @@ struct Figures {
 };
 
 /// The same source as plain C++ for clang++-19, the prelude force-included
-/// with the device's sizes as bangc-sim does.
+/// with the device's sizes (cncc's __MLU_*_SIZE__, in KiB) as bangc-sim does.
 std::string clangCommand(const std::string &file) {
   const DeviceSpec &spec = defaultDeviceSpec();
   return llvm::formatv(
       "{0}++ -std=c++17 -O2 -c -x c++ -isystem {1} -isystem {2} -isystem {3} "
-      "-include bang/prelude.h -DMAX_NRAM_SIZE={4} -DMAX_WRAM_SIZE={5} "
-      "-DMAX_SRAM_SIZE={6} -D__BANGC_SIM__=1 -Xclang "
+      "-include bang/prelude.h -D__MLU_NRAM_SIZE__={4} -D__MLU_WRAM_SIZE__={5} "
+      "-D__MLU_SRAM_SIZE__={6} -D__BANGC_SIM__=1 -Xclang "
       "-ffloat16-excess-precision=none -fno-exceptions {7} -o /dev/null",
       BANGC_CLANG, BANGC_SOURCE_DIR "/lang/include",
       BANGC_BINARY_DIR "/lang/include", BANGC_SOURCE_DIR "/abi/include",
-      spec.nramBytes, spec.wramBytes, spec.sramBytes, file);
+      spec.nramBytes / 1024, spec.wramBytes / 1024, spec.sramBytes / 1024,
+      file);
 }
 
 Figures measure(const std::string &file, const std::string &cacheDir,

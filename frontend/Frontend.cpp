@@ -108,12 +108,12 @@ std::vector<std::string> driverArgs(llvm::StringRef source,
   if (side != Side::HostCxx)
     args.insert(args.end(), {
       "-include", "bang/prelude.h",
-      "-DMAX_NRAM_SIZE=" + std::to_string(options.device.nramBytes),
-      "-DMAX_WRAM_SIZE=" + std::to_string(options.device.wramBytes),
-      "-DMAX_SRAM_SIZE=" + std::to_string(options.device.sramBytes),
       "-D__BANGC_SIM__=1",
       // What cncc predefines for --bang-mlu-arch: the architecture number
       // and the on-chip memory sizes in KiB (the prelude adds __BANG__).
+      // Not MAX_NRAM_SIZE and the like: mlu-ops' kernels/kernel.h defines
+      // those from these, and a predefined one would be "macro redefined"
+      // there, an error under its -Werror.
       "-D__BANG_ARCH__=" + std::to_string(bangsim::bangArch(options.device)),
       "-D__MLU_NRAM_SIZE__=" + std::to_string(options.device.nramBytes / 1024),
       "-D__MLU_WRAM_SIZE__=" + std::to_string(options.device.wramBytes / 1024),

@@ -64,4 +64,4 @@ config.substitutions.append(("%devicelib_flags", " ".join([
     "-I" + os.path.join(config.bangc_obj_root, "lang", "include"),
     "-I" + os.path.join(config.bangc_src_root, "abi", "include"),
     "-I" + os.path.join(config.bangc_src_root, "lang", "devicelib"),
-    "-DMAX_NRAM_SIZE=1", "-include", "bang/prelude.h"])))
+    "-include", "bang/prelude.h"])))

@@ -75,7 +75,8 @@ const Rule rules[] = {
     // The NRAM operand check of the library itself (inOwnNram), at the end
     // of NRAM: 16 bytes end exactly there, 17 run one byte past.
     {"operand_at_nram_end", "int bytes",
-     "__bang_bnot((char *)fa + MAX_NRAM_SIZE - 16, fb, bytes);", "__bang_bnot",
+     "__bang_bnot((char *)fa + __MLU_NRAM_SIZE__ * 1024 - 16, fb, bytes);",
+     "__bang_bnot",
      {{16}}, {{17}}, "(17 bytes) is out of bounds of NRAM of core 0"},
 
     // --- Fixed-point positions: [-126, 127], float to int and int to float
@@ -246,8 +247,8 @@ const Rule rules[] = {
     // Weights live in WRAM (wk is at its start): k floats ending exactly at
     // its end run, one more runs past it; weights in NRAM fault.
     {"matmul_weights_at_wram_end", "int k",
-     "__bang_matmul(fa, fb, (float *)((char *)wk + MAX_WRAM_SIZE) - 16, 1, k,"
-     " 1);",
+     "__bang_matmul(fa, fb, (float *)((char *)wk + __MLU_WRAM_SIZE__ * 1024) - "
+     "16, 1, k, 1);",
      "__bang_matmul", {{16}, {1}}, {{17}},
      "(68 bytes) is out of bounds of WRAM of core 0"},
     {"conv_weights_in_nram", "int in_nram",

@@ -46,20 +46,20 @@ __mlu_global__ void store_past_gdram(float *out, int n) {
   __memcpy(out, tile, n * sizeof(float), NRAM2GDRAM);
 }
 __mlu_global__ void past_nram(float *in) {
-  __memcpy((char *)tile + MAX_NRAM_SIZE - 16, in, 64, GDRAM2NRAM);
+  __memcpy((char *)tile + __MLU_NRAM_SIZE__ * 1024 - 16, in, 64, GDRAM2NRAM);
 }
 __mlu_global__ void past_wram(float *in) {
-  __memcpy((char *)wtile + MAX_WRAM_SIZE - 16, in, 64, GDRAM2WRAM);
+  __memcpy((char *)wtile + __MLU_WRAM_SIZE__ * 1024 - 16, in, 64, GDRAM2WRAM);
 }
 __mlu_global__ void past_sram(float *in) {
-  __memcpy((char *)stile + MAX_SRAM_SIZE - 16, in, 64, GDRAM2SRAM);
+  __memcpy((char *)stile + __MLU_SRAM_SIZE__ * 1024 - 16, in, 64, GDRAM2SRAM);
 }
 __mlu_global__ void nram_overflow_at_run_time(int n) {
   // The count comes at run time: the operands run past the end of NRAM.
   __bang_add(tile, tile, tile, n);
 }
 __mlu_global__ void other_core_nram(float *in) {
-  __memcpy((char *)tile + (taskId ? MAX_NRAM_SIZE + MAX_WRAM_SIZE : 0), in, 16,
+  __memcpy((char *)tile + (taskId ? __MLU_NRAM_SIZE__ * 1024 + __MLU_WRAM_SIZE__ * 1024 : 0), in, 16,
            GDRAM2NRAM);
 }
 __mlu_global__ void wrong_direction(float *out, float *in) {
@@ -104,11 +104,11 @@ __mlu_global__ void scalar_store_past(float *out, int n) {
   out[n + taskId] = 1.0f;
 }
 __mlu_global__ void vector_other_core_nram(float *in) {
-  __bang_add((float *)((char *)tile + (taskId ? MAX_NRAM_SIZE + MAX_WRAM_SIZE : 0)),
+  __bang_add((float *)((char *)tile + (taskId ? __MLU_NRAM_SIZE__ * 1024 + __MLU_WRAM_SIZE__ * 1024 : 0)),
              tile, tile, 16);
 }
 __mlu_global__ void vector_straddles_nram_end(float *in) {
-  float *last = (float *)((char *)tile + MAX_NRAM_SIZE) - 16;
+  float *last = (float *)((char *)tile + __MLU_NRAM_SIZE__ * 1024) - 16;
   __bang_write_zero(last, 16); // ends exactly at the end of NRAM: fine
   __bang_write_zero(last + 1, 16);
 }
@@ -121,7 +121,7 @@ __mlu_global__ void cluster_copy_not_sram2sram(float *in, int dir) {
 }
 __mlu_global__ void cluster_copy_past_sram(float *in) {
   if (taskId == 4)
-    __memcpy((char *)stile + MAX_SRAM_SIZE - 16, stile, 64, SRAM2SRAM, 0);
+    __memcpy((char *)stile + __MLU_SRAM_SIZE__ * 1024 - 16, stile, 64, SRAM2SRAM, 0);
 }
 __mlu_global__ void cluster_copy_from_nram(float *in) {
   __memcpy(stile, tile, 64, SRAM2SRAM, 0);
@@ -132,16 +132,16 @@ __mlu_global__ void gdram_load_bytes(char *in, int offset, int bytes) {
   __memcpy(tile, in + offset, bytes, GDRAM2NRAM);
 }
 __mlu_global__ void nram_end_bytes(char *in, int bytes) {
-  __memcpy((char *)tile + MAX_NRAM_SIZE - 16, in, bytes, GDRAM2NRAM);
+  __memcpy((char *)tile + __MLU_NRAM_SIZE__ * 1024 - 16, in, bytes, GDRAM2NRAM);
 }
 __mlu_global__ void nram_end_source_bytes(char *out, int bytes) {
-  __memcpy(out, (char *)tile + MAX_NRAM_SIZE - 16, bytes, NRAM2GDRAM);
+  __memcpy(out, (char *)tile + __MLU_NRAM_SIZE__ * 1024 - 16, bytes, NRAM2GDRAM);
 }
 __mlu_global__ void wram_end_bytes(char *in, int bytes) {
-  __memcpy((char *)wtile + MAX_WRAM_SIZE - 16, in, bytes, GDRAM2WRAM);
+  __memcpy((char *)wtile + __MLU_WRAM_SIZE__ * 1024 - 16, in, bytes, GDRAM2WRAM);
 }
 __mlu_global__ void sram_end_bytes(char *in, int bytes) {
-  __memcpy((char *)stile + MAX_SRAM_SIZE - 16, in, bytes, GDRAM2SRAM);
+  __memcpy((char *)stile + __MLU_SRAM_SIZE__ * 1024 - 16, in, bytes, GDRAM2SRAM);
 }
 __mlu_global__ void unknown_direction(float *in, int dir) {
   __memcpy(tile, in, 0, (mluMemcpyDirection_t)dir);
@@ -173,7 +173,7 @@ __mlu_global__ void scalar_load_past(float *in, int n) {
 }
 __mlu_global__ void scalar_store_nram_end(float *in, int back) {
   char *volatile nram = (char *)tile; // --check skips globals: not one now
-  *(int *)(nram + MAX_NRAM_SIZE - back) = 1;
+  *(int *)(nram + __MLU_NRAM_SIZE__ * 1024 - back) = 1;
 }
 __mlu_global__ void barrier_after_end(float *in, int skip) {
   if (taskId == skip)

@@ -5,8 +5,10 @@
 // and the macros real kernels use, and declares every intrinsic from the one
 // table in intrinsics.def.
 //
-// The device-dependent macros MAX_NRAM_SIZE, MAX_WRAM_SIZE and MAX_SRAM_SIZE
-// come from the device spec in use (the frontend passes them with -D).
+// The device-dependent macros are cncc's: __BANG_ARCH__ and the on-chip
+// sizes __MLU_NRAM_SIZE__, __MLU_WRAM_SIZE__, __MLU_SRAM_SIZE__ in KiB (the
+// frontend passes them with -D). MAX_NRAM_SIZE and the like are not among
+// them: kernels define those, as mlu-ops' kernels/kernel.h does.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BANG_PRELUDE_H
@@ -182,9 +184,6 @@ typedef enum mluFusionOp {
 #define WRAM_ALIGN_SIZE 64
 #define PAD_UP(x, y) (((x) / (y) + (int)((x) % (y) > 0)) * (y))
 #define PAD_DOWN(x, y) (((x) / (y)) * (y))
-#ifndef MAX_NRAM_SIZE
-#error "MAX_NRAM_SIZE comes from the device spec; compile with bangc-sim"
-#endif
 
 // --- Vector registers (__vv_* intrinsics) ------------------------------===//
 // A register holds BANG_VV_BYTES bytes: __vv_get_length() returns it, and a
