@@ -241,8 +241,6 @@ Expected<LaunchStats> Device::launch(const Kernel &kernel,
   int count = int(dim.count());
   int activeCores = std::min(count, spec.numCores());
   l.scalarIPC = Rate(spec.scalarIPC);
-  for (int c = 0; c < BANG_OP_NUM_CLASSES; ++c)
-    l.vectorBytesPerCycle[c] = Rate(spec.vectorBytesPerCycle[c]);
   l.gdramBytesPerCycle = cost::gdramBytesPerCycle(spec, activeCores);
 
   LaunchStats &stats = l.stats;

@@ -162,7 +162,6 @@ struct Launch {
   std::mutex statsMutex;
   double gdramBytesPerCycle = 1; ///< per core, with the card's bandwidth shared
   Rate scalarIPC;                ///< the spec's scalar_ipc
-  std::array<Rate, BANG_OP_NUM_CLASSES> vectorBytesPerCycle;
   std::chrono::steady_clock::time_point deadline;
   bool hasDeadline = false;
   int64_t printfLines = 0;   ///< __bang_printf lines printed
