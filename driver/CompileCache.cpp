@@ -301,6 +301,14 @@ CompileCache::loadSecret(bool create) const {
     consumeError(std::move(e));
     return std::nullopt;
   }
+  if (read())
+    return secret;
+  // A secret we cannot use (readable by others, the wrong size) would turn
+  // every lookup into a miss: replace it. Its entries become misses once.
+  if (Error e = writeAtomically(path, bytes)) {
+    consumeError(std::move(e));
+    return std::nullopt;
+  }
   read();
   return secret;
 }

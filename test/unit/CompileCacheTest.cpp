@@ -197,6 +197,24 @@ TEST(CompileCache, SwappedObjectsAreMisses) {
   EXPECT_EQ(int(st.permissions()), 0600);
 }
 
+TEST(CompileCache, ASecretOthersCanReadIsReplaced) {
+  TempDir dir;
+  std::string key = keyOf("source");
+  ASSERT_FALSE(bool(CompileCache(dir.file("cache")).store(key, {}, {"o"}, "")));
+  std::string secret = dir.file("cache/v1/secret");
+  ASSERT_FALSE(llvm::sys::fs::setPermissions(
+      secret, llvm::sys::fs::perms(0644)));
+  // Not believed (others could forge with it): the old entry is a miss...
+  CompileCache cache(dir.file("cache"));
+  EXPECT_FALSE(cache.lookup(key));
+  // ...but the next store makes a private secret, and the cache works again.
+  ASSERT_FALSE(bool(cache.store(key, {}, {"o"}, "")));
+  EXPECT_TRUE(CompileCache(dir.file("cache")).lookup(key));
+  llvm::sys::fs::file_status st;
+  ASSERT_FALSE(llvm::sys::fs::status(secret, st));
+  EXPECT_EQ(int(st.permissions()), 0600);
+}
+
 TEST(CompileCache, OnlyTrustedRegularFilesAreRead) {
   TempDir dir;
   CompileCache cache(dir.file("cache"));
