@@ -68,7 +68,6 @@ void require(mluOpStatus_t s, const char *what) {
   }
 }
 
-llvm::json::Array shapeJson(std::vector<int> dims) {
 /// Where a launch stands against mlu-ops' performance acceptance standard,
 /// and the pipe that bounds it: "IO bottleneck 72.0%: meets >= 60% (network
 /// shapes); bound by io-dma".
@@ -83,6 +82,7 @@ std::string verdict(const bangsim::LaunchStats &st) {
       .str();
 }
 
+llvm::json::Array shapeJson(std::vector<int> dims) {
   llvm::json::Array a;
   for (int d : dims)
     a.push_back(d);
@@ -155,9 +155,9 @@ llvm::json::Object tinShift(mluOpHandle_t h, const char *label, int N, int T,
                        {"cycles", st.cycles},
                        {"io_efficiency", st.ioEfficiency},
                        {"compute_efficiency", st.computeEfficiency},
-                       {"policy", std::string(mluOpGetLastPolicy(h))}};
                        {"bound_pipe", bangsim::pipeName(st.boundPipe)},
                        {"acceptance", verdict(st)},
+                       {"policy", std::string(mluOpGetLastPolicy(h))}};
   if (hostRatio) {
     double m = memcpyTime(bytes);
     std::printf("    host: launch %.1f ms = %.2f GB/s; memcpy of %.0f MiB "
@@ -280,12 +280,12 @@ llvm::json::Array borderAlign(mluOpHandle_t h, int N, int H, int W, int C4,
                            {"cycles", st.cycles},
                            {"io_efficiency", st.ioEfficiency},
                            {"compute_efficiency", st.computeEfficiency},
+                           {"bound_pipe", bangsim::pipeName(st.boundPipe)},
+                           {"acceptance", verdict(st)},
                            {"host_s", ours[1]},
                            {"host_threads", int64_t(threads)},
                            {"host_1_thread_s", ours[0]},
                            {"plain_s", p},
-                           {"bound_pipe", bangsim::pipeName(st.boundPipe)},
-                           {"acceptance", verdict(st)},
                            {"agree", int64_t(same)},
                            {"elements", int64_t(got.size())},
                            {"policy", policy}});

@@ -348,6 +348,12 @@ Expected<LaunchStats> Device::launch(const Kernel &kernel,
   double busy = 0;
   for (const CoreStats &cs : stats.cores) {
     busy += cs.computeBusy;
+    for (int p = 0; p < NumPipes; ++p)
+      stats.pipeBusy[p] += cs.pipeBusy[p];
+  }
+  for (int p = 0; p < NumPipes; ++p)
+    if (stats.pipeBusy[p] > stats.pipeBusy[stats.boundPipe])
+      stats.boundPipe = p;
   if (stats.cycles > 0)
     stats.computeEfficiency = busy / (stats.cycles * activeCores);
   stats.hostSeconds = std::chrono::duration<double>(
@@ -355,9 +361,3 @@ Expected<LaunchStats> Device::launch(const Kernel &kernel,
                           .count();
   return stats;
 }
-    for (int p = 0; p < NumPipes; ++p)
-      stats.pipeBusy[p] += cs.pipeBusy[p];
-  }
-  for (int p = 0; p < NumPipes; ++p)
-    if (stats.pipeBusy[p] > stats.pipeBusy[stats.boundPipe])
-      stats.boundPipe = p;

@@ -102,10 +102,6 @@ struct Task {
   double issue = 0;
   std::array<double, NumPipes> pipes{};
   double start = 0;
-  CoreStats stats;
-  int64_t scalar = 0;
-  std::array<int64_t, NumDirections> bytes{};
-  std::array<int64_t, BANG_OP_NUM_CLASSES> ops{};
   /// Starts the task's clocks at \p t.
   void resetClocks(double t) {
     issue = start = t;
@@ -118,6 +114,10 @@ struct Task {
       t = p > t ? p : t;
     return t;
   }
+  CoreStats stats;
+  int64_t scalar = 0;
+  std::array<int64_t, NumDirections> bytes{};
+  std::array<int64_t, BANG_OP_NUM_CLASSES> ops{};
   std::vector<TraceEvent> events;
   std::string printfLine; ///< __bang_printf output not yet ended by '\n'
   int waitingAt = -1; ///< barrier kind while Blocked
