@@ -160,8 +160,8 @@ Error fail(const std::string &message) {
 class PlanRun {
 public:
   PlanRun(const Net &n, const NetPlan &p, const bangsim::DeviceSpec &spec,
-          int64_t batch, bool useCache)
-      : n(n), p(p), spec(spec), batch(batch), useCache(useCache) {}
+          int64_t batch, const RunOptions &options)
+      : n(n), p(p), spec(spec), batch(batch), options(options) {}
   ~PlanRun();
 
   Error open() {
@@ -181,7 +181,7 @@ private:
   const NetPlan &p;
   const bangsim::DeviceSpec &spec;
   int64_t batch;
-  bool useCache;
+  const RunOptions &options;
   std::unique_ptr<bangsim::Device> device;
   std::map<int, void *> tensorMem;                ///< by tensor
   std::map<std::pair<int, int>, void *> paramMem; ///< (layer, part)
@@ -284,7 +284,8 @@ Expected<GroupRun> PlanRun::runGroup(const GroupPlan &gp,
   raw_string_ostream diagStream(diag);
   bangsim::CompileOptions co;
   co.diagnostics = &diagStream;
-  co.useCache = useCache;
+  co.useCache = options.useCache;
+  co.checkRaces = options.checkRaces;
   auto mod = bangsim::Module::compileString(k.Name + ".mlu",
                                             selfContainedSource(k), spec, co);
   if (!mod)
@@ -297,8 +298,10 @@ Expected<GroupRun> PlanRun::runGroup(const GroupPlan &gp,
     return kernel.takeError();
   bangsim::Dim3 dim;
   dim.x = uint32_t(k.Tasks);
+  bangsim::LaunchOptions launch;
+  launch.checkRaces = options.checkRaces;
   auto stats = device->launch(**kernel, (*mod)->staticLayout(), dim,
-                              unionType(k.Union), arguments(k));
+                              unionType(k.Union), arguments(k), launch);
   if (!stats)
     return fail("layer group: " + k.Name + ": " + toString(stats.takeError()));
   run.Cycles = stats->cycles;
@@ -346,12 +349,12 @@ Error prepareEmitDir(const std::string &dir) {
 Expected<RunResult> runPlan(const Net &n, const NetPlan &p,
                             const bangsim::DeviceSpec &spec, int64_t batch,
                             const HostTensors &inputs,
-                            const std::string &emitDir, bool useCache) {
-  PlanRun run(n, p, spec, batch, useCache);
+                            const RunOptions &options) {
+  PlanRun run(n, p, spec, batch, options);
   if (Error e = run.open())
     return std::move(e);
-  if (!emitDir.empty())
-    if (Error e = prepareEmitDir(emitDir))
+  if (!options.emitDir.empty())
+    if (Error e = prepareEmitDir(options.emitDir))
       return std::move(e);
   if (Error e = run.uploadTensors(inputs))
     return std::move(e);
@@ -360,8 +363,9 @@ Expected<RunResult> runPlan(const Net &n, const NetPlan &p,
   RunResult result;
   for (size_t i = 0; i < p.Groups.size(); ++i) {
     GroupKernel k = emitGroupKernel(n, p.Groups[i], int(i));
-    if (!emitDir.empty())
-      if (Error e = writeTextFile(emitDir + "/" + k.Name + ".mlu", k.Source))
+    if (!options.emitDir.empty())
+      if (Error e = writeTextFile(options.emitDir + "/" + k.Name + ".mlu",
+                                  k.Source))
         return std::move(e);
     Expected<GroupRun> group = run.runGroup(p.Groups[i], k);
     if (!group)

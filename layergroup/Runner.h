@@ -39,14 +39,19 @@ struct RunResult {
   int64_t ReadBytes = 0, WriteBytes = 0, WeightReadBytes = 0;
 };
 
+/// How runPlan compiles and launches the group kernels.
+struct RunOptions {
+  std::string emitDir;    ///< write the kernels here if set (--emit-mlu)
+  bool useCache = true;   ///< false: no compile cache (--no-cache)
+  bool checkRaces = false; ///< --check=race on every launch (docs/device.md)
+};
+
 /// Compiles each group's kernel, runs them in order on a fresh device and
-/// returns the network outputs. Writes the kernels to \p emitDir if set.
-/// \p useCache false compiles without the compile cache (--no-cache).
+/// returns the network outputs.
 llvm::Expected<RunResult> runPlan(const Net &n, const NetPlan &p,
                                   const bangsim::DeviceSpec &spec,
                                   int64_t batch, const HostTensors &inputs,
-                                  const std::string &emitDir = "",
-                                  bool useCache = true);
+                                  const RunOptions &options = {});
 
 /// Writes \p text to the file \p path.
 llvm::Error writeTextFile(const std::string &path, const std::string &text);

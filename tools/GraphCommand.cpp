@@ -55,6 +55,8 @@ const char *usage =
     "                        reference runs of --report\n"
     "  --no-cache            (--layer-group) compile the group kernels\n"
     "                        without the compile cache (docs/cache.md)\n"
+    "  --check=race          (--layer-group) check every group kernel's\n"
+    "                        launches for races (docs/device.md)\n"
     "  --help                show this help\n"
     "\n"
     "exit status: 0 ok, 1 invalid graph or run error, 2 usage error\n";
@@ -85,7 +87,8 @@ std::optional<int> readOption(Args &args, GraphOptions &o) {
                                              {"--run", &a.run},
                                              {"--layer-group", &lg.enabled},
                                              {"--no-compare", &lg.noCompare},
-                                             {"--no-cache", &lg.noCache}};
+                                             {"--no-cache", &lg.noCache},
+                                             {"--check=race", &lg.checkRaces}};
   for (auto &[name, into] : flags)
     if (args.flag(name)) {
       *into = true;
@@ -151,9 +154,10 @@ std::optional<int> readOptions(ArrayRef<const char *> argv, GraphOptions &o) {
   if (a.file.empty())
     return graphUsageError("no graph file given");
   if (!lg.enabled && (lg.emitMlu || lg.report || lg.lmemSvg || lg.device ||
-                      lg.noCompare || lg.noCache))
+                      lg.noCompare || lg.noCache || lg.checkRaces))
     return graphUsageError("--emit-mlu, --report, --lmem-svg, --device, "
-                           "--no-compare and --no-cache need --layer-group");
+                           "--no-compare, --no-cache and --check=race need "
+                           "--layer-group");
   if (lg.enabled && a.steps != 1)
     return graphUsageError("--layer-group runs one time step");
   if (!a.run && (!a.ins.empty() || !a.outs.empty() || a.steps != 1))

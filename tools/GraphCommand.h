@@ -21,7 +21,7 @@ namespace bangc::tools {
 
 /// The options of `graph FILE --layer-group ...` besides the graph's own.
 struct LayerGroupArgs {
-  bool enabled = false, noCompare = false, noCache = false;
+  bool enabled = false, noCompare = false, noCache = false, checkRaces = false;
   std::optional<std::string> emitMlu, report, lmemSvg, device;
 };
 

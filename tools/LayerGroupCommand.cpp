@@ -207,6 +207,15 @@ Expected<Accuracy> compareWithReference(const graph::Graph &g, const Net &n,
   return a;
 }
 
+/// How the group kernels of one run are compiled and launched.
+RunOptions runOptions(const LayerGroupArgs &lg, std::string emitDir = "") {
+  RunOptions o;
+  o.emitDir = std::move(emitDir);
+  o.useCache = !lg.noCache;
+  o.checkRaces = lg.checkRaces;
+  return o;
+}
+
 /// One invocation of `graph FILE --layer-group ...`.
 struct LayerGroupRun {
   const graph::Graph &g;
@@ -236,7 +245,7 @@ std::optional<int> LayerGroupRun::planAndRun() {
   if (!a.run && !lg.report && !lg.emitMlu)
     return std::nullopt;
   auto r = runPlan(net, *plan, spec, in.batch, in.onDevice(),
-                   lg.emitMlu.value_or(""), !lg.noCache);
+                   runOptions(lg, lg.emitMlu.value_or("")));
   if (!r)
     return graphFailure(toString(r.takeError()));
   grouped = std::move(*r);
@@ -251,7 +260,7 @@ std::optional<int> LayerGroupRun::compare(json::Object &report) {
   auto lp = planNet(net, spec, in.batch, o);
   if (!lp)
     return graphFailure(toString(lp.takeError()));
-  auto lr = runPlan(net, *lp, spec, in.batch, in.onDevice(), "", !lg.noCache);
+  auto lr = runPlan(net, *lp, spec, in.batch, in.onDevice(), runOptions(lg));
   if (!lr)
     return graphFailure(toString(lr.takeError()));
   report["layer_by_layer"] = runJson(net, *lp, &*lr);
