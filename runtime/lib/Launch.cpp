@@ -163,6 +163,24 @@ bool profileLaunches() {
   return on;
 }
 
+/// BANGC_CNRT_CHECK=race: every launch runs under the race check
+/// (docs/device.md), as `bangc-sim run --check=race` does.
+LaunchOptions launchOptions() {
+  static const LaunchOptions options = [] {
+    LaunchOptions o;
+    const char *env = std::getenv("BANGC_CNRT_CHECK");
+    if (!env || !*env)
+      return o;
+    if (std::strcmp(env, "race") == 0)
+      o.checkRaces = true;
+    else
+      llvm::errs() << "[CNRT] [Warning] BANGC_CNRT_CHECK='" << env
+                   << "' is not 'race': ignored\n";
+    return o;
+  }();
+  return options;
+}
+
 cnrtRet_t launch(const char *function, const void *stub, cnrtDim3_t dim,
                  cnrtFunctionType_t type, void **args, cnrtQueue_t queue) {
   State &state = State::get();
@@ -214,7 +232,8 @@ cnrtRet_t launch(const char *function, const void *stub, cnrtDim3_t dim,
   // The device serialises its launches; other CNRT calls may go on.
   lock.unlock();
   llvm::Expected<LaunchStats> stats = (*device)->launch(
-      k, layout, Dim3{dim.x, dim.y, dim.z}, *funcType, packed);
+      k, layout, Dim3{dim.x, dim.y, dim.z}, *funcType, packed,
+      launchOptions());
   lock.lock();
   if (stats) {
     state.devices()[ordinal].clockSeconds += stats->seconds;
