@@ -27,8 +27,8 @@ EFFICIENCIES = ["gdram_write_efficiency", "gdram_strided_read_efficiency",
                 "gdram_strided_write_efficiency"]
 
 
-def assumed_keys():
-    out = subprocess.run([SIM, "device", "--sources", "mlu370"], check=True,
+def assumed_keys(sim):
+    out = subprocess.run([sim, "device", "--sources", "mlu370"], check=True,
                          capture_output=True, text=True).stdout
     keys = []
     for line in out.splitlines()[1:]:
@@ -38,8 +38,8 @@ def assumed_keys():
     return keys
 
 
-def base_spec():
-    out = subprocess.run([SIM, "device", "mlu370"], check=True,
+def base_spec(sim):
+    out = subprocess.run([sim, "device", "mlu370"], check=True,
                          capture_output=True, text=True).stdout
     return json.loads(out)
 
@@ -110,8 +110,8 @@ def verdict(r):
 
 
 def main():
-    keys = assumed_keys()
-    spec = base_spec()
+    keys = assumed_keys(SIM)
+    spec = base_spec(SIM)
     spec["name"] = "mlu370"  # the same __BANG_ARCH__ and kernels' policies
     with tempfile.TemporaryDirectory() as tmp:
         base = run(spec, tmp)
