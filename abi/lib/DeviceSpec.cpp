@@ -30,6 +30,11 @@ namespace {
 //   cycle per core, rounded to 2048. GDRAM's 64 B blocks (§5.3.3) and the
 //   vector unit's 128 B per cycle (§5.3.4) are the guide's; the rest are
 //   assumptions, listed with their sources in bangsim/DeviceSpecSources.def.
+// mlu370-s4: the same chip on the MLU370-S4 (and X4) board, at 1.0 GHz,
+//   the top of the S4's and X4's clock ranges (Develop-Guide §5.3.4). The
+//   per-cycle rates are the chip's; GDRAM's 307.2 GB/s is the board's, so a
+//   cycle moves 1.3x the bytes: compute takes the same cycles and 1.3x the
+//   time, copies fewer cycles.
 // mlu290: Cambricon MLU290-M5 (MLUv02, the training card of that generation).
 //   64 cores, which we lay out as 16 clusters x 4 cores like MLU270's; 32 GB
 //   HBM2 at 1228 GB/s (MLU290-M5 product brief). Assumptions: the clock,
@@ -98,6 +103,15 @@ struct Builtin {
 const Builtin builtins[] = {
     {"mlu270", mlu270JSON}, {"mlu290", mlu290JSON}, {"mlu370", mlu370JSON},
     {"mlu590", mlu590JSON}, {"tiny", tinyJSON}};
+
+// Boards that clock a built-in chip differently: the chip's spec with the
+// board's name and clock.
+struct Board {
+  const char *name;
+  const char *chip;
+  double clockGHz;
+};
+const Board boards[] = {{"mlu370-s4", "mlu370", 1.0}};
 
 // cncc's names of the architectures (--bang-mlu-arch=mtp_NNN, and the
 // generation names --bang-arch=compute_NN), the built-in profile each
@@ -189,6 +203,8 @@ Error readInt(const llvm::json::Object &obj, llvm::StringRef key,
 std::vector<std::string> bangsim::builtinDeviceNames() {
   std::vector<std::string> names;
   for (const Builtin &b : builtins)
+    names.push_back(b.name);
+  for (const Board &b : boards)
     names.push_back(b.name);
   return names;
 }
@@ -333,6 +349,16 @@ Expected<DeviceSpec> bangsim::loadDeviceSpec(llvm::StringRef nameOrPath) {
   for (const Builtin &b : builtins)
     if (nameOrPath == b.name)
       return parseDeviceSpec(b.json, b.name);
+  for (const Board &b : boards) {
+    if (nameOrPath != b.name)
+      continue;
+    Expected<DeviceSpec> spec = loadDeviceSpec(b.chip);
+    if (spec) {
+      spec->name = b.name;
+      spec->clockGHz = b.clockGHz;
+    }
+    return spec;
+  }
   // Only a regular file of bounded size: a FIFO or /dev/zero named as a
   // spec is an error, not a block or unbounded memory.
   llvm::sys::fs::file_status status;

@@ -29,6 +29,19 @@ TEST(DeviceSpec, BuiltinsLoad) {
   EXPECT_EQ(tiny->numCores(), 4);
 }
 
+// A board is its chip at the board's clock (its GB/s rates unchanged).
+TEST(DeviceSpec, BoardsClockTheirChip) {
+  auto x8 = loadDeviceSpec("mlu370");
+  auto s4 = loadDeviceSpec("mlu370-s4");
+  ASSERT_TRUE(x8 && s4);
+  EXPECT_EQ(x8->clockGHz, 1.3);
+  EXPECT_EQ(s4->clockGHz, 1.0);
+  EXPECT_EQ(bangArch(*s4), 372);
+  s4->name = x8->name;
+  s4->clockGHz = x8->clockGHz;
+  EXPECT_EQ(deviceSpecToJSON(*s4), deviceSpecToJSON(*x8));
+}
+
 // cncc's arch names select built-in cards, for the host API as for the CLI;
 // __BANG_ARCH__ follows the card (tiny and JSON specs: 372).
 TEST(DeviceSpec, CnccArchNamesSelectCards) {
