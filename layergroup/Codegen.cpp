@@ -63,6 +63,11 @@ std::string floatLit(double v) {
   return fmt::format("(float){:.17g}", v);
 }
 
+/// The mode argument of lg_pool and lg_int_pool (lg_ops.mlu).
+int poolMode(OpKind kind) {
+  return kind == OpKind::MaxPool ? 0 : kind == OpKind::MinPool ? 1 : 2;
+}
+
 using BufferMap = std::map<std::pair<int, int>, const LmemBuffer *>;
 
 class KernelWriter {
@@ -541,9 +546,7 @@ void KernelWriter::compute(int l) {
     case OpKind::MaxPool:
     case OpKind::MinPool:
     case OpKind::SumPool: {
-      int mode = layer.Kind == OpKind::MaxPool   ? 0
-                 : layer.Kind == OpKind::MinPool ? 1
-                                                 : 2;
+      int mode = poolMode(layer.Kind);
       e.line(call("lg_int_pool",
                   {out, inSlice(in0), co, str(in.H), str(in.W), region,
                    str(layer.KY), str(layer.KX), str(layer.SY), str(layer.SX),
@@ -610,9 +613,7 @@ void KernelWriter::compute(int l) {
   case OpKind::MaxPool:
   case OpKind::MinPool:
   case OpKind::SumPool: {
-    int mode = layer.Kind == OpKind::MaxPool   ? 0
-               : layer.Kind == OpKind::MinPool ? 1
-                                               : 2;
+    int mode = poolMode(layer.Kind);
     e.line(call("lg_pool",
                 {out, inSlice(in0), co, str(in.H), str(in.W), region,
                  str(layer.KY), str(layer.KX), str(layer.SY), str(layer.SX),
