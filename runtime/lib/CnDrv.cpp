@@ -51,10 +51,10 @@ template <typename Body> CNresult onContext(CNcontext ctx, Body body) {
   return body(state);
 }
 
-/// Clusters a task of class `c` spans (0 for a block task), or -1. `c`
-/// comes from a C caller: any int.
-int classClusters(KernelClass c) {
-  switch (rawEnum(c)) {
+/// Clusters a task of class `c` spans (0 for a block task), or -1. `c` is
+/// the raw value a C caller passed (rawEnum): any int.
+int classClusters(int c) {
+  switch (c) {
   case CN_KERNEL_CLASS_BLOCK: return 0;
   case CN_KERNEL_CLASS_UNION: return 1;
   case CN_KERNEL_CLASS_UNION2: return 2;
@@ -211,7 +211,7 @@ CNresult cnSetCtxConfigParam(CNcontext ctx, CNctxConfigParamType type,
   return onContext(ctx, [&](State &) {
     int which = rawEnum(type);
     if (which == CN_CTX_CONFIG_UNION_LIMIT) {
-      if (classClusters(param->unionLimit) < 0)
+      if (classClusters(rawEnum(param->unionLimit)) < 0)
         return CN_ERROR_INVALID_VALUE;
       ctx->unionLimit = rawEnum(param->unionLimit);
       return CN_SUCCESS;
@@ -229,7 +229,7 @@ CNresult cnGetCtxMaxParallelUnionTasks(CNcontext ctx, KernelClass c,
   if (!number)
     return CN_ERROR_INVALID_VALUE;
   return onContext(ctx, [&](State &state) {
-    int n = classClusters(c);
+    int n = classClusters(rawEnum(c));
     if (n < 0)
       return CN_ERROR_INVALID_VALUE;
     const DeviceSpec &spec = state.devices()[ctx->device].spec;

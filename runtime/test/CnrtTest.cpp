@@ -10,6 +10,7 @@
 #include "bangsim/DeviceSpec.h"
 #include "bangsim/Module.h"
 
+#include "CCallers.h"
 #include "cn_api.h"
 #include "cnrt.h"
 
@@ -41,15 +42,8 @@ struct Cnrt : ::testing::Test {
 };
 
 // --- Errors ----------------------------------------------------------------
-/// An enum holding a value no enumerator has, as a C caller can pass it
-/// (made from bytes: converting the int would be undefined in C++).
-template <typename E> E outOfRange() {
-  static_assert(sizeof(E) == sizeof(int), "a C enum is an int");
-  int raw = 0x7fffffff;
-  E e;
-  std::memcpy(&e, &raw, sizeof e);
-  return e;
-}
+/// An int no enumerator of the API's enums has: C callers may pass it.
+constexpr int OutOfRange = 0x7fffffff;
 
 TEST_F(Cnrt, ErrorNamesAndStringsComeFromTheTable) {
   EXPECT_STREQ(cnrtGetErrorName(cnrtSuccess), "cnrtSuccess");
@@ -64,8 +58,8 @@ TEST_F(Cnrt, ErrorNamesAndStringsComeFromTheTable) {
   EXPECT_STREQ(cnrtGetErrorName(cnrtRet_t(12345)), "cnrtErrorUnknown");
   EXPECT_STREQ(cnrtGetErrorStr(cnrtRet_t(12345)), "unknown error code");
   // Beyond the enum's range: UBSan (-fsanitize=enum) checks the switch.
-  EXPECT_STREQ(cnrtGetErrorName(outOfRange<cnrtRet_t>()), "cnrtErrorUnknown");
-  EXPECT_STREQ(cnrtGetErrorStr(outOfRange<cnrtRet_t>()), "unknown error code");
+  EXPECT_STREQ(cCnrtGetErrorName(OutOfRange), "cnrtErrorUnknown");
+  EXPECT_STREQ(cCnrtGetErrorStr(OutOfRange), "unknown error code");
   // Every row has a distinct name and a description.
   std::vector<std::string> names;
 #define CNRT_RET(name, value, description)                                     \
@@ -84,9 +78,8 @@ TEST_F(Cnrt, CnDrvErrorNames) {
   EXPECT_STREQ(s, "no MLU device was found");
   EXPECT_EQ(cnGetErrorName(CNresult(42), &s), CN_ERROR_INVALID_VALUE);
   EXPECT_EQ(s, nullptr);
-  EXPECT_EQ(cnGetErrorName(outOfRange<CNresult>(), &s), CN_ERROR_INVALID_VALUE);
-  EXPECT_EQ(cnGetErrorString(outOfRange<CNresult>(), &s),
-            CN_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cCnGetErrorName(OutOfRange, &s), CN_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cCnGetErrorString(OutOfRange, &s), CN_ERROR_INVALID_VALUE);
   EXPECT_EQ(cnGetErrorString(CN_SUCCESS, nullptr), CN_ERROR_INVALID_VALUE);
 }
 
@@ -609,13 +602,10 @@ TEST_F(Cnrt, CnDrvDevicesAndContexts) {
             CN_CONTEXT_ERROR_INVALID);
   EXPECT_EQ(cnGetCtxMaxParallelUnionTasks(ctx, KernelClass(5), &tasks),
             CN_ERROR_INVALID_VALUE);
-  EXPECT_EQ(cnGetCtxMaxParallelUnionTasks(ctx, outOfRange<KernelClass>(),
-                                          &tasks),
+  EXPECT_EQ(cCnGetCtxMaxParallelUnionTasks(ctx, OutOfRange, &tasks),
             CN_ERROR_INVALID_VALUE);
-  EXPECT_EQ(cnGetCtxConfigParam(ctx, outOfRange<CNctxConfigParamType>(), &p),
-            CN_ERROR_INVALID_VALUE);
-  EXPECT_EQ(cnSetCtxConfigParam(ctx, outOfRange<CNctxConfigParamType>(), &p),
-            CN_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cCnGetCtxConfigParam(ctx, OutOfRange, &p), CN_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cCnSetCtxConfigParam(ctx, OutOfRange, &p), CN_ERROR_INVALID_VALUE);
   EXPECT_EQ(cnCtxSetCurrent(bogus), CN_CONTEXT_ERROR_INVALID);
   EXPECT_EQ(cnCtxGetCurrent(nullptr), CN_ERROR_INVALID_VALUE);
 
