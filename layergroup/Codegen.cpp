@@ -144,10 +144,34 @@ private:
                   bool async);
   void tensorStore(int t, const std::string &buf, const std::string &pfx,
                    bool async);
+  /// Slice \p t of the current image: its pointer in the current buffer.
+  std::string image(int t) const {
+    return fmt::format("t{}[cur] + i * {}", t, p.sliceImageFloats(n, t));
+  }
+  /// An input slice: pointer, first row, columns [clo, chi).
+  std::string inSlice(int t) const {
+    std::string s = str(g.slot(t));
+    return image(t) + ", lo[" + s + "], clo[" + s + "], chi[" + s + "]";
+  }
+  /// The arguments of layer Index's compute call that every kind shares.
+  struct ComputeArgs {
+    ComputeArgs(const Layer &layer, int index, const Tensor &in)
+        : layer(layer), index(index), in0(layer.Inputs[0]), in(in) {}
+    const Layer &layer;
+    int index;
+    int in0;                        ///< the first input tensor
+    const Tensor &in;               ///< its shape
+    std::string out;                ///< the output slice of the current image
+    std::string region, rows, cols; ///< the whole output slice
+    std::string co;                 ///< output channels in this item
+    std::string bias, alpha, tile, vtile, tilePx, weights;
+  };
+  ComputeArgs computeArgs(int l) const;
   void compute(int l);
-  void computeAdd(const Layer &layer, const std::string &out,
-                  const std::string &region, const std::string &bias,
-                  const std::string &vtile);
+  void computeInteger(const ComputeArgs &a);
+  void computeAdd(const ComputeArgs &a);
+  void computeConv(const ComputeArgs &a);
+  void computeFloat(const ComputeArgs &a);
 };
 
 void KernelWriter::header() {
@@ -485,158 +509,161 @@ void KernelWriter::tensorStore(int t, const std::string &buf,
          " // store " + tensor.Name);
 }
 
-void KernelWriter::computeAdd(const Layer &layer, const std::string &out,
-                              const std::string &region,
-                              const std::string &bias,
-                              const std::string &vtile) {
-  auto inSlice = [&](int t) {
-    std::string s = str(g.slot(t));
-    return fmt::format("t{}[cur] + i * {}", t, p.sliceImageFloats(n, t)) +
-           ", lo[" + s + "], clo[" + s + "], chi[" + s + "]";
-  };
-  std::string co = p.global() && g.computes(n, layer.Output)
-                       ? "ft"
-                       : str(n.Tensors[layer.Output].C);
+KernelWriter::ComputeArgs KernelWriter::computeArgs(int l) const {
+  const Layer &layer = n.Layers[l];
+  int o = layer.Output;
+  std::string so = str(g.slot(o));
+  ComputeArgs a(layer, l, n.Tensors[layer.Inputs[0]]);
+  a.out = image(o);
+  a.region = "lo[" + so + "], hi[" + so + "], clo[" + so + "], chi[" + so + "]";
+  a.rows = "hi[" + so + "] - lo[" + so + "]";
+  a.cols = "chi[" + so + "] - clo[" + so + "]";
+  bool sliced = p.global() && g.computes(n, o);
+  std::string fo = sliced ? "f0" : "0";
+  a.bias = layer.Bias.empty() ? "nullptr" : "b" + str(l) + " + " + fo;
+  a.alpha = layer.Alpha.empty() ? "nullptr" : "a" + str(l) + " + " + fo;
+  a.tile = scr.count({l, 0}) ? "tile" + str(l) : "nullptr";
+  a.vtile = scr.count({l, 1}) ? "vtile" + str(l) : "nullptr";
+  a.co = sliced ? "ft" : str(n.Tensors[o].C);
+  a.tilePx = str(p.TilePx);
+  a.weights = "w" + str(l) + "[" + (p.global() ? "wcur" : "0") + "]";
+  return a;
+}
+
+void KernelWriter::compute(int l) {
+  ComputeArgs a = computeArgs(l);
+  e.line(fmt::format("for (int i = 0; i < nb; ++i) // {} ({})", a.layer.Name,
+                     opKindName(a.layer.Kind)));
+  if (a.layer.Integer && a.layer.Kind != OpKind::Conv) {
+    auto body = e.indent();
+    computeInteger(a);
+    return;
+  }
+  if (a.layer.Kind == OpKind::Add && a.layer.Inputs.size() > 1) {
+    e.line("{");
+    {
+      auto body = e.indent();
+      computeAdd(a);
+    }
+    e.line("}");
+    return;
+  }
+  auto body = e.indent();
+  if (a.layer.Kind == OpKind::Conv)
+    computeConv(a);
+  else
+    computeFloat(a);
+}
+
+void KernelWriter::computeInteger(const ComputeArgs &a) {
+  const Layer &layer = a.layer;
+  std::string in0 = inSlice(a.in0);
+  std::string real = layer.RealMath ? "1" : "0";
+  switch (layer.Kind) {
+  case OpKind::MaxPool:
+  case OpKind::MinPool:
+  case OpKind::SumPool:
+    e.line(call("lg_int_pool",
+                {a.out, in0, a.co, str(a.in.H), str(a.in.W), a.region,
+                 str(layer.KY), str(layer.KX), str(layer.SY), str(layer.SX),
+                 str(layer.PU), str(layer.PL), str(poolMode(layer.Kind)),
+                 doubleLit(layer.Cmp), a.bias, doubleLit(layer.ConstB), real}));
+    break;
+  case OpKind::Relu:
+  case OpKind::Clamp:
+    e.line(call("lg_int_cmp",
+                {a.out, in0, a.co, a.region, layer.ClampMax ? "0" : "1",
+                 doubleLit(layer.Kind == OpKind::Relu ? 0 : layer.Cmp)}));
+    break;
+  case OpKind::Scale:
+    e.line(call("lg_int_scale",
+                {a.out, in0, a.co, a.region, a.alpha, doubleLit(layer.ConstA),
+                 a.bias, doubleLit(layer.ConstB), real}));
+    break;
+  case OpKind::Add:
+    if (layer.Inputs.size() == 1) // a scale by 1 with the bias
+      e.line(call("lg_int_scale", {a.out, in0, a.co, a.region, "nullptr", "1.0",
+                                   a.bias, doubleLit(layer.ConstB), real}));
+    else
+      e.line(call("lg_int_add",
+                  {a.out, in0, inSlice(layer.Inputs[1]), a.co, a.region, a.bias,
+                   doubleLit(layer.ConstB), real}));
+    break;
+  case OpKind::Conv:
+    llvm_unreachable("integer convolutions take the matrix unit");
+  }
+}
+
+void KernelWriter::computeAdd(const ComputeArgs &a) {
+  const Layer &layer = a.layer;
   // The bias goes with the last addition.
-  auto add = [&](int a, int b, bool last) {
-    e.line(
-        call("lg_add",
-             {out, inSlice(a), inSlice(b), co, region, last ? bias : "nullptr",
-              last ? floatLit(layer.ConstB) : "0.0f", vtile, str(p.TilePx)}));
+  auto add = [&](int x, int y, bool last) {
+    e.line(call("lg_add",
+                {a.out, inSlice(x), inSlice(y), a.co, a.region,
+                 last ? a.bias : "nullptr",
+                 last ? floatLit(layer.ConstB) : "0.0f", a.vtile, a.tilePx}));
   };
   add(layer.Inputs[0], layer.Inputs[1], layer.Inputs.size() == 2);
   for (size_t x = 2; x < layer.Inputs.size(); ++x)
     add(layer.Output, layer.Inputs[x], x + 1 == layer.Inputs.size());
 }
 
-void KernelWriter::compute(int l) {
-  const Layer &layer = n.Layers[l];
-  int o = layer.Output;
-  std::string so = str(g.slot(o));
-  auto img = [&](int t) {
-    return fmt::format("t{}[cur] + i * {}", t, p.sliceImageFloats(n, t));
-  };
-  // An input slice: pointer, first row, columns [clo, chi).
-  auto inSlice = [&](int t) {
-    std::string s = str(g.slot(t));
-    return img(t) + ", lo[" + s + "], clo[" + s + "], chi[" + s + "]";
-  };
-  // The output region: the whole output slice.
-  std::string region =
-      "lo[" + so + "], hi[" + so + "], clo[" + so + "], chi[" + so + "]";
-  std::string out = img(o);
-  int in0 = layer.Inputs[0];
-  const Tensor &in = n.Tensors[in0];
-  bool sliced = p.global() && g.computes(n, o);
-  std::string fo = sliced ? "f0" : "0";
-  std::string bias = layer.Bias.empty() ? "nullptr" : "b" + str(l) + " + " + fo;
-  std::string alpha =
-      layer.Alpha.empty() ? "nullptr" : "a" + str(l) + " + " + fo;
-  std::string tile = scr.count({l, 0}) ? "tile" + str(l) : "nullptr";
-  std::string vtile = scr.count({l, 1}) ? "vtile" + str(l) : "nullptr";
-  std::string co = sliced ? "ft" : str(n.Tensors[o].C);
-  std::string tilePx = str(p.TilePx);
-  std::string weights = "w" + str(l) + "[" + (p.global() ? "wcur" : "0") + "]";
-  e.line(fmt::format("for (int i = 0; i < nb; ++i) // {} ({})", layer.Name,
-                     opKindName(layer.Kind)));
-  if (layer.Integer && layer.Kind != OpKind::Conv) {
-    auto body = e.indent();
-    std::string real = layer.RealMath ? "1" : "0";
-    switch (layer.Kind) {
-    case OpKind::MaxPool:
-    case OpKind::MinPool:
-    case OpKind::SumPool: {
-      int mode = poolMode(layer.Kind);
-      e.line(call("lg_int_pool",
-                  {out, inSlice(in0), co, str(in.H), str(in.W), region,
-                   str(layer.KY), str(layer.KX), str(layer.SY), str(layer.SX),
-                   str(layer.PU), str(layer.PL), str(mode),
-                   doubleLit(layer.Cmp), bias, doubleLit(layer.ConstB), real}));
-      break;
-    }
-    case OpKind::Relu:
-    case OpKind::Clamp:
-      e.line(call("lg_int_cmp",
-                  {out, inSlice(in0), co, region, layer.ClampMax ? "0" : "1",
-                   doubleLit(layer.Kind == OpKind::Relu ? 0 : layer.Cmp)}));
-      break;
-    case OpKind::Scale:
-      e.line(call("lg_int_scale", {out, inSlice(in0), co, region, alpha,
-                                   doubleLit(layer.ConstA), bias,
-                                   doubleLit(layer.ConstB), real}));
-      break;
-    case OpKind::Add:
-      if (layer.Inputs.size() == 1) // a scale by 1 with the bias
-        e.line(
-            call("lg_int_scale", {out, inSlice(in0), co, region, "nullptr",
-                                  "1.0", bias, doubleLit(layer.ConstB), real}));
-      else
-        e.line(
-            call("lg_int_add", {out, inSlice(in0), inSlice(layer.Inputs[1]), co,
-                                region, bias, doubleLit(layer.ConstB), real}));
-      break;
-    case OpKind::Conv:
-      llvm_unreachable("integer convolutions take the matrix unit");
-    }
+void KernelWriter::computeConv(const ComputeArgs &a) {
+  const Layer &layer = a.layer;
+  // A padded input, or the window tile made before the step's transfers:
+  // the convolution reads a whole tile.
+  if (p.PaddedInputs.count(a.in0) || tileFirst() == a.index) {
+    std::string src = tileFirst() == a.index ? "win" + str(a.index)
+                                             : "t" + str(a.in0) + "[cur]";
+    e.line(
+        call("lg_conv_tile",
+             {a.out, src, str(a.in.C), a.co, a.rows, a.cols, a.weights, a.bias,
+              str(layer.KY), str(layer.KX), str(layer.SY), str(layer.SX),
+              str(layer.DY), str(layer.DX), a.vtile, a.tilePx, "0"}));
     return;
   }
-  if (layer.Kind == OpKind::Add && layer.Inputs.size() > 1) {
-    e.line("{");
-    {
-      auto body = e.indent();
-      computeAdd(layer, out, region, bias, vtile);
-    }
-    e.line("}");
-    return;
-  }
-  auto body = e.indent();
+  e.line(call("lg_conv", {a.out,         inSlice(a.in0), str(a.in.C),
+                          str(a.in.H),   str(a.in.W),    a.co,
+                          a.region,      a.weights,      a.bias,
+                          str(layer.KY), str(layer.KX),  str(layer.SY),
+                          str(layer.SX), str(layer.PU),  str(layer.PL),
+                          str(layer.DY), str(layer.DX),  a.tile,
+                          a.vtile,       a.tilePx,       "0"}));
+}
+
+void KernelWriter::computeFloat(const ComputeArgs &a) {
+  const Layer &layer = a.layer;
+  std::string in0 = inSlice(a.in0);
   switch (layer.Kind) {
-  case OpKind::Conv:
-    if (p.PaddedInputs.count(in0) || tileFirst() == l) {
-      e.line(call("lg_conv_tile",
-                  {out,
-                   tileFirst() == l ? "win" + str(l) : "t" + str(in0) + "[cur]",
-                   str(in.C), co, "hi[" + so + "] - lo[" + so + "]",
-                   "chi[" + so + "] - clo[" + so + "]", weights, bias,
-                   str(layer.KY), str(layer.KX), str(layer.SY), str(layer.SX),
-                   str(layer.DY), str(layer.DX), vtile, tilePx, "0"}));
-      break;
-    }
-    e.line(call("lg_conv", {out,           inSlice(in0),  str(in.C),
-                            str(in.H),     str(in.W),     co,
-                            region,        weights,       bias,
-                            str(layer.KY), str(layer.KX), str(layer.SY),
-                            str(layer.SX), str(layer.PU), str(layer.PL),
-                            str(layer.DY), str(layer.DX), tile,
-                            vtile,         tilePx,        "0"}));
-    break;
   case OpKind::MaxPool:
   case OpKind::MinPool:
-  case OpKind::SumPool: {
-    int mode = poolMode(layer.Kind);
-    e.line(call("lg_pool",
-                {out, inSlice(in0), co, str(in.H), str(in.W), region,
-                 str(layer.KY), str(layer.KX), str(layer.SY), str(layer.SX),
-                 str(layer.PU), str(layer.PL), str(mode), floatLit(layer.Cmp),
-                 bias, floatLit(layer.ConstB), tile, vtile, tilePx}));
+  case OpKind::SumPool:
+    e.line(
+        call("lg_pool", {a.out, in0, a.co, str(a.in.H), str(a.in.W), a.region,
+                         str(layer.KY), str(layer.KX), str(layer.SY),
+                         str(layer.SX), str(layer.PU), str(layer.PL),
+                         str(poolMode(layer.Kind)), floatLit(layer.Cmp), a.bias,
+                         floatLit(layer.ConstB), a.tile, a.vtile, a.tilePx}));
     break;
-  }
   case OpKind::Relu:
-    e.line(call("lg_relu", {out, inSlice(in0), co, region}));
+    e.line(call("lg_relu", {a.out, in0, a.co, a.region}));
     break;
   case OpKind::Clamp:
-    e.line(call("lg_clamp", {out, inSlice(in0), co, region,
+    e.line(call("lg_clamp", {a.out, in0, a.co, a.region,
                              layer.ClampMax ? "0" : "1", floatLit(layer.Cmp)}));
     break;
   case OpKind::Scale:
     e.line(call("lg_scale",
-                {out, inSlice(in0), co, region, alpha, floatLit(layer.ConstA),
-                 bias, floatLit(layer.ConstB), vtile, tilePx}));
+                {a.out, in0, a.co, a.region, a.alpha, floatLit(layer.ConstA),
+                 a.bias, floatLit(layer.ConstB), a.vtile, a.tilePx}));
     break;
   case OpKind::Add: // one input: a scale by 1 with the bias
-    e.line(call("lg_scale", {out, inSlice(in0), co, region, "nullptr", "1.0f",
-                             bias, floatLit(layer.ConstB), vtile, tilePx}));
+    e.line(
+        call("lg_scale", {a.out, in0, a.co, a.region, "nullptr", "1.0f", a.bias,
+                          floatLit(layer.ConstB), a.vtile, a.tilePx}));
     break;
+  case OpKind::Conv:
+    llvm_unreachable("convolutions take computeConv");
   }
 }
 
