@@ -5,7 +5,6 @@
 #include "graph/Precision.h"
 #include "graph/Rearrange.h"
 #include "graph/WeightInit.h"
-#include "support/Half.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -22,13 +21,6 @@ static Error runError(const std::string &Msg) {
   return createStringError(inconvertibleErrorCode(), Msg);
 }
 
-template <typename T>
-static void readAll(const NpyArray &A, std::vector<double> &V) {
-  const T *P = A.as<T>();
-  for (size_t I = 0; I < V.size(); ++I)
-    V[I] = double(P[I]);
-}
-
 Expected<std::vector<double>> npyToValues(const NpyArray &A, Precision P,
                                           StringRef What) {
   DType Want = precisionDType(P);
@@ -37,37 +29,7 @@ Expected<std::vector<double>> npyToValues(const NpyArray &A, Precision P,
                                 What.str(), dtypeName(Want).str(),
                                 precisionName(P), dtypeName(A.dtype).str()));
   std::vector<double> V(A.numElements());
-  switch (A.dtype) {
-  case DType::I8:
-    readAll<int8_t>(A, V);
-    break;
-  case DType::U8:
-    readAll<uint8_t>(A, V);
-    break;
-  case DType::I16:
-    readAll<int16_t>(A, V);
-    break;
-  case DType::U16:
-    readAll<uint16_t>(A, V);
-    break;
-  case DType::I32:
-    readAll<int32_t>(A, V);
-    break;
-  case DType::U32:
-    readAll<uint32_t>(A, V);
-    break;
-  case DType::F32:
-    readAll<float>(A, V);
-    break;
-  case DType::F16: {
-    const uint16_t *H = A.as<uint16_t>();
-    for (size_t I = 0; I < V.size(); ++I)
-      V[I] = double(halfToFloat(H[I]));
-    break;
-  }
-  default:
-    llvm_unreachable("precisionDType gives no other types");
-  }
+  loadValues(A.dtype, A.data.data(), V);
   if (isIntegerPrecision(P))
     for (size_t I = 0; I < V.size(); ++I)
       if (V[I] < precisionMin(P) || V[I] > precisionMax(P))
@@ -78,48 +40,11 @@ Expected<std::vector<double>> npyToValues(const NpyArray &A, Precision P,
   return V;
 }
 
-template <typename T>
-static void writeAll(NpyArray &A, const std::vector<double> &V) {
-  T *P = A.as<T>();
-  for (size_t I = 0; I < V.size(); ++I)
-    P[I] = T(V[I]);
-}
-
 NpyArray valuesToNpy(const std::vector<double> &V,
                      const std::vector<int64_t> &Shape, Precision P) {
   NpyArray A(precisionDType(P), Shape);
   assert(size_t(A.numElements()) == V.size() && "shape/value mismatch");
-  switch (A.dtype) {
-  case DType::I8:
-    writeAll<int8_t>(A, V);
-    break;
-  case DType::U8:
-    writeAll<uint8_t>(A, V);
-    break;
-  case DType::I16:
-    writeAll<int16_t>(A, V);
-    break;
-  case DType::U16:
-    writeAll<uint16_t>(A, V);
-    break;
-  case DType::I32:
-    writeAll<int32_t>(A, V);
-    break;
-  case DType::U32:
-    writeAll<uint32_t>(A, V);
-    break;
-  case DType::F32:
-    writeAll<float>(A, V);
-    break;
-  case DType::F16: {
-    uint16_t *H = A.as<uint16_t>();
-    for (size_t I = 0; I < V.size(); ++I)
-      H[I] = floatToHalf(float(V[I]));
-    break;
-  }
-  default:
-    llvm_unreachable("precisionDType gives no other types");
-  }
+  storeValues(A.dtype, V, A.data.data());
   return A;
 }
 

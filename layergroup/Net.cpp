@@ -47,28 +47,8 @@ const char *opKindName(OpKind k) {
 }
 
 const char *deviceCType(DType t) {
-  switch (t) {
-  case DType::F16:
-    return "half";
-  case DType::F32:
-    return "float";
-  case DType::I8:
-    return "int8_t";
-  case DType::U8:
-    return "uint8_t";
-  case DType::I16:
-    return "int16_t";
-  case DType::U16:
-    return "uint16_t";
-  case DType::I32:
-    return "int32_t";
-  case DType::U32:
-    return "uint32_t";
-  case DType::F64:
-  case DType::I64:
-    break;
-  }
-  llvm_unreachable("LayerGroup tensors are 8, 16 or 32 bits");
+  assert(dtypeSize(t) <= 4 && "LayerGroup tensors are 8, 16 or 32 bits");
+  return dtypeCName(t).data();
 }
 
 int Net::addInput(std::string name, int64_t c, int64_t h, int64_t w) {

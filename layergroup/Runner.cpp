@@ -14,7 +14,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include "support/Half.h"
+#include "support/DType.h"
 
 #include <chrono>
 #include <cstring>
@@ -34,104 +34,18 @@ Error writeTextFile(const std::string &path, const std::string &text) {
 
 namespace {
 
-template <typename T>
-void encodeAs(const std::vector<double> &values, std::vector<char> &bytes) {
-  bytes.resize(values.size() * sizeof(T));
-  for (size_t i = 0; i < values.size(); ++i) {
-    T v = T(values[i]);
-    std::memcpy(bytes.data() + i * sizeof(T), &v, sizeof(T));
-  }
-}
-
 /// \p values in the device representation of \p type. Integer values are
 /// in range (the reference executor checks inputs; parameters are checked
 /// by buildNet).
 std::vector<char> encode(const std::vector<double> &values, DType type) {
-  std::vector<char> bytes;
-  switch (type) {
-  case DType::F32:
-    encodeAs<float>(values, bytes);
-    break;
-  case DType::F16: {
-    bytes.resize(values.size() * 2);
-    for (size_t i = 0; i < values.size(); ++i) {
-      uint16_t h = floatToHalf(float(values[i]));
-      std::memcpy(bytes.data() + i * 2, &h, 2);
-    }
-    break;
-  }
-  case DType::I8:
-    encodeAs<int8_t>(values, bytes);
-    break;
-  case DType::U8:
-    encodeAs<uint8_t>(values, bytes);
-    break;
-  case DType::I16:
-    encodeAs<int16_t>(values, bytes);
-    break;
-  case DType::U16:
-    encodeAs<uint16_t>(values, bytes);
-    break;
-  case DType::I32:
-    encodeAs<int32_t>(values, bytes);
-    break;
-  case DType::U32:
-    encodeAs<uint32_t>(values, bytes);
-    break;
-  case DType::F64:
-  case DType::I64:
-    llvm_unreachable("LayerGroup tensors are 8, 16 or 32 bits");
-  }
+  std::vector<char> bytes(values.size() * dtypeSize(type));
+  storeValues(type, values, bytes.data());
   return bytes;
 }
 
-template <typename T>
-void decodeAs(const std::vector<char> &bytes, std::vector<double> &values) {
-  values.resize(bytes.size() / sizeof(T));
-  for (size_t i = 0; i < values.size(); ++i) {
-    T v;
-    std::memcpy(&v, bytes.data() + i * sizeof(T), sizeof(T));
-    values[i] = double(v);
-  }
-}
-
 std::vector<double> decode(const std::vector<char> &bytes, DType type) {
-  std::vector<double> values;
-  switch (type) {
-  case DType::F32:
-    decodeAs<float>(bytes, values);
-    break;
-  case DType::F16: {
-    values.resize(bytes.size() / 2);
-    for (size_t i = 0; i < values.size(); ++i) {
-      uint16_t h;
-      std::memcpy(&h, bytes.data() + i * 2, 2);
-      values[i] = double(halfToFloat(h));
-    }
-    break;
-  }
-  case DType::I8:
-    decodeAs<int8_t>(bytes, values);
-    break;
-  case DType::U8:
-    decodeAs<uint8_t>(bytes, values);
-    break;
-  case DType::I16:
-    decodeAs<int16_t>(bytes, values);
-    break;
-  case DType::U16:
-    decodeAs<uint16_t>(bytes, values);
-    break;
-  case DType::I32:
-    decodeAs<int32_t>(bytes, values);
-    break;
-  case DType::U32:
-    decodeAs<uint32_t>(bytes, values);
-    break;
-  case DType::F64:
-  case DType::I64:
-    llvm_unreachable("LayerGroup tensors are 8, 16 or 32 bits");
-  }
+  std::vector<double> values(bytes.size() / dtypeSize(type));
+  loadValues(type, bytes.data(), values);
   return values;
 }
 

@@ -1,12 +1,15 @@
 //===- DType.h - Element types shared by tools and runtime ------*- C++ -*-===//
 //
 // The element types a host tensor may hold. They are the numpy dtypes that
-// the simulator exchanges through .npy files.
+// the simulator exchanges through .npy files. Every fact about one (size,
+// names, kind, .npy descr, BANG C name, the mlu-ops and Task IR types) is a
+// row of support/DTypes.def.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BANGC_SUPPORT_DTYPE_H
 #define BANGC_SUPPORT_DTYPE_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -14,19 +17,28 @@
 
 namespace bangc {
 
-enum class DType { F16, F32, F64, I8, I16, I32, I64, U8, U16, U32 };
+enum class DType {
+#define BANGC_DTYPE(ENUM, ...) ENUM,
+#include "support/DTypes.def"
+};
 
 /// All element types, in declaration order (handy for tests and tables).
-inline constexpr DType AllDTypes[] = {DType::F16, DType::F32, DType::F64,
-                                      DType::I8,  DType::I16, DType::I32,
-                                      DType::I64, DType::U8,  DType::U16,
-                                      DType::U32};
+inline constexpr DType AllDTypes[] = {
+#define BANGC_DTYPE(ENUM, ...) DType::ENUM,
+#include "support/DTypes.def"
+};
 
 /// Size of one element in bytes.
 size_t dtypeSize(DType Ty);
 
 /// Short canonical name: "f16", "f32", "f64", "i8", ..., "u32".
 llvm::StringRef dtypeName(DType Ty);
+
+/// The element's type name in BANG C: "half", "float", "int8_t", ...
+llvm::StringRef dtypeCName(DType Ty);
+
+/// The numpy descr of a little-endian array: "<f4", "|i1", ...
+llvm::StringRef dtypeNpyDescr(DType Ty);
 
 /// Parses a canonical name, or one of the C/numpy spellings ("half",
 /// "float", "double", "int8".."int64", "uint8".."uint32", "float16"..).
@@ -35,6 +47,16 @@ llvm::Expected<DType> parseDTypeName(llvm::StringRef Name);
 bool isFloatDType(DType Ty);
 bool isSignedIntDType(DType Ty);
 bool isUnsignedIntDType(DType Ty);
+
+/// Writes \p Values as Values.size() elements of \p Ty to \p Dst
+/// (dtypeSize(Ty) bytes each, host order). Integer values must be in the
+/// type's range; F16 rounds to nearest even.
+void storeValues(DType Ty, llvm::ArrayRef<double> Values, void *Dst);
+
+/// Reads Values.size() elements of \p Ty from \p Src into \p Values
+/// (exactly: every element type but I64 and F64 is exact in a double).
+void loadValues(DType Ty, const void *Src,
+                llvm::MutableArrayRef<double> Values);
 
 } // namespace bangc
 

@@ -209,24 +209,15 @@ Expected<std::pair<DType, bool>> parseDescr(StringRef Descr, StringRef Name) {
   if (Order != '<' && Order != '>' && Order != '|' && Order != '=')
     return Bad("unknown byte order");
   std::optional<DType> Ty;
-  if (Kind == 'f')
-    Ty = Size == 2 ? std::optional(DType::F16)
-         : Size == 4 ? std::optional(DType::F32)
-         : Size == 8 ? std::optional(DType::F64)
-                     : std::nullopt;
-  else if (Kind == 'i')
-    Ty = Size == 1 ? std::optional(DType::I8)
-         : Size == 2 ? std::optional(DType::I16)
-         : Size == 4 ? std::optional(DType::I32)
-         : Size == 8 ? std::optional(DType::I64)
-                     : std::nullopt;
-  else if (Kind == 'u')
-    Ty = Size == 1 ? std::optional(DType::U8)
-         : Size == 2 ? std::optional(DType::U16)
-         : Size == 4 ? std::optional(DType::U32)
-                     : std::nullopt;
+  std::string Supported;
+  for (DType T : AllDTypes) {
+    StringRef Known = dtypeNpyDescr(T);
+    if (Kind == Known[1] && Size == dtypeSize(T))
+      Ty = T;
+    Supported += (Supported.empty() ? "" : " ") + Known.drop_front().str();
+  }
   if (!Ty)
-    return Bad("supported element types are f2 f4 f8 i1 i2 i4 i8 u1 u2 u4");
+    return Bad(("supported element types are " + Supported).c_str());
   // '=' is native order, and so is '|' ("not applicable") on a multi-byte
   // type, as numpy reads it (np.dtype('|i4') is int32 in native order);
   // every host this project supports is little-endian.
@@ -342,32 +333,6 @@ Expected<NpyArray> readNpy(StringRef Path) {
   return parseNpy((*Buf)->getBuffer(), Path);
 }
 
-static const char *descrFor(DType Ty) {
-  switch (Ty) {
-  case DType::F16:
-    return "<f2";
-  case DType::F32:
-    return "<f4";
-  case DType::F64:
-    return "<f8";
-  case DType::I8:
-    return "|i1";
-  case DType::I16:
-    return "<i2";
-  case DType::I32:
-    return "<i4";
-  case DType::I64:
-    return "<i8";
-  case DType::U8:
-    return "|u1";
-  case DType::U16:
-    return "<u2";
-  case DType::U32:
-    return "<u4";
-  }
-  llvm_unreachable("unknown DType");
-}
-
 Expected<std::string> serializeNpy(const NpyArray &A) {
   for (int64_t D : A.shape)
     if (D < 0)
@@ -384,7 +349,7 @@ Expected<std::string> serializeNpy(const NpyArray &A) {
                     dtypeName(A.dtype).str()));
   std::string Dict =
       fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}",
-                  descrFor(A.dtype), shapeString(A.shape));
+                  dtypeNpyDescr(A.dtype).str(), shapeString(A.shape));
   // Pad so that the data starts on a 64-byte boundary; the header ends in \n.
   size_t Major = MagicLen + 2 + 2 + Dict.size() + 1 > 65535 ? 2 : 1;
   size_t Prefix = MagicLen + 2 + (Major == 1 ? 2 : 4);

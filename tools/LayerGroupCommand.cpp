@@ -50,23 +50,13 @@ struct NetInputs {
 /// The Task IR precision of a tensor's element type.
 taskir::Precision precisionOf(const Tensor &t) {
   switch (t.Type) {
-  case DType::I8:
-    return taskir::INT8;
-  case DType::U8:
-    return taskir::UINT8;
-  case DType::I16:
-    return taskir::INT16;
-  case DType::U16:
-    return taskir::UINT16;
-  case DType::I32:
-    return taskir::INT32;
-  case DType::U32:
-    return taskir::UINT32;
-  case DType::F16:
-    return taskir::FLOAT16;
-  default:
-    return taskir::FLOAT32;
+#define BANGC_DTYPE(ENUM, NAME, KIND, BYTES, STORAGE, CTYPE, NPY, ALIAS1,      \
+                    ALIAS2, MLUOP, TASKIR)                                     \
+  case DType::ENUM:                                                            \
+    return taskir::TASKIR;
+#include "support/DTypes.def"
   }
+  llvm_unreachable("unknown DType");
 }
 
 int inputTensor(const Net &n, const std::string &name) {

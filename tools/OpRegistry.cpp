@@ -18,16 +18,11 @@ namespace {
 
 mluOpDataType_t toMluOp(DType t) {
   switch (t) {
-  case DType::F16: return MLUOP_DTYPE_HALF;
-  case DType::F32: return MLUOP_DTYPE_FLOAT;
-  case DType::F64: return MLUOP_DTYPE_DOUBLE;
-  case DType::I8: return MLUOP_DTYPE_INT8;
-  case DType::I16: return MLUOP_DTYPE_INT16;
-  case DType::I32: return MLUOP_DTYPE_INT32;
-  case DType::I64: return MLUOP_DTYPE_INT64;
-  case DType::U8: return MLUOP_DTYPE_UINT8;
-  case DType::U16: return MLUOP_DTYPE_UINT16;
-  case DType::U32: return MLUOP_DTYPE_UINT32;
+#define BANGC_DTYPE(ENUM, NAME, KIND, BYTES, STORAGE, CTYPE, NPY, ALIAS1,      \
+                    ALIAS2, MLUOP, TASKIR)                                     \
+  case DType::ENUM:                                                            \
+    return MLUOP_DTYPE_##MLUOP;
+#include "support/DTypes.def"
   }
   return MLUOP_DTYPE_INVALID;
 }

@@ -2,6 +2,7 @@
 #include "TestUtil.h"
 
 #include "graph/Builder.h"
+#include "graph/Precision.h"
 #include "graph/WeightInit.h"
 #include "support/Half.h"
 
@@ -46,6 +47,20 @@ std::vector<double> refConv(const Image &In, const std::vector<double> &W,
         Out.push_back(Acc);
       }
   return Out;
+}
+
+// support/DTypes.def's TASKIR column is the inverse of precisionDType (the
+// .npy element type of a precision) wherever Task IR has the type.
+TEST(Executor, DTypeTableAgreesWithPrecisionDType) {
+  int Checked = 0;
+#define BANGC_DTYPE(ENUM, NAME, KIND, BYTES, STORAGE, CTYPE, NPY, ALIAS1,      \
+                    ALIAS2, MLUOP, TASKIR)                                     \
+  if (TASKIR != PRECISION_UNSPECIFIED) {                                       \
+    EXPECT_EQ(precisionDType(TASKIR), DType::ENUM) << NAME;                    \
+    ++Checked;                                                                 \
+  }
+#include "support/DTypes.def"
+  EXPECT_EQ(Checked, 8);
 }
 
 TEST(Executor, ConvInt8ToInt32WithPaddingStrideDilation) {

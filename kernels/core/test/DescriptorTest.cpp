@@ -58,6 +58,15 @@ TEST(Descriptor, SizeOfEveryDataType) {
             MLUOP_STATUS_BAD_PARAM);
 }
 
+// support/DTypes.def's MLUOP column: the mlu-ops type of each host element
+// type (bangc-sim op describes its arrays with it) has the row's size.
+TEST(Descriptor, HostElementTypesMapToSameSize) {
+#define BANGC_DTYPE(ENUM, NAME, KIND, BYTES, STORAGE, CTYPE, NPY, ALIAS1,      \
+                    ALIAS2, MLUOP, TASKIR)                                     \
+  EXPECT_EQ(mluOpDataTypeBytes(MLUOP_DTYPE_##MLUOP), size_t(BYTES)) << NAME;
+#include "support/DTypes.def"
+}
+
 TEST(Descriptor, DenseAndStrided) {
   mluOpTensorDescriptor_t d;
   ASSERT_EQ(mluOpCreateTensorDescriptor(&d), MLUOP_STATUS_SUCCESS);
