@@ -172,6 +172,7 @@ private:
   void computeAdd(const ComputeArgs &a);
   void computeConv(const ComputeArgs &a);
   void computeFloat(const ComputeArgs &a);
+  void computeLif(const ComputeArgs &a);
 };
 
 void KernelWriter::header() {
@@ -425,10 +426,16 @@ void KernelWriter::bufferPointers() {
   for (auto &[key, b] : vec)
     fixed((key.second == 1 ? "b" : "a") + str(key.first), b->Offset,
           n.Layers[key.first].Output);
-  for (auto &[key, b] : scr)
+  for (auto &[key, b] : scr) {
+    if (key.second == 2) { // CLIF's membrane potentials, kept across items
+      e.line(fmt::format("double *const v{} = (double *)(lg_nram + {});",
+                         key.first, b->Offset));
+      continue;
+    }
     fixed((key.second == 0 ? "tile" : "vtile") + str(key.first), b->Offset,
           key.second == 0 ? n.Layers[key.first].Inputs[0]
                           : n.Layers[key.first].Output);
+  }
 }
 
 // The weights of a channel slice are one contiguous HWIO block at
@@ -534,6 +541,11 @@ void KernelWriter::compute(int l) {
   ComputeArgs a = computeArgs(l);
   e.line(fmt::format("for (int i = 0; i < nb; ++i) // {} ({})", a.layer.Name,
                      opKindName(a.layer.Kind)));
+  if (a.layer.Kind == OpKind::Lif) {
+    auto body = e.indent();
+    computeLif(a);
+    return;
+  }
   if (a.layer.Integer && a.layer.Kind != OpKind::Conv) {
     auto body = e.indent();
     computeInteger(a);
@@ -591,7 +603,21 @@ void KernelWriter::computeInteger(const ComputeArgs &a) {
     break;
   case OpKind::Conv:
     llvm_unreachable("integer convolutions take the matrix unit");
+  case OpKind::Lif:
+    llvm_unreachable("CLIF takes computeLif");
   }
+}
+
+// The images of an item are consecutive time steps, in order; the state
+// starts at V_RESET at the run's first step, and a core's next item (the
+// next steps of the same neurons) continues from it.
+void KernelWriter::computeLif(const ComputeArgs &a) {
+  const Layer &layer = a.layer;
+  e.line(call("lg_lif",
+              {a.out, inSlice(a.in0), a.co, a.region, "v" + str(a.index),
+               "n0 + i == 0", doubleLit(layer.VTh), doubleLit(layer.VReset),
+               doubleLit(layer.VLeak), doubleLit(layer.Decay),
+               layer.LifSoftReset ? "1" : "0", layer.LifFloor ? "1" : "0"}));
 }
 
 void KernelWriter::computeAdd(const ComputeArgs &a) {
@@ -664,6 +690,8 @@ void KernelWriter::computeFloat(const ComputeArgs &a) {
     break;
   case OpKind::Conv:
     llvm_unreachable("convolutions take computeConv");
+  case OpKind::Lif:
+    llvm_unreachable("CLIF takes computeLif");
   }
 }
 

@@ -36,6 +36,24 @@ int64_t GroupPlan::maxVectorBytes(const Net &n) const {
   return max;
 }
 
+bool GroupPlan::stateful(const Net &n) const {
+  for (int l : Info.Layers)
+    if (n.Layers[l].stateful())
+      return true;
+  return false;
+}
+
+bool GroupPlan::keepsStateChains(const Net &n) const {
+  if (NSecs == 1 || !stateful(n))
+    return true;
+  if (HSecs != 1 || WSecs != 1 || imagesOuter() || SramPhases != 1)
+    return false;
+  for (int c = 0; c <= Cores; ++c)
+    if (itemBegin(c) % NSecs != 0)
+      return false;
+  return true;
+}
+
 int64_t GroupPlan::weightsPerChannel(const Net &n, int l) {
   const Layer &layer = n.Layers[l];
   return n.Tensors[layer.Inputs[0]].C * layer.KY * layer.KX;

@@ -83,7 +83,8 @@ struct LmemBuffer {
   int Layer = -1;  ///< Weight/Scratch: layer index
   int Copy = 0;    ///< 0 or 1 for double-buffered group inputs/outputs
   int Part = 0;    ///< Weight: 0 weights (WRAM), 1 bias, 2 alpha (NRAM);
-                   ///< Scratch: 0 padded window tile, 1 vector tile
+                   ///< Scratch: 0 padded window tile, 1 vector tile,
+                   ///< 2 state (CLIF's membrane potential, doubles)
   int64_t Bytes = 0;
   int Start = 0, End = 0;
   int Order = 0; ///< op order (id in breadth-first order)
@@ -295,6 +296,14 @@ struct GroupPlan {
     return {itemN(b) * int(ImagesPerSlice),
             itemN(e - 1) * int(ImagesPerSlice) + int(ImagesPerSlice) - 1};
   }
+
+  /// The group holds a stateful layer (CLIF): its images are time steps.
+  bool stateful(const Net &n) const;
+  /// A stateful group's state stays in NRAM from one time step to the next:
+  /// every item holds all time steps (one N slice), or each core's item
+  /// range is whole chains of the N slices of one channel slice, time in
+  /// order (channel slices outermost, one phase, no H or W slices).
+  bool keepsStateChains(const Net &n) const;
 
   /// Output channels per weight tile of layer \p l: its slice's channels.
   int64_t weightTileChannels(const Net &n, int l) const {

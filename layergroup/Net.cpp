@@ -42,6 +42,8 @@ const char *opKindName(OpKind k) {
     return "add";
   case OpKind::Scale:
     return "scale";
+  case OpKind::Lif:
+    return "lif";
   }
   return "?";
 }
@@ -175,6 +177,13 @@ std::vector<int> Net::inputs() const {
   return r;
 }
 
+bool Net::stateful() const {
+  for (const Layer &l : Layers)
+    if (l.stateful())
+      return true;
+  return false;
+}
+
 std::vector<int> Net::outputs() const {
   std::vector<int> r;
   for (size_t i = 0; i < Tensors.size(); ++i)
@@ -265,6 +274,7 @@ private:
   Error setPrecision(const tir::TaskBlock &b, const Graph::Operands &ops,
                      const std::vector<int> &ins, Layer &l);
   Error readParameters(const Graph::Operands &ops, Layer &l);
+  int widenForConv(int in, const Layer &conv);
   Error cvmAsConv(const tir::TaskBlock &b, const Graph::Operands &ops,
                   const std::vector<int> &ins, Layer &l);
   Expected<std::vector<int>> dataInputs(const tir::TaskBlock &b,
@@ -363,12 +373,20 @@ Error NetBuilder::setKind(const tir::TaskBlock &b, Layer &l) {
   case BlockKind::CVM: // a convolution with one output pixel (addCompute)
     l.Kind = OpKind::Conv;
     return Error::success();
+  case BlockKind::CLIF:
+    l.Kind = OpKind::Lif;
+    l.VTh = attrNumber(b, tir::V_TH).value_or(1.0);
+    l.VReset = attrNumber(b, tir::V_RESET).value_or(0.0);
+    l.VLeak = attrNumber(b, tir::V_LEAK).value_or(0.0);
+    l.Decay = attrNumber(b, tir::DECAY).value_or(1.0);
+    l.LifSoftReset = attrNumber(b, tir::RESET_MODE).value_or(0.0) == 1.0;
+    l.LifFloor = !isFloatPrecision(g.inputPrecision(b.id(), 0));
+    return Error::success();
   case BlockKind::CVVH:
   case BlockKind::CLUT:
-  case BlockKind::CLIF:
 #include "graph/StorageKindCases.inc"
     return unsupported(b, "block type (LayerGroup handles CC CC2D CVM CCMPB "
-                          "CCMPS CAVG CADD CVS CAX)");
+                          "CCMPS CAVG CADD CVS CAX CLIF)");
   }
   llvm_unreachable("a kind of BlockKinds.def");
 }
@@ -429,6 +447,10 @@ Error NetBuilder::setPrecision(const tir::TaskBlock &b,
                                const std::vector<int> &ins, Layer &l) {
   tir::Precision p = b.precision();
   tir::Precision data = g.inputPrecision(b.id(), 0);
+  if (l.Kind == OpKind::Lif) { // computes in double, stores 0 or 1
+    l.Integer = p != tir::FLOAT32;
+    return Error::success();
+  }
   if (p == tir::FLOAT32) {
     for (int t : ins)
       if (n.Tensors[t].Type != DType::F32)
@@ -440,11 +462,20 @@ Error NetBuilder::setPrecision(const tir::TaskBlock &b,
                attrIsFloat(b, tir::CONST_B);
   if (l.Kind == OpKind::Conv) {
     DType in = n.Tensors[ins[0]].Type;
-    if ((in != DType::I8 && in != DType::I16) || p != tir::INT32 || l.RealMath)
-      return unsupported(b, "an integer convolution other than INT8 or INT16 "
-                            "inputs into INT32");
-    if (!ops.Weight || g.block(*ops.Weight).precision() != data)
-      return unsupported(b, "weights of another precision than the input");
+    if (p != tir::INT32 || l.RealMath || !ops.Weight)
+      return unsupported(b, "an integer convolution other than integer "
+                            "inputs and weights into INT32");
+    tir::Precision w = g.block(*ops.Weight).precision();
+    bool same = (in == DType::I8 && w == tir::INT8) ||
+                (in == DType::I16 && w == tir::INT16);
+    // Otherwise both must fit INT16: the input is widened (addCompute),
+    // the weights held as int16.
+    auto fits16 = [](tir::Precision q) {
+      return q == tir::INT8 || q == tir::UINT8 || q == tir::INT16;
+    };
+    if (!same && !(fits16(data) && fits16(w)))
+      return unsupported(b, "an integer convolution whose inputs or weights "
+                            "do not fit INT16");
   }
   if (l.Kind == OpKind::Add && ins.size() > 2)
     return unsupported(b, "an integer CADD of more than two inputs");
@@ -470,6 +501,31 @@ Expected<std::vector<int>> NetBuilder::dataInputs(const tir::TaskBlock &b,
   if (l.Kind != OpKind::Add && ins.size() != 1)
     return unsupported(b, "more than one data input");
   return ins;
+}
+
+/// The matrix unit multiplies int8 by int8 or int16 by int16: a convolution
+/// over another integer input (UINT8 spikes into INT8 weights) reads it
+/// widened to INT16 by a layer of its own, an exact integer scale by 1, and
+/// holds its weights as int16 (weightElemBytes follows the input). Returns
+/// the tensor the convolution reads.
+int NetBuilder::widenForConv(int in, const Layer &conv) {
+  DType t = n.Tensors[in].Type;
+  bool sameAsWeights = true;
+  for (double w : conv.Weight)
+    if (t == DType::I8 ? (w < -128 || w > 127) : false)
+      sameAsWeights = false;
+  if ((t == DType::I8 && sameAsWeights) || t == DType::I16)
+    return in;
+  Layer w;
+  w.Kind = OpKind::Scale;
+  w.Name = conv.Name + ".widen";
+  w.BlockId = conv.BlockId;
+  w.Integer = true;
+  const Tensor &src = n.Tensors[in];
+  int index = n.addLayer(std::move(w), {in}, src.C, src.H, src.W);
+  int out = n.Layers[index].Output;
+  n.Tensors[out].Type = DType::I16;
+  return out;
 }
 
 // A compute block is a layer.
@@ -500,6 +556,8 @@ Error NetBuilder::addCompute(int64_t id) {
     return e;
   if (Error e = setPrecision(b, ops, *ins, l))
     return e;
+  if (l.Kind == OpKind::Conv && l.Integer)
+    (*ins)[0] = widenForConv((*ins)[0], l);
   Dims d = blockDims(b);
   int64_t c = dimOr(d, DF, 1), h = dimOr(d, DY, 1), w = dimOr(d, DX, 1);
   // The reference adds CONST_B when there is no SB bias (the integer loops

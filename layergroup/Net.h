@@ -33,6 +33,8 @@ enum class OpKind {
   Clamp,   ///< CCMPB/CCMPS with a 1x1 window, other CMP
   Add,     ///< CADD
   Scale,   ///< CVS (CONST_A) and CAX (alpha[f])
+  Lif,     ///< CLIF: integrate and fire, its membrane state carried across
+           ///< the images of a run, which are its time steps
 };
 const char *opKindName(OpKind k);
 
@@ -74,6 +76,11 @@ struct Layer {
   std::vector<double> Alpha;  ///< CAX per channel; empty: ConstA
   double Cmp = 0, ConstA = 1, ConstB = 0;
   bool ClampMax = true; ///< Clamp: max(x, Cmp) (CCMPB), else min (CCMPS)
+  /// Lif (docs/taskir.md "CLIF"): V = Decay * V + x - VLeak (floored when
+  /// LifFloor, an integer input), spike when V >= VTh, then V = VReset, or
+  /// V - VTh when LifSoftReset. V starts at VReset.
+  double VTh = 1, VReset = 0, VLeak = 0, Decay = 1;
+  bool LifSoftReset = false, LifFloor = false;
   /// An integer output: the layer runs on the integer overloads of the
   /// matrix unit (Conv) or in scalar loops (the rest), storing with the
   /// reference executor's saturation. RealMath: it computes in double (the
@@ -86,6 +93,8 @@ struct Layer {
     return Kind == OpKind::Conv || Kind == OpKind::MaxPool ||
            Kind == OpKind::MinPool || Kind == OpKind::SumPool;
   }
+  /// The layer carries state from one image (time step) to the next.
+  bool stateful() const { return Kind == OpKind::Lif; }
   int64_t keffY() const { return (KY - 1) * DY + 1; }
   int64_t keffX() const { return (KX - 1) * DX + 1; }
 };
@@ -124,6 +133,8 @@ struct Net {
   }
   std::vector<int> inputs() const;
   std::vector<int> outputs() const;
+  /// Some layer carries state across images: the batch is time.
+  bool stateful() const;
 
 private:
   /// Adds \p l over \p ins with the shape of the first input.
@@ -131,8 +142,10 @@ private:
 };
 
 /// The layer view of a validated graph. Errors name the block that is not
-/// supported (precision other than FLOAT32, CVM, CLUT, CLIF, rearranging
-/// edges, partial interfaces).
+/// supported (FLOAT16, INT9, TERNARY, CLUT, CVVH, rearranging edges,
+/// partial interfaces). An integer convolution whose input and weights are
+/// not both INT8 or both INT16 reads its input widened to INT16 by a layer
+/// of its own ("<conv>.widen") when every value fits.
 llvm::Expected<Net> buildNet(const graph::Graph &g);
 
 } // namespace bangc::lg

@@ -33,6 +33,9 @@ planGroupWith(const Net &n, const bangsim::DeviceSpec &spec, int64_t batch,
   plan::choosePaddedInputs(pass);
   plan::placeInTimeSteps(pass);
   plan::Traffic traffic = plan::chooseStaging(pass);
+  if (!p.keepsStateChains(n))
+    return fail({PlanFailure::StateChain,
+                 "a stateful layer's time steps would leave a core's NRAM"});
   plan::costTimeSteps(pass, traffic);
   if (auto e = plan::allocateMemories(pass))
     return fail(*e);

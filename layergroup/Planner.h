@@ -56,6 +56,7 @@ enum class PlanFailure {
   NotFeedingOutput,      ///< a layer that does not feed the group output
   HDuplication,          ///< the h/2 rule
   WDuplication,          ///< the w/2 rule
+  StateChain,            ///< a stateful layer's time steps split over cores
   NramFull,
   WramFull,
 };

@@ -158,8 +158,6 @@ std::optional<int> readOptions(ArrayRef<const char *> argv, GraphOptions &o) {
     return graphUsageError("--emit-mlu, --report, --lmem-svg, --device, "
                            "--no-compare, --no-cache and --check=race need "
                            "--layer-group");
-  if (lg.enabled && a.steps != 1)
-    return graphUsageError("--layer-group runs one time step");
   if (!a.run && (!a.ins.empty() || !a.outs.empty() || a.steps != 1))
     return graphUsageError("--in, --out and --steps need --run");
   return std::nullopt;

@@ -97,6 +97,31 @@ std::optional<int> readInputs(const Net &n, const graph::NamedFiles &ins,
   return std::nullopt;
 }
 
+/// --steps T: the batch is T time steps; an input given without a leading
+/// axis is the same frame at every step (as the reference executor takes
+/// it).
+std::optional<int> applySteps(const Net &n, int steps, NetInputs &in) {
+  if (steps <= 1)
+    return std::nullopt;
+  for (auto &[t, v] : in.values) {
+    int64_t frame = n.Tensors[t].elements();
+    if (int64_t(v.size()) == steps * frame)
+      continue;
+    if (int64_t(v.size()) != frame)
+      return graphFailure(fmt::format(
+          "--in {}: {} values, neither one frame nor {} time steps of {}",
+          n.Tensors[t].InputName, v.size(), steps, frame));
+    std::vector<double> all;
+    all.reserve(size_t(steps * frame));
+    for (int s = 0; s < steps; ++s)
+      all.insert(all.end(), v.begin(), v.end());
+    v = std::move(all);
+  }
+  in.batch = steps;
+  in.batched = true;
+  return std::nullopt;
+}
+
 /// Inputs not given: deterministic values, in [-1, 1) for FLOAT32 and
 /// integers uniform over the type's range (over [-32768, 32767] for the
 /// 32-bit ones).
@@ -154,22 +179,29 @@ std::optional<int> writeOutputs(const Net &n, const graph::NamedFiles &outs,
 }
 
 /// The grouped and layer-by-layer outputs against the reference executor,
-/// image by image.
+/// image by image; a stateful network (CLIF) in one run of as many time
+/// steps as images.
 Expected<Accuracy> compareWithReference(const graph::Graph &g, const Net &n,
                                         const NetInputs &in,
                                         const RunResult &grouped,
                                         const RunResult &layerByLayer) {
   Accuracy a;
-  for (int64_t img = 0; img < in.batch; ++img) {
+  int64_t steps = n.stateful() ? in.batch : 1;
+  for (int64_t img = 0; img < in.batch; img += steps) {
     graph::TensorMap tm;
     for (auto &[t, v] : in.values) {
       const Tensor &tensor = n.Tensors[t];
       std::vector<double> one(v.begin() + img * tensor.elements(),
-                              v.begin() + (img + 1) * tensor.elements());
-      tm[tensor.InputName] = graph::valuesToNpy(
-          one, {tensor.H, tensor.W, tensor.C}, precisionOf(tensor));
+                              v.begin() + (img + steps) * tensor.elements());
+      std::vector<int64_t> shape{tensor.H, tensor.W, tensor.C};
+      if (steps > 1)
+        shape.insert(shape.begin(), steps);
+      tm[tensor.InputName] =
+          graph::valuesToNpy(one, shape, precisionOf(tensor));
     }
-    auto ref = graph::runGraph(g, tm);
+    graph::RunOptions ro;
+    ro.TimeSteps = int(steps);
+    auto ref = graph::runGraph(g, tm, ro);
     if (!ref)
       return createStringError(inconvertibleErrorCode(),
                                "reference executor: " +
@@ -295,6 +327,8 @@ int runLayerGroup(const graph::Graph &g, const graph::GraphActions &a,
   LayerGroupRun run{g, a, lg, *spec, std::move(*net), {}, {}, {}};
   run.net.Name = sys::path::stem(a.file).str();
   if (std::optional<int> stop = readInputs(run.net, a.ins, run.in))
+    return *stop;
+  if (std::optional<int> stop = applySteps(run.net, a.steps, run.in))
     return *stop;
   fillInputs(run.net, run.in);
   if (std::optional<int> stop = run.planAndRun())

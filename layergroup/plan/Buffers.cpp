@@ -48,6 +48,7 @@ bool usesChanTile(const Layer &l) {
   case OpKind::MinPool:
   case OpKind::Relu:
   case OpKind::Clamp:
+  case OpKind::Lif:
     return false;
   }
   return false;
@@ -235,6 +236,16 @@ void placeScratch(GroupPass &pass, int l, int orderId) {
                               pass.net.Tensors[layer.Inputs[0]].elemBytes(),
                           step, step, orderId);
     b.Layer = l, b.Part = 0;
+    p.Buffers.push_back(b);
+  }
+  if (layer.stateful()) {
+    // The membrane potential of the item's neurons, a double each: alive
+    // for the whole kernel, so that a core's next item (the next time
+    // steps of the same neurons) finds it (GroupPlan::keepsStateChains).
+    LmemBuffer b = buffer(LmemBuffer::Scratch, layer.Name + ".v",
+                          p.sliceImageFloats(pass.net, t) * 8, 0, TsInf,
+                          orderId);
+    b.Layer = l, b.Part = 2;
     p.Buffers.push_back(b);
   }
   if (usesChanTile(layer)) {

@@ -38,6 +38,9 @@ constexpr double ScalarPerCall = 30;
 constexpr double ScalarIntCmp = 56;
 constexpr double ScalarIntArith = 66;
 constexpr double ScalarIntPoolPerTap = 55;
+/// Instructions per neuron and time step of lg_lif (load the input and the
+/// state, multiply-add in double, floor, compare, reset, store both).
+constexpr double ScalarLifPerNeuron = 60;
 
 /// Cycles of lg_chan_op over \p px pixels of \p c channels of \p eb
 /// bytes each.
@@ -127,6 +130,9 @@ double layerCompute(const GroupPass &pass, const Layer &l, int64_t nb,
   int64_t ft = s.channels;
   int64_t px = s.outRows * s.outCols;
   double c = 0;
+  if (l.Kind == OpKind::Lif)
+    return double(nb) *
+           m.scalar(double(ft * px) * ScalarLifPerNeuron + ScalarPerCall);
   if (l.Integer && l.Kind != OpKind::Conv && !l.windowed()) {
     bool cmp = l.Kind == OpKind::Relu || l.Kind == OpKind::Clamp;
     return double(nb) *
@@ -165,6 +171,8 @@ double layerCompute(const GroupPass &pass, const Layer &l, int64_t nb,
     if (!l.Bias.empty())
       c += chanOpCycles(m, px, ft, tilePx, ob);
     break;
+  case OpKind::Lif:
+    llvm_unreachable("CLIF's cost is its scalar loop's, above");
   }
   return c * double(nb);
 }

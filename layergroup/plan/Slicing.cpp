@@ -229,6 +229,7 @@ bool channelSliceable(const Net &n, const GroupInfo &g) {
     case OpKind::MaxPool:
     case OpKind::MinPool:
     case OpKind::SumPool:
+    case OpKind::Lif:
       break;
     case OpKind::Conv:
     case OpKind::Add:
@@ -278,6 +279,18 @@ std::optional<PlanError> chooseSlices(GroupPlan &p, const Net &n,
   p.W = std::move(*w);
   p.Cores = std::min(p.items(), spec.numCores());
   p.Clusters = spec.clusters;
+  // A stateful layer (CLIF) carries its state from one image (time step) to
+  // the next in NRAM: with the images sliced, each core takes whole chains
+  // of one channel slice's time steps, in order (GroupPlan::keepsStateChains).
+  if (p.NSecs > 1 && p.stateful(n)) {
+    if (hSecs != 1 || wSecs != 1)
+      return PlanError{PlanFailure::StateChain,
+                       "a stateful layer's time steps sliced with H or W "
+                       "slices"};
+    p.Cores = std::min(fSecs, spec.numCores());
+    while (fSecs % p.Cores != 0)
+      --p.Cores;
+  }
   return std::nullopt;
 }
 

@@ -105,3 +105,35 @@ TEST(BuildNet, RefusesPrecisionsWithoutADeviceType) {
   EXPECT_NE(Why.find("not supported: precision INT9"), std::string::npos)
       << Why;
 }
+
+TEST(BuildNet, SnnLifWidensSpikesAndKeepsClifParameters) {
+  graph::Graph G = load("snn_lif.json");
+  auto N = buildNet(G);
+  ASSERT_TRUE(bool(N)) << toString(N.takeError());
+  // fc1.widen fc1 lif1 fc2.widen fc2 lif2: UINT8 spikes into INT8 weights
+  // read as INT16 (the matrix unit multiplies like types).
+  ASSERT_EQ(N->Layers.size(), 6u);
+  EXPECT_TRUE(N->stateful());
+  const Layer &W = layerNamed(*N, "fc1.widen");
+  EXPECT_EQ(W.Kind, OpKind::Scale);
+  EXPECT_TRUE(W.Integer && !W.RealMath);
+  EXPECT_EQ(N->Tensors[W.Inputs[0]].Type, DType::U8);
+  EXPECT_EQ(N->Tensors[W.Output].Type, DType::I16);
+  const Layer &Fc1 = layerNamed(*N, "fc1");
+  EXPECT_EQ(Fc1.Inputs[0], W.Output);
+  EXPECT_EQ(N->weightElemBytes(Fc1), 2);
+  const Layer &L1 = layerNamed(*N, "lif1");
+  EXPECT_EQ(L1.Kind, OpKind::Lif);
+  EXPECT_TRUE(L1.stateful());
+  EXPECT_EQ(L1.VTh, 64);
+  EXPECT_EQ(L1.VLeak, 2);
+  EXPECT_EQ(L1.Decay, 1);
+  EXPECT_FALSE(L1.LifSoftReset);
+  EXPECT_TRUE(L1.LifFloor); // an INT32 input
+  EXPECT_EQ(N->Tensors[L1.Output].Type, DType::U8);
+  const Layer &L2 = layerNamed(*N, "lif2");
+  EXPECT_EQ(L2.Decay, 0.875);
+  EXPECT_TRUE(L2.LifSoftReset);
+  EXPECT_EQ(layerNamed(*N, "fc2").Inputs[0],
+            layerNamed(*N, "fc2.widen").Output);
+}

@@ -691,3 +691,89 @@ TEST(Groups, FiftyLayerSearchCoversEveryLayerOnce) {
   for (int L = 0; L < 50; ++L)
     EXPECT_EQ(Seen[L], 1) << "layer " << L;
 }
+
+// --- Stateful layers (CLIF): time steps as images --------------------------
+
+namespace {
+
+/// x [C][H][W] -> conv kxk -> CLIF, FLOAT32.
+Net convLif(int64_t C, int64_t HW, int64_t K) {
+  Net N;
+  int X = N.addInput("x", C, HW, HW);
+  X = N.conv(X, C, K, 1, K / 2, "c");
+  Layer L;
+  L.Kind = OpKind::Lif;
+  L.Name = "lif";
+  L.VTh = 0.5;
+  int Lif = N.addLayer(L, {X}, C, HW, HW);
+  N.markOutput(N.Layers[Lif].Output, "y");
+  return N;
+}
+
+} // namespace
+
+TEST(Stateful, TimeStepChainsStayOnOneCore) {
+  Net N = convLif(64, 1, 1);
+  GroupInfo G = groupInfo(N, 0, 1);
+  ASSERT_TRUE(channelSliceable(N, G)); // CLIF is channel-wise
+  // 8 time steps x 4 channel slices: 32 items, one chain of 8 per channel
+  // slice: 4 cores, each taking one whole chain in time order.
+  auto P = planGroupWith(N, spec(), 8, G, 8, 1, 1, 4, PlanOptions{});
+  ASSERT_TRUE(P);
+  EXPECT_EQ(P->Cores, 4);
+  EXPECT_TRUE(P->keepsStateChains(N));
+  for (int C = 0; C < P->Cores; ++C) {
+    EXPECT_EQ(P->itemEnd(C) - P->itemBegin(C), 8);
+    EXPECT_EQ(P->itemN(P->itemBegin(C)), 0);
+    EXPECT_EQ(P->itemF(P->itemBegin(C)), P->itemF(P->itemEnd(C) - 1));
+  }
+  // The membrane potentials: a double per neuron of a channel slice, alive
+  // for the whole kernel (across the core's items).
+  int States = 0;
+  for (const LmemBuffer &B : P->Buffers)
+    if (B.K == LmemBuffer::Scratch && B.Part == 2) {
+      ++States;
+      EXPECT_EQ(B.Bytes, 16 * 8);
+      EXPECT_EQ(B.Start, 0);
+      EXPECT_EQ(B.End, TsInf);
+    }
+  EXPECT_EQ(States, 1);
+  // 6 channel slices: as many cores as divide the chains evenly.
+  auto Q = planGroupWith(N, spec(), 8, G, 8, 1, 1, 6, PlanOptions{});
+  ASSERT_TRUE(Q);
+  EXPECT_EQ(Q->Cores, 6);
+  auto R = planGroupWith(N, spec(), 8, G, 8, 1, 1, 32, PlanOptions{});
+  ASSERT_TRUE(R);
+  EXPECT_EQ(R->Cores, 16);
+  EXPECT_TRUE(R->keepsStateChains(N));
+}
+
+TEST(Stateful, HSlicesOnlyWithAllTimeStepsPerItem) {
+  Net N = convLif(4, 16, 3);
+  GroupInfo G = groupInfo(N, 0, 1);
+  std::string Why;
+  // One time step per item with H slices would interleave the chains.
+  EXPECT_FALSE(planGroupWith(N, spec(), 4, G, 4, 2, 1, 1, PlanOptions{}, &Why));
+  EXPECT_NE(Why.find("stateful"), std::string::npos) << Why;
+  // Every item holding all 4 steps of its rows is fine.
+  auto P = planGroupWith(N, spec(), 4, G, 1, 2, 1, 1, PlanOptions{});
+  ASSERT_TRUE(P);
+  EXPECT_EQ(P->ImagesPerSlice, 4);
+  // Without a stateful layer the same slicing plans.
+  Net C;
+  C.markOutput(C.conv(C.addInput("x", 4, 16, 16), 4, 3, 1, 1, "c"), "y");
+  EXPECT_TRUE(
+      planGroupWith(C, spec(), 4, groupInfo(C, 0, 0), 4, 2, 1, 1, {}));
+}
+
+TEST(Stateful, LifCostIsPerNeuronAndStep) {
+  // CLIF's step is a scalar loop: linear in time steps and neurons.
+  Net N = convLif(16, 8, 1);
+  GroupInfo G = groupInfo(N, 1, 1);
+  auto P4 = planGroupWith(N, spec(), 4, G, 1, 1, 1, 1, PlanOptions{});
+  auto P8 = planGroupWith(N, spec(), 8, G, 1, 1, 1, 1, PlanOptions{});
+  ASSERT_TRUE(P4 && P8);
+  double C4 = P4->Steps[1].ComputeCycles, C8 = P8->Steps[1].ComputeCycles;
+  EXPECT_GT(C4, 16 * 8 * 8 * 4); // tens of instructions per neuron
+  EXPECT_DOUBLE_EQ(C8, 2 * C4);
+}

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <tuple>
 
 using namespace bangc::lg;
 
@@ -28,6 +29,7 @@ std::vector<double> reference(const Net &N, int64_t Batch,
     const Tensor &I = N.Tensors[L.Inputs[0]];
     std::vector<double> R(size_t(Batch * O.elements()));
     const auto &A = V[L.Inputs[0]];
+    std::vector<double> State(size_t(O.elements()), L.VReset); // CLIF
     auto at = [&](const std::vector<double> &X, int64_t n, int64_t y,
                   int64_t x, int64_t c) {
       return X[((n * I.H + y) * I.W + x) * I.C + c];
@@ -62,6 +64,12 @@ std::vector<double> reference(const Net &N, int64_t Batch,
             } else if (L.Kind == OpKind::Clamp) {
               double V = at(A, n, y, x, f);
               S = L.ClampMax ? std::max(V, L.Cmp) : std::min(V, L.Cmp);
+            } else if (L.Kind == OpKind::Lif) { // images are time steps
+              double &U = State[size_t((y * O.W + x) * O.C + f)];
+              U = L.Decay * U + at(A, n, y, x, f) - L.VLeak;
+              S = U >= L.VTh;
+              if (S)
+                U = L.LifSoftReset ? U - L.VTh : L.VReset;
             } else if (L.Kind == OpKind::Add) {
               for (int In2 : L.Inputs)
                 S += at(V[In2], n, y, x, f);
@@ -645,4 +653,78 @@ TEST(Run, SearchChoosesWSlicesForWideRows) {
     AnyW |= G.WSecs > 1 && G.Info.Layers.size() > 1;
   EXPECT_TRUE(AnyW);
   checkPlan(N, 1, randomInputs(N, 1), *P, "tiny");
+}
+
+TEST(Run, LifCarriesStateAcrossTimeSteps) {
+  // x -> conv 3x3 -> CLIF (decay 0.75, leak 0.05, soft reset) over 6 time
+  // steps: all steps in each item (H slices), and one step per item with
+  // the chains of 4 channel slices on 4 cores.
+  Net N;
+  int X = N.addInput("x", 8, 6, 6);
+  X = N.conv(X, 8, 3, 1, 1, "c");
+  Layer L;
+  L.Kind = OpKind::Lif;
+  L.Name = "lif";
+  L.VTh = 0.05, L.VLeak = 0.01, L.Decay = 0.75, L.LifSoftReset = true;
+  N.markOutput(N.Layers[N.addLayer(L, {X}, 8, 6, 6)].Output, "y");
+  HostTensors In = randomInputs(N, 6);
+  GroupInfo G = groupInfo(N, 0, 1);
+  for (auto [NSecs, HSecs, FSecs] :
+       {std::tuple{1, 2, 1}, std::tuple{6, 1, 4}, std::tuple{6, 1, 1}}) {
+    auto P = planGroupWith(N, spec(), 6, G, NSecs, HSecs, 1, FSecs,
+                           PlanOptions{});
+    ASSERT_TRUE(P) << NSecs << " " << HSecs << " " << FSecs;
+    RunResult R;
+    checkPlan(N, 6, In, onePlan(*P), "mlu370", nullptr, &R);
+    const std::vector<double> &Y = R.Outputs.at(N.outputs()[0]);
+    double Spikes = 0;
+    for (double V : Y)
+      Spikes += V;
+    EXPECT_GT(Spikes, 0);
+    EXPECT_LT(Spikes, double(Y.size()));
+  }
+  // The search plans it too, layer by layer and grouped.
+  checkRun(N, 6);
+  checkRun(N, 6, true);
+}
+
+TEST(Run, SeveralOutputsHSliced) {
+  // A residual block with a strided main branch: x (24 x 20) -> c1 3x3/1
+  // -> r1 -> c2 3x3/2 -> r2; c3 3x3/1 over r2, the downsample ds 1x1/2 over
+  // r1, add, ReLU. Layers [0, 3] are a group with two outputs (r1, read by
+  // ds, and r2) sliced along H (and W): each item computes r1's hull of
+  // its own rows and the rows c2 reads, and stores only its own.
+  Net N;
+  int X = N.addInput("x", 4, 24, 20);
+  int R1 = N.relu(N.conv(X, 8, 3, 1, 1, "c1"), "r1");
+  int R2 = N.relu(N.conv(R1, 8, 3, 2, 1, "c2"), "r2");
+  int C3 = N.conv(R2, 8, 3, 1, 1, "c3");
+  int Ds = N.conv(R1, 8, 1, 2, 0, "ds");
+  N.markOutput(N.relu(N.add(C3, Ds, "add"), "relu"), "y");
+  int Last = int(N.Layers.size()) - 1;
+  for (auto [Dev, HS, WS] :
+       {std::tuple{"mlu370", 3, 1}, std::tuple{"mlu370", 2, 2},
+        std::tuple{"tiny", 12, 1}, std::tuple{"tiny", 6, 2}}) {
+    std::string Why;
+    auto A = planGroupWith(N, spec(Dev), 1, groupInfo(N, 0, 3), 1, HS, WS, 1,
+                           PlanOptions{}, &Why);
+    ASSERT_TRUE(A) << Dev << " " << HS << " x " << WS << ": " << Why;
+    ASSERT_EQ(A->Info.Outputs.size(), 2u);
+    auto B = planGroup(N, spec(Dev), 1, 4, Last, PlanOptions{});
+    ASSERT_TRUE(B);
+    NetPlan Plan;
+    for (const GroupPlan *G : {&*A, &*B}) {
+      Plan.Groups.push_back(*G);
+      Plan.ReadBytes += G->ReadBytes;
+      Plan.WriteBytes += G->WriteBytes;
+      Plan.WeightReadBytes += G->WeightReadBytes;
+    }
+    RunResult R;
+    checkPlan(N, 1, randomInputs(N, 1), Plan, Dev, nullptr, &R);
+    // Each output of the first group is written once: r1 and r2.
+    EXPECT_EQ(R.Groups[0].WriteBytes, (8 * 24 * 20 + 8 * 12 * 10) * 4);
+  }
+  // The search plans it on the tiny device, one image and two.
+  checkRun(N, 1, false, "tiny");
+  checkRun(N, 2, false, "tiny");
 }
