@@ -3,7 +3,8 @@
 # conv5_3 at 224x224, batch 1 and 4, and the ResNet-18 stem, grouped against
 # layer by layer, each checked against the reference executor; LeNet in INT8
 # (examples/graphs/lenet.json) and INT16 (lenet_int16.json), which must
-# equal it exactly.
+# equal it exactly; the spiking network (snn_lif.json, CLIF) over 100 time
+# steps, which must too.
 #   bench/layergroup/run_bench.sh BUILD_DIR OUT_DIR
 set -e
 BUILD=${1:-build-lg}
@@ -20,6 +21,7 @@ np.save(f"{out}/x1.npy", rng.uniform(-1, 1, (224, 224, 3)).astype(np.float32))
 np.save(f"{out}/x4.npy", rng.uniform(-1, 1, (4, 224, 224, 3)).astype(np.float32))
 np.save(f"{out}/x_int8.npy", rng.integers(-128, 128, (28, 28, 1)).astype(np.int8))
 np.save(f"{out}/x_int16.npy", rng.integers(-32768, 32768, (28, 28, 1)).astype(np.int16))
+np.save(f"{out}/x_snn.npy", (np.random.default_rng(0).random((100, 4, 4, 2)) < 0.3).astype(np.uint8))
 PY
 /usr/bin/python3 "$HERE/scale_graph.py" "$ROOT/examples/graphs/resnet18.json" 224 224 "$OUT/resnet18_stem.json" --until stem.pool
 "$SIM" graph "$ROOT/examples/graphs/vgg16_convs.json" --layer-group \
@@ -33,4 +35,6 @@ PY
   --in x=$OUT/x_int8.npy --report "$OUT/lenet_int8.json"
 "$SIM" graph "$ROOT/examples/graphs/lenet_int16.json" --layer-group --run \
   --in x=$OUT/x_int16.npy --report "$OUT/lenet_int16.json"
+"$SIM" graph "$ROOT/examples/graphs/snn_lif.json" --layer-group --run --steps 100 \
+  --in spikes=$OUT/x_snn.npy --report "$OUT/snn_lif.json"
 /usr/bin/python3 "$HERE/summarize.py" "$OUT"/*.json
