@@ -58,22 +58,19 @@ constexpr StringLiteral SecretName = "secret";
 constexpr size_t SecretBytes = 32;
 /// The largest cache file read (an entry holds a module's objects).
 constexpr uint64_t MaxCacheFileBytes = uint64_t(1) << 30;
-constexpr size_t EntryHeaderSize = 8 + 4 + 4 + 32;
 /// Entries a manifest keeps (the same source with different headers).
 constexpr size_t MaxManifestEntries = 8;
 
-struct ManifestEntry {
-  std::string result;
-  std::vector<CacheInput> inputs;
-};
+using ManifestEntry = CacheManifestEntry;
 
 bool isHexKey(StringRef s) {
   return s.size() == 64 && llvm::all_of(s, llvm::isHexDigit);
 }
 
-/// Parses a manifest; none if it is not one of `key` in this format.
-std::optional<std::vector<ManifestEntry>> parseManifest(StringRef text,
-                                                        StringRef key) {
+} // namespace
+
+std::optional<std::vector<CacheManifestEntry>>
+bangsim::parseCacheManifest(StringRef text, StringRef key) {
   SmallVector<StringRef, 32> lines;
   text.split(lines, '\n', -1, false);
   if (lines.size() < 2 || lines[0] != ManifestHeader ||
@@ -101,6 +98,8 @@ std::optional<std::vector<ManifestEntry>> parseManifest(StringRef text,
     return std::nullopt; // truncated
   return entries;
 }
+
+namespace {
 
 std::string printManifest(StringRef key, ArrayRef<ManifestEntry> entries) {
   std::string out;
@@ -227,6 +226,53 @@ bool take(StringRef data, size_t &pos, size_t n, StringRef &out) {
 
 } // namespace
 
+std::string bangsim::sealCacheEntry(StringRef body, const CacheSecret &secret) {
+  std::string file;
+  raw_string_ostream os(file);
+  support::endian::Writer w(os, endianness::little);
+  os << EntryMagic;
+  w.write<uint32_t>(EntryFormat);
+  w.write<uint32_t>(0);
+  auto sum = keyedHash(secret, body);
+  os.write(reinterpret_cast<const char *>(sum.data()), sum.size());
+  os << body;
+  return file;
+}
+
+std::optional<DecodedCacheEntry>
+bangsim::decodeCacheEntry(StringRef data, const CacheSecret &secret) {
+  if (data.size() < CacheEntryHeaderBytes || !data.starts_with(EntryMagic) ||
+      support::endian::read32le(data.data() + 8) != EntryFormat)
+    return std::nullopt;
+  StringRef body = data.drop_front(CacheEntryHeaderBytes);
+  auto sum = keyedHash(secret, body);
+  if (StringRef(reinterpret_cast<const char *>(sum.data()), sum.size()) !=
+      data.substr(16, 32))
+    return std::nullopt; // corrupt, or not written with this secret
+  size_t pos = 0;
+  StringRef field, storedKey, diagnostics, object;
+  if (!take(body, pos, 4, field) ||
+      !take(body, pos, support::endian::read32le(field.data()), storedKey) ||
+      !take(body, pos, 4, field) ||
+      !take(body, pos, support::endian::read32le(field.data()), diagnostics) ||
+      !take(body, pos, 4, field))
+    return std::nullopt;
+  DecodedCacheEntry out;
+  out.key = storedKey.str();
+  out.entry.diagnostics = diagnostics.str();
+  for (uint32_t i = 0, n = support::endian::read32le(field.data()); i < n;
+       ++i) {
+    if (!take(body, pos, 8, field) ||
+        !take(body, pos, support::endian::read64le(field.data()), object))
+      return std::nullopt;
+    out.entry.objects.push_back(
+        MemoryBuffer::getMemBufferCopy(object, "cached-module.o"));
+  }
+  if (pos != body.size() || out.entry.objects.empty())
+    return std::nullopt;
+  return out;
+}
+
 std::string bangsim::hashHex(StringRef data) {
   return toHex(BLAKE3::hash(arrayRefFromStringRef(data)), /*LowerCase=*/true);
 }
@@ -272,7 +318,7 @@ Error CompileCache::checkTrusted() const {
   return Error::success();
 }
 
-std::optional<std::array<uint8_t, 32>>
+std::optional<CacheSecret>
 CompileCache::loadSecret(bool create) const {
   if (secret)
     return secret;
@@ -338,13 +384,13 @@ std::string CompileCache::resultKey(StringRef key,
 std::optional<CacheEntry> CompileCache::lookup(StringRef key) const {
   if (!isHexKey(key))
     return std::nullopt;
-  std::optional<std::array<uint8_t, 32>> mac = loadSecret(false);
+  std::optional<CacheSecret> mac = loadSecret(false);
   if (!mac)
     return std::nullopt;
   auto manifestFile = readOwned(manifestPath(key));
   if (!manifestFile)
     return std::nullopt;
-  auto entries = parseManifest((*manifestFile)->getBuffer(), key);
+  auto entries = parseCacheManifest((*manifestFile)->getBuffer(), key);
   if (!entries)
     return std::nullopt;
   // Each input file is read and hashed at most once per lookup.
@@ -366,37 +412,11 @@ std::optional<CacheEntry> CompileCache::lookup(StringRef key) const {
     auto file = readOwned(entryPath(e.result));
     if (!file)
       return std::nullopt;
-    StringRef data = (*file)->getBuffer();
-    if (data.size() < EntryHeaderSize || !data.starts_with(EntryMagic) ||
-        support::endian::read32le(data.data() + 8) != EntryFormat)
+    std::optional<DecodedCacheEntry> decoded =
+        decodeCacheEntry((*file)->getBuffer(), *mac);
+    if (!decoded || decoded->key != e.result)
       return std::nullopt;
-    StringRef body = data.drop_front(EntryHeaderSize);
-    auto sum = keyedHash(*mac, body);
-    if (StringRef(reinterpret_cast<const char *>(sum.data()), sum.size()) !=
-        data.substr(16, 32))
-      return std::nullopt; // corrupt, or not written with this secret
-    size_t pos = 0;
-    StringRef field, storedKey, diagnostics, object;
-    if (!take(body, pos, 4, field) ||
-        !take(body, pos, support::endian::read32le(field.data()), storedKey) ||
-        storedKey != e.result || !take(body, pos, 4, field) ||
-        !take(body, pos, support::endian::read32le(field.data()),
-              diagnostics) ||
-        !take(body, pos, 4, field))
-      return std::nullopt;
-    CacheEntry entry;
-    entry.diagnostics = diagnostics.str();
-    for (uint32_t i = 0, n = support::endian::read32le(field.data()); i < n;
-         ++i) {
-      if (!take(body, pos, 8, field) ||
-          !take(body, pos, support::endian::read64le(field.data()), object))
-        return std::nullopt;
-      entry.objects.push_back(
-          MemoryBuffer::getMemBufferCopy(object, "cached-module.o"));
-    }
-    if (pos != body.size() || entry.objects.empty())
-      return std::nullopt;
-    return entry;
+    return std::move(decoded->entry);
   }
   return std::nullopt;
 }
@@ -413,7 +433,7 @@ Error CompileCache::store(StringRef key, ArrayRef<CacheInput> inputs,
                                "input '%s' cannot be recorded",
                                in.path.c_str());
   std::string result = resultKey(key, inputs);
-  std::optional<std::array<uint8_t, 32>> mac = loadSecret(true);
+  std::optional<CacheSecret> mac = loadSecret(true);
   if (!mac)
     return createStringError(inconvertibleErrorCode(),
                              "cannot create the cache's secret in '%s'",
@@ -434,23 +454,12 @@ Error CompileCache::store(StringRef key, ArrayRef<CacheInput> inputs,
       os << object;
     }
   }
-  std::string file;
-  {
-    raw_string_ostream os(file);
-    support::endian::Writer w(os, endianness::little);
-    os << EntryMagic;
-    w.write<uint32_t>(EntryFormat);
-    w.write<uint32_t>(0);
-    auto sum = keyedHash(*mac, body);
-    os.write(reinterpret_cast<const char *>(sum.data()), sum.size());
-    os << body;
-  }
-  if (Error e = writeAtomically(entryPath(result), file))
+  if (Error e = writeAtomically(entryPath(result), sealCacheEntry(body, *mac)))
     return e;
 
   std::vector<ManifestEntry> entries{{result, {inputs.begin(), inputs.end()}}};
   if (auto old = readOwned(manifestPath(key)))
-    if (auto parsed = parseManifest((*old)->getBuffer(), key))
+    if (auto parsed = parseCacheManifest((*old)->getBuffer(), key))
       for (ManifestEntry &e : *parsed)
         if (e.result != result && entries.size() < MaxManifestEntries)
           entries.push_back(std::move(e));

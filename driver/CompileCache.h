@@ -58,6 +58,45 @@ struct CacheEntry {
   std::string diagnostics; ///< printed (warnings) when it was compiled
 };
 
+// --- The two file formats, read from bytes --------------------------------//
+// lookup() reads files with these; they take whatever bytes a file holds
+// (the fuzz target bangc-fuzz-cache feeds them arbitrary input).
+
+/// One entry of a manifest: the entry's result key and the files it read.
+struct CacheManifestEntry {
+  std::string result;
+  std::vector<CacheInput> inputs;
+};
+
+/// The entries of a manifest, most recent first; none if `text` is not a
+/// manifest of `key` in this format (or is truncated).
+std::optional<std::vector<CacheManifestEntry>>
+parseCacheManifest(llvm::StringRef text, llvm::StringRef key);
+
+/// The 32-byte key of the entries' keyed hash (a cache's v1/secret).
+using CacheSecret = std::array<uint8_t, 32>;
+
+/// The bytes of an entry file before its body: "BANGCENT", the u32 format,
+/// a u32 0 and the 32-byte checksum of the body.
+inline constexpr size_t CacheEntryHeaderBytes = 8 + 4 + 4 + 32;
+
+/// An entry file holding `body` (the key, diagnostics and objects as
+/// store() lays them out), with its checksum keyed with `secret`.
+std::string sealCacheEntry(llvm::StringRef body, const CacheSecret &secret);
+
+/// What an entry file holds: the result key it was stored under, and the
+/// module.
+struct DecodedCacheEntry {
+  std::string key;
+  CacheEntry entry;
+};
+
+/// Reads an entry file; none if `data` is not an entry of this format, its
+/// checksum (keyed with `secret`) does not match, or its fields do not fill
+/// it exactly.
+std::optional<DecodedCacheEntry> decodeCacheEntry(llvm::StringRef data,
+                                                  const CacheSecret &secret);
+
 class CompileCache {
 public:
   /// The cache in `directory` (created on the first store).
@@ -92,10 +131,10 @@ public:
 private:
   /// The 32-byte key of the entries' keyed hash (v1/secret, mode 0600),
   /// created when `create` and missing; none if unreadable or untrusted.
-  std::optional<std::array<uint8_t, 32>> loadSecret(bool create) const;
+  std::optional<CacheSecret> loadSecret(bool create) const;
 
   std::string dir;
-  mutable std::optional<std::array<uint8_t, 32>> secret;
+  mutable std::optional<CacheSecret> secret;
 };
 
 } // namespace bangsim

@@ -197,6 +197,75 @@ TEST(CompileCache, SwappedObjectsAreMisses) {
   EXPECT_EQ(int(st.permissions()), 0600);
 }
 
+/// An entry's body: the result key, the diagnostics, and objects whose
+/// length fields say `lengths` (the bytes `objects`, which may disagree).
+std::string entryBody(llvm::StringRef key, llvm::StringRef diagnostics,
+                      std::vector<uint64_t> lengths, llvm::StringRef objects) {
+  std::string body;
+  llvm::raw_string_ostream os(body);
+  llvm::support::endian::Writer w(os, llvm::endianness::little);
+  w.write<uint32_t>(uint32_t(key.size()));
+  os << key;
+  w.write<uint32_t>(uint32_t(diagnostics.size()));
+  os << diagnostics;
+  w.write<uint32_t>(uint32_t(lengths.size()));
+  size_t at = 0;
+  for (uint64_t n : lengths) {
+    w.write<uint64_t>(n);
+    os << llvm::StringRef(objects).substr(at, n);
+    at += n;
+  }
+  return body;
+}
+
+TEST(CompileCache, EntryReaderTakesBytes) {
+  // The reader the fuzz target bangc-fuzz-cache feeds: every field checked
+  // against the bytes there are, behind a checksum that must match.
+  CacheSecret secret{}, other{};
+  secret[0] = 1;
+  other[0] = 2;
+  std::string key = keyOf("k");
+  std::string file =
+      sealCacheEntry(entryBody(key, "warn\n", {3, 2}, "abcde"), secret);
+  ASSERT_EQ(file.size(), CacheEntryHeaderBytes + 4 + 64 + 4 + 5 + 4 + 8 +
+                             3 + 8 + 2);
+  std::optional<DecodedCacheEntry> e = decodeCacheEntry(file, secret);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->key, key);
+  EXPECT_EQ(e->entry.diagnostics, "warn\n");
+  ASSERT_EQ(e->entry.objects.size(), 2u);
+  EXPECT_EQ(e->entry.objects[0]->getBuffer(), "abc");
+  EXPECT_EQ(e->entry.objects[1]->getBuffer(), "de");
+  EXPECT_FALSE(decodeCacheEntry(file, other)) << "another secret";
+  EXPECT_FALSE(decodeCacheEntry(llvm::StringRef(file).drop_back(), secret));
+  // Lengths past the end of the bytes, a byte left over, no object at all,
+  // a length of 2^64 - 1: sealed with the right secret, each is refused.
+  for (const std::string &body :
+       {entryBody(key, "", {3, 9}, "abcde"),
+        entryBody(key, "", {3, 2}, "abcde") + "x",
+        entryBody(key, "", {}, ""),
+        entryBody(key, "", {~uint64_t(0)}, "abc"),
+        entryBody(key, "", {3}, "abc").substr(0, 4 + 64 + 2)})
+    EXPECT_FALSE(decodeCacheEntry(sealCacheEntry(body, secret), secret));
+  EXPECT_FALSE(decodeCacheEntry("", secret));
+  EXPECT_FALSE(decodeCacheEntry(std::string(CacheEntryHeaderBytes, 0), secret));
+}
+
+TEST(CompileCache, ManifestReaderTakesBytes) {
+  std::string key = keyOf("k"), entry = keyOf("e"), hash = keyOf("h");
+  std::string text = "bangc-sim cache manifest 1\nkey " + key + "\nentry " +
+                     entry + "\nfile " + hash + " /src/k.mlu\nend\n";
+  auto m = parseCacheManifest(text, key);
+  ASSERT_TRUE(m);
+  ASSERT_EQ(m->size(), 1u);
+  EXPECT_EQ((*m)[0].result, entry);
+  ASSERT_EQ((*m)[0].inputs.size(), 1u);
+  EXPECT_EQ((*m)[0].inputs[0].path, "/src/k.mlu");
+  EXPECT_FALSE(parseCacheManifest(text, keyOf("other")));
+  EXPECT_FALSE(parseCacheManifest(llvm::StringRef(text).drop_back(4), key));
+  EXPECT_FALSE(parseCacheManifest("", key));
+}
+
 TEST(CompileCache, ASecretOthersCanReadIsReplaced) {
   TempDir dir;
   std::string key = keyOf("source");
