@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "driver/Compile.h"
+#include "driver/CompileActivity.h"
 #include "driver/CompileCache.h"
 #include "driver/CompileKey.h"
 
@@ -154,6 +155,7 @@ llvm::Error bangsim::compileCached(llvm::StringRef name,
                                    const DeviceSpec &spec,
                                    const CompileOptions &options,
                                    CompileTimes &times, ObjectLoader load) {
+  CompileScope running(name); // bounded by bangc-sim's compile limits
   llvm::raw_ostream &diagOut =
       options.diagnostics ? *options.diagnostics : llvm::errs();
 

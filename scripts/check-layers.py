@@ -37,7 +37,7 @@ LAYERS = {
                    "support"],
     "tools": LIBS,
     "bench": LIBS,
-    "fuzz": LIBS,
+    "fuzz": LIBS + ["tools"],  # the command-line parsers (ArgsFuzzer)
     "examples": ["runtime", "simrt-host", "simrt-core", "driver", "lang",
                  "abi", "kernels"],
     "test": LIBS + ["tools", "bench", "fuzz", "test"],

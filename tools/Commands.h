@@ -7,16 +7,18 @@
 
 namespace bangc::tools {
 
-/// Each takes the arguments after the subcommand's name and returns the
-/// process exit status: 0 success, 1 compile or input error, 2 usage error,
-/// 3 device fault.
-int compileMain(llvm::ArrayRef<const char *> argv);
-int runMain(llvm::ArrayRef<const char *> argv);
-int deviceMain(llvm::ArrayRef<const char *> argv);
-/// bangc-sim op: runs an operator of the op library (kernels/).
-int opMain(llvm::ArrayRef<const char *> argv);
-/// bangc-sim graph: Task IR networks, and LayerGroup (--layer-group).
-int graphMain(llvm::ArrayRef<const char *> argv);
+/// For each subcommand of Commands.def (compile, run, op, graph, device):
+///  - NAMEMain takes the arguments after the subcommand's name and returns
+///    the process exit status: 0 success, 1 compile or input error, 2 usage
+///    error, 3 device fault;
+///  - NAMEParse only reads those arguments (it reads no file and compiles
+///    nothing): the exit status the command stops with there (0 after
+///    --help, 2 for a usage error), or -1 when the command would go on.
+///    Bad arguments are errors, never a crash (fuzz/ArgsFuzzer.cpp).
+#define BANGC_COMMAND(NAME, SUMMARY)                                           \
+  int NAME##Main(llvm::ArrayRef<const char *> argv);                           \
+  int NAME##Parse(llvm::ArrayRef<const char *> argv);
+#include "tools/Commands.def"
 
 /// Prints a compile error (diagnostics are already out) and returns 1.
 int reportCompileError(llvm::Error e);

@@ -33,6 +33,8 @@ const char *const bangc::tools::CommonOptionsHelp =
     "                    -print-after-all), as clang does\n";
 
 bool CommonOptions::parse(Args &args) {
+  if (limits.parse(args))
+    return true;
   if (auto v = args.value("-I", true)) {
     compile.includeDirs.push_back(*v);
     return true;
@@ -98,6 +100,17 @@ bool CommonOptions::parse(Args &args) {
     return true;
   }
   return false;
+}
+
+std::string bangc::tools::parseTimeout(llvm::StringRef text, double &seconds) {
+  constexpr double MaxTimeout = 365.0 * 24 * 3600;
+  double value;
+  if (text.getAsDouble(value) || !(value > 0) || value > MaxTimeout)
+    return ("bad --timeout '" + text + "': want seconds in (0, " +
+            std::to_string(int64_t(MaxTimeout)) + "]")
+        .str();
+  seconds = value;
+  return "";
 }
 
 std::optional<bangsim::DeviceSpec> CommonOptions::loadDevice() const {

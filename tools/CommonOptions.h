@@ -3,15 +3,17 @@
 #define BANGC_TOOLS_COMMONOPTIONS_H
 
 #include "tools/Args.h"
+#include "tools/CompileLimits.h"
 
 #include "bangsim/DeviceSpec.h"
 #include "bangsim/Module.h"
 
 namespace bangc::tools {
 
-/// -I, -D, -O<n>, -g, --check[=race] and --device SPEC.
+/// -I, -D, -O<n>, -g, --check[=race], --device SPEC and the compile limits.
 struct CommonOptions {
   bangsim::CompileOptions compile;
+  CompileLimits limits;
   std::string device = "mlu370";
   /// --check=race: set LaunchOptions::checkRaces on the launches too.
   bool checkRaces = false;
@@ -22,7 +24,12 @@ struct CommonOptions {
   std::optional<bangsim::DeviceSpec> loadDevice() const;
 };
 
-/// The help text of the common options.
+/// Reads --timeout SECONDS (run, op) into `seconds`: positive and finite
+/// (nan and inf are not timeouts), at most a year (which bounds the
+/// deadline's clock arithmetic). Returns the error message, or "".
+std::string parseTimeout(llvm::StringRef text, double &seconds);
+
+/// The help text of the common options (CompileLimitsHelp follows it).
 extern const char *const CommonOptionsHelp;
 
 } // namespace bangc::tools

@@ -1,8 +1,10 @@
 //===- CompileCommand.cpp - bangc-sim compile -----------------------------===//
 #include "tools/Commands.h"
 #include "tools/CommonOptions.h"
+#include "tools/CompileWatchdog.h"
 
 #include "driver/Compile.h"
+#include "driver/CompileActivity.h"
 #include "driver/HostCode.h"
 
 #include "bang/CompileFailed.h"
@@ -51,7 +53,7 @@ struct CompileCommand {
     Args args(argv);
     while (!args.done()) {
       if (args.flag("--help") || args.flag("-h")) {
-        llvm::outs() << help << CommonOptionsHelp;
+        llvm::outs() << help << CommonOptionsHelp << CompileLimitsHelp;
         return 0;
       }
       if (common.parse(args))
@@ -124,6 +126,9 @@ struct CompileCommand {
   }
 
   int run() {
+    // All of it is a compile (a host build's link too): bounded by
+    // --max-compile-seconds and --max-compile-memory.
+    bangsim::CompileScope compiling(input);
     std::optional<bangsim::DeviceSpec> spec = common.loadDevice();
     if (!spec)
       return 1;
@@ -202,10 +207,15 @@ int bangc::tools::reportCompileError(llvm::Error e) {
   return code;
 }
 
+int bangc::tools::compileParse(llvm::ArrayRef<const char *> argv) {
+  return CompileCommand().parse(argv);
+}
+
 int bangc::tools::compileMain(llvm::ArrayRef<const char *> argv) {
   CompileCommand cmd;
   int parsed = cmd.parse(argv);
   if (parsed >= 0)
     return parsed;
+  CompileWatchdog watchdog(cmd.common.limits);
   return cmd.run();
 }

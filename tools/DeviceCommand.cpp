@@ -21,27 +21,52 @@ static const char *const help =
     "With --sources, prints each constant's value and its source instead\n"
     "(the document and section, or ASSUMED).\n";
 
-int bangc::tools::deviceMain(llvm::ArrayRef<const char *> argv) {
-  Args args(argv);
+namespace {
+
+struct DeviceCommand {
   std::string spec;
   bool sources = false;
-  while (!args.done()) {
-    if (args.flag("--help") || args.flag("-h")) {
-      llvm::outs() << help;
-      return 0;
+
+  int parse(llvm::ArrayRef<const char *> argv) {
+    Args args(argv);
+    while (!args.done()) {
+      if (args.flag("--help") || args.flag("-h")) {
+        llvm::outs() << help;
+        return 0;
+      }
+      if (args.flag("--list"))
+        continue;
+      if (args.flag("--sources")) {
+        sources = true;
+        continue;
+      }
+      if (auto v = args.positional()) {
+        spec = *v;
+        continue;
+      }
+      return usageError("device", "unknown option '" + args.peek() + "'");
     }
-    if (args.flag("--list"))
-      continue;
-    if (args.flag("--sources")) {
-      sources = true;
-      continue;
-    }
-    if (auto v = args.positional()) {
-      spec = *v;
-      continue;
-    }
-    return usageError("device", "unknown option '" + args.peek() + "'");
+    return -1;
   }
+
+  int run() const;
+};
+
+} // namespace
+
+int bangc::tools::deviceParse(llvm::ArrayRef<const char *> argv) {
+  return DeviceCommand().parse(argv);
+}
+
+int bangc::tools::deviceMain(llvm::ArrayRef<const char *> argv) {
+  DeviceCommand cmd;
+  int parsed = cmd.parse(argv);
+  if (parsed >= 0)
+    return parsed;
+  return cmd.run();
+}
+
+int DeviceCommand::run() const {
   if (spec.empty()) {
     for (const std::string &name : bangsim::builtinDeviceNames())
       llvm::outs() << name << "\n";
@@ -62,7 +87,7 @@ int bangc::tools::deviceMain(llvm::ArrayRef<const char *> argv) {
       llvm::consumeError(json.takeError());
     llvm::outs() << "constants of " << loaded->name
                  << " (sources are the mlu370's: abi/include/bangsim/"
-                    "DeviceSpecSources.def)\n";
+                    "DeviceSpec.def)\n";
     for (const bangsim::SpecSource &s : table) {
       llvm::StringRef key = s.key, sub;
       std::tie(key, sub) = key.split('.');

@@ -57,6 +57,11 @@ const char *usage =
     "                        without the compile cache (docs/cache.md)\n"
     "  --check=race          (--layer-group) check every group kernel's\n"
     "                        launches for races (docs/device.md)\n"
+    "  --max-compile-seconds=N, --max-compile-memory=MIB\n"
+    "                        (--layer-group) end a group kernel's compile\n"
+    "                        that runs longer than N s (default 300) or adds\n"
+    "                        more than MIB MiB to the resident memory\n"
+    "                        (default 4096); 0: no limit\n"
     "  --help                show this help\n"
     "\n"
     "exit status: 0 ok, 1 invalid graph or run error, 2 usage error\n";
@@ -132,6 +137,11 @@ std::optional<int> readOption(Args &args, GraphOptions &o) {
     *into = *v;
     return std::nullopt;
   }
+  if (lg.limits.parse(args)) {
+    if (!args.error.empty())
+      return graphUsageError(args.error);
+    return std::nullopt;
+  }
   StringRef arg = args.peek();
   if (arg.starts_with("-"))
     return graphUsageError(fmt::format("unknown option '{}'", arg.str()));
@@ -164,6 +174,12 @@ std::optional<int> readOptions(ArrayRef<const char *> argv, GraphOptions &o) {
 }
 
 } // namespace
+
+int parseGraphCommand(ArrayRef<const char *> argv) {
+  GraphOptions o;
+  std::optional<int> stop = readOptions(argv, o);
+  return stop ? *stop : -1;
+}
 
 int runGraphCommand(ArrayRef<const char *> argv, LayerGroupRunner layerGroup) {
   GraphOptions o;

@@ -10,6 +10,8 @@
 #ifndef BANGC_TOOLS_GRAPHCOMMAND_H
 #define BANGC_TOOLS_GRAPHCOMMAND_H
 
+#include "tools/CompileLimits.h"
+
 #include "graph/GraphActions.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -23,12 +25,17 @@ namespace bangc::tools {
 struct LayerGroupArgs {
   bool enabled = false, noCompare = false, noCache = false, checkRaces = false;
   std::optional<std::string> emitMlu, report, lmemSvg, device;
+  CompileLimits limits; ///< of the group kernels' compiles
 };
 
 /// Runs LayerGroup on a loaded, valid graph; returns the exit status.
 using LayerGroupRunner = int (*)(const graph::Graph &g,
                                  const graph::GraphActions &a,
                                  const LayerGroupArgs &lg);
+
+/// Reads the command line of `bangc-sim graph` only: the exit status it
+/// stops with (0 after --help, 2 for a usage error), or -1 to go on.
+int parseGraphCommand(llvm::ArrayRef<const char *> argv);
 
 /// Runs `bangc-sim graph ARGS...` (ARGS excludes "bangc-sim graph"):
 ///   FILE [--validate] [--stats] [--run --in NAME=X.npy... [--out

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tools/Commands.h"
+#include "tools/CompileWatchdog.h"
 #include "tools/GraphCommand.h"
 
 #include "layergroup/Report.h"
@@ -318,6 +319,7 @@ int LayerGroupRun::writeReport() {
 
 int runLayerGroup(const graph::Graph &g, const graph::GraphActions &a,
                   const LayerGroupArgs &lg) {
+  CompileWatchdog watchdog(lg.limits); // the group kernels' compiles
   auto spec = bangsim::loadDeviceSpec(lg.device.value_or("mlu370"));
   if (!spec)
     return graphFailure(toString(spec.takeError()));
@@ -342,6 +344,10 @@ int runLayerGroup(const graph::Graph &g, const graph::GraphActions &a,
 }
 
 } // namespace
+
+int graphParse(llvm::ArrayRef<const char *> argv) {
+  return parseGraphCommand(argv);
+}
 
 int graphMain(llvm::ArrayRef<const char *> argv) {
   return runGraphCommand(argv, runLayerGroup);

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "tools/Commands.h"
 #include "tools/CommonOptions.h"
+#include "tools/CompileWatchdog.h"
 #include "tools/OpRegistry.h"
 
 #include "mlu_op.h"
@@ -90,16 +91,43 @@ bool splitPair(llvm::StringRef text, std::string &key, std::string &value) {
 
 } // namespace
 
-int bangc::tools::opMain(llvm::ArrayRef<const char *> argv) {
+namespace {
+
+struct OpCommand {
   CommonOptions common;
   std::string name, tracePath, statsPath;
   std::map<std::string, std::string> ins, outs, attrs;
   bool profile = false, list = false, noCache = false, noIsolate = false;
   bangsim::LaunchOptions launch;
+  const OpDef *op = nullptr;
+  OpRun run; ///< its attributes, read by parse()
+
+  int parse(llvm::ArrayRef<const char *> argv);
+  int execute();
+};
+
+} // namespace
+
+int bangc::tools::opParse(llvm::ArrayRef<const char *> argv) {
+  return OpCommand().parse(argv);
+}
+
+int bangc::tools::opMain(llvm::ArrayRef<const char *> argv) {
+  OpCommand cmd;
+  int parsed = cmd.parse(argv);
+  if (parsed >= 0)
+    return parsed;
+  CompileWatchdog watchdog(cmd.common.limits); // the operator's kernels
+  return cmd.execute();
+}
+
+/// Reads the command line and checks it against the operator's inputs,
+/// outputs and attributes; no file is read.
+int OpCommand::parse(llvm::ArrayRef<const char *> argv) {
   Args a(argv);
   while (!a.done()) {
     if (a.flag("--help") || a.flag("-h")) {
-      llvm::outs() << help;
+      llvm::outs() << help << "\n" << CompileLimitsHelp;
       return 0;
     }
     if (a.flag("--list")) {
@@ -137,9 +165,9 @@ int bangc::tools::opMain(llvm::ArrayRef<const char *> argv) {
           launch.hostThreads == 0)
         return usageError("op", "bad --threads '" + *x + "'");
     } else if (auto x = a.value("--timeout")) {
-      if (llvm::StringRef(*x).getAsDouble(launch.timeoutSeconds) ||
-          launch.timeoutSeconds <= 0)
-        return usageError("op", "bad --timeout '" + *x + "'");
+      std::string error = parseTimeout(*x, launch.timeoutSeconds);
+      if (!error.empty())
+        return usageError("op", error);
     } else if (auto x = a.positional()) {
       if (!name.empty())
         return usageError("op", "more than one operator name");
@@ -158,12 +186,10 @@ int bangc::tools::opMain(llvm::ArrayRef<const char *> argv) {
   }
   if (name.empty())
     return usageError("op", "no operator name (see 'bangc-sim op --list')");
-  const OpDef *op = findOp(name);
+  op = findOp(name);
   if (!op)
     return usageError("op", "unknown operator '" + name +
                                 "' (see 'bangc-sim op --list')");
-
-  OpRun run;
   for (const std::string &in : op->inputs)
     if (!ins.count(in))
       return usageError("op", name + " needs --in " + in + "=FILE.npy");
@@ -196,7 +222,10 @@ int bangc::tools::opMain(llvm::ArrayRef<const char *> argv) {
   for (auto &[k, v] : attrs)
     if (!run.attrs.count(k))
       return usageError("op", name + " has no attribute '" + k + "'");
+  return -1;
+}
 
+int OpCommand::execute() {
   for (auto &[k, path] : ins) {
     auto array = readNpy(path);
     if (!array)

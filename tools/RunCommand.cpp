@@ -1,6 +1,7 @@
 //===- RunCommand.cpp - bangc-sim run -------------------------------------===//
 #include "tools/Commands.h"
 #include "tools/CommonOptions.h"
+#include "tools/CompileWatchdog.h"
 
 #include "bangsim/Device.h"
 #include "bangsim/Module.h"
@@ -58,9 +59,6 @@ static const char *const help =
     "3 device fault.\n";
 
 namespace {
-
-/// The longest --timeout, in seconds (a year).
-constexpr double MaxTimeout = 365.0 * 24 * 3600;
 
 /// One --arg: a buffer or a scalar.
 struct RunArg {
@@ -270,7 +268,8 @@ struct RunCommand {
     Args a(argv);
     while (!a.done()) {
       if (a.flag("--help") || a.flag("-h")) {
-        llvm::outs() << help << "\ncompile options:\n" << CommonOptionsHelp;
+        llvm::outs() << help << "\ncompile options:\n" << CommonOptionsHelp
+                     << CompileLimitsHelp;
         return 0;
       }
       if (common.parse(a))
@@ -310,14 +309,9 @@ struct RunCommand {
             launch.hostThreads == 0)
           return usageError("run", "bad --threads '" + *v + "'");
       } else if (auto v = a.value("--timeout")) {
-        // Positive and finite: nan and inf are not timeouts; a year bounds
-        // the deadline's clock arithmetic.
-        if (llvm::StringRef(*v).getAsDouble(launch.timeoutSeconds) ||
-            !(launch.timeoutSeconds > 0) || launch.timeoutSeconds > MaxTimeout)
-          return usageError("run", "bad --timeout '" + *v +
-                                       "': want seconds in (0, " +
-                                       std::to_string(int64_t(MaxTimeout)) +
-                                       "]");
+        std::string error = parseTimeout(*v, launch.timeoutSeconds);
+        if (!error.empty())
+          return usageError("run", error);
       } else if (auto v = a.value("--printf-limit")) {
         if (llvm::StringRef(*v).getAsInteger(10, launch.printfLimit) ||
             launch.printfLimit < 0)
@@ -517,10 +511,15 @@ struct RunCommand {
 
 } // namespace
 
+int bangc::tools::runParse(llvm::ArrayRef<const char *> argv) {
+  return RunCommand().parse(argv);
+}
+
 int bangc::tools::runMain(llvm::ArrayRef<const char *> argv) {
   RunCommand cmd;
   int parsed = cmd.parse(argv);
   if (parsed >= 0)
     return parsed;
+  CompileWatchdog watchdog(cmd.common.limits);
   return cmd.run();
 }

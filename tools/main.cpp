@@ -23,15 +23,8 @@ struct Command {
 };
 
 const Command commands[] = {
-    {"compile", "compile a .mlu file (LLVM IR, assembly, objects)",
-     compileMain},
-    {"run", "compile a .mlu file and run a kernel on the simulated device",
-     runMain},
-    {"op", "run an mlu-ops operator through its C API (--list names them)",
-     opMain},
-    {"graph", "check, run, measure and draw Task IR networks",
-     graphMain},
-    {"device", "list the built-in devices or show a device spec", deviceMain},
+#define BANGC_COMMAND(NAME, SUMMARY) {#NAME, SUMMARY, NAME##Main},
+#include "tools/Commands.def"
 };
 
 void printUsage(llvm::raw_ostream &os) {
