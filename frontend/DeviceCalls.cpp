@@ -79,6 +79,10 @@ bool DeviceCallRule::inUserFile(SourceLocation loc) const {
 bool DeviceCallRule::mayCall(const FunctionDecl *fd, std::string &why) const {
   if (fd->isDeleted() || fd->isPureVirtual())
     return true; // never called (a pure virtual slot is __cxa_pure_virtual)
+  // A trivial constructor, destructor, copy or assignment (`P()` of a plain
+  // struct): no body, and no call is emitted for it.
+  if (fd->isTrivial())
+    return true;
   // An assembler name is the symbol the call links to, whatever the name.
   for (const FunctionDecl *r : fd->redecls())
     if (const auto *label = r->getAttr<AsmLabelAttr>()) {
