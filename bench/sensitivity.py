@@ -123,8 +123,8 @@ def main():
     lines = ["# Sensitivity of the ops' simulated figures to the assumed "
              "constants", "",
              "`bench/sensitivity.py` (issue 24): the mlu370 profile with each "
-             "constant marked ASSUMED in abi/include/bangsim/DeviceSpecSources"
-             ".def at half and double its value; `mluop_bench --quick`'s "
+             "constant marked ASSUMED in abi/include/bangsim/DeviceSpec.def "
+             "at half and double its value; `mluop_bench --quick`'s "
              "cases. Each cell: cycles relative to the baseline, then the "
              "bottleneck side and its efficiency, then the acceptance level "
              "met (60: >= 60% network shapes, 30: >= 30% others, -: "

@@ -2,9 +2,10 @@
 //
 // The compile cache's key: every input a compiled object depends on. The
 // fields of CompileOptions and DeviceSpec come from their tables
-// (bangsim/CompileOptions.def, bangsim/DeviceSpec.def), and the build fails
-// when a struct has a field its table does not list, so a new option or
-// device number cannot be left out of the key unnoticed.
+// (bangsim/CompileOptions.def, bangsim/DeviceSpec.def): the build fails when
+// CompileOptions has a field its table does not list, and DeviceSpec is
+// declared from its table, so a new option or device number cannot be left
+// out of the key unnoticed.
 //
 //===----------------------------------------------------------------------===//
 #include "driver/CompileKey.h"
@@ -59,17 +60,6 @@ static_assert(fieldCount<CompileOptions>() == fieldCount<TabledOptions>() &&
               "does not list: add it there, as BANGSIM_KEYED_OPTION (and its "
               "addOption term below) if the compiled object depends on it, "
               "else as BANGSIM_UNKEYED_OPTION with the reason");
-
-/// DeviceSpec's fields as its table lists them, with their types.
-struct TabledSpec {
-#define BANGSIM_DEVICE_FIELD(FIELD) decltype(DeviceSpec::FIELD) FIELD;
-#include "bangsim/DeviceSpec.def"
-};
-static_assert(fieldCount<DeviceSpec>() == fieldCount<TabledSpec>() &&
-                  sizeof(DeviceSpec) == sizeof(TabledSpec),
-              "DeviceSpec has a field that bangsim/DeviceSpec.def does not "
-              "list: add it there (every field of the spec is in the compile "
-              "key)");
 
 // --- Device spec fields, exactly ----------------------------------------===//
 
@@ -148,7 +138,7 @@ std::string bangsim::compileKey(StringRef name, StringRef source, bool fromFile,
   // The device: the JSON form (which grows with the spec) and every field
   // exactly (the JSON rounds).
   k.add(deviceSpecToJSON(spec));
-#define BANGSIM_DEVICE_FIELD(FIELD) addExact(k, spec.FIELD);
+#define BANGSIM_DEVICE_FIELD(FIELD, ...) addExact(k, spec.FIELD);
 #include "bangsim/DeviceSpec.def"
   // The options the object depends on.
 #define BANGSIM_KEYED_OPTION(FIELD)                                            \

@@ -29,7 +29,7 @@ namespace {
 //   MLU370 memory table). 72 TFLOPS / 16 cores / 1.3 GHz ~ 1728 fp16 MACs per
 //   cycle per core, rounded to 2048. GDRAM's 64 B blocks (§5.3.3) and the
 //   vector unit's 128 B per cycle (§5.3.4) are the guide's; the rest are
-//   assumptions, listed with their sources in bangsim/DeviceSpecSources.def.
+//   assumptions, listed with their sources in bangsim/DeviceSpec.def.
 // mlu370-s4: the same chip on the MLU370-S4 (and X4) board, at 1.0 GHz,
 //   the top of the S4's and X4's clock ranges (Develop-Guide §5.3.4). The
 //   per-cycle rates are the chip's; GDRAM's 307.2 GB/s is the board's, so a
@@ -127,8 +127,15 @@ const BangArch bangArches[] = {
     {"compute_20", "mlu270", 270}, {"compute_30", "mlu370", 372},
     {"compute_50", "mlu590", 592}};
 
-const char *const classKeys[BANG_OP_NUM_CLASSES] = {
-    "move", "alu", "mul", "div", "cvt", "act", "reduce", "mac", "atomic"};
+/// The vector_bytes_per_cycle keys: the table's BANGSIM_DEVICE_RATE rows.
+struct RateKey {
+  BangOpClass opClass;
+  const char *key;
+};
+const RateKey rateKeys[] = {
+#define BANGSIM_DEVICE_RATE(CLASS, KEY, ASSUMED, SOURCE) {CLASS, KEY},
+#include "bangsim/DeviceSpec.def"
+};
 
 Error specError(llvm::StringRef origin, const llvm::Twine &msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
@@ -186,9 +193,8 @@ Error readNumber(const llvm::json::Object &obj, llvm::StringRef key,
   return Error::success();
 }
 
-Error readInt(const llvm::json::Object &obj, llvm::StringRef key,
-              int64_t &out, int64_t lo, int64_t hi, llvm::StringRef origin,
-              int64_t scale = 1) {
+Error readInt(const llvm::json::Object &obj, llvm::StringRef key, int64_t &out,
+              double lo, double hi, llvm::StringRef origin, int64_t scale) {
   double d = double(out) / scale;
   if (Error e = readNumber(obj, key, d, lo, hi, origin))
     return e;
@@ -196,6 +202,87 @@ Error readInt(const llvm::json::Object &obj, llvm::StringRef key,
     return specError(origin, "'" + key + "' must be a whole number");
   out = int64_t(d) * scale;
   return Error::success();
+}
+
+// How JSON gives a field (the table's KIND column): readField reads one
+// kind into its field's type.
+enum class Kind { Text, Count, KiB, MiB, Real, Rates };
+
+int64_t unitOf(Kind kind) {
+  return kind == Kind::KiB ? 1024 : kind == Kind::MiB ? 1024 * 1024 : 1;
+}
+
+Error readField(const llvm::json::Object &obj, llvm::StringRef key, Kind,
+                std::string &out, double, double, llvm::StringRef origin) {
+  // A name that is not a string is the origin's.
+  out = obj.getString(key).value_or(origin).str();
+  return Error::success();
+}
+
+Error readField(const llvm::json::Object &obj, llvm::StringRef key, Kind kind,
+                int64_t &out, double lo, double hi, llvm::StringRef origin) {
+  return readInt(obj, key, out, lo, hi, origin, unitOf(kind));
+}
+
+Error readField(const llvm::json::Object &obj, llvm::StringRef key, Kind kind,
+                int &out, double lo, double hi, llvm::StringRef origin) {
+  int64_t wide = out;
+  if (Error e = readInt(obj, key, wide, lo, hi, origin, unitOf(kind)))
+    return e;
+  out = int(wide);
+  return Error::success();
+}
+
+Error readField(const llvm::json::Object &obj, llvm::StringRef key, Kind,
+                double &out, double lo, double hi, llvm::StringRef origin) {
+  return readNumber(obj, key, out, lo, hi, origin);
+}
+
+/// An object of rates by class key; the classes it omits are 64 bytes a
+/// cycle (BANG_OP_MAC, the matrix unit's, is macs_per_cycle: 0 here).
+Error readField(const llvm::json::Object &obj, llvm::StringRef key, Kind,
+                VectorRates &out, double lo, double hi,
+                llvm::StringRef origin) {
+  out.fill(64);
+  out[BANG_OP_MAC] = 0;
+  const llvm::json::Value *v = obj.get(key);
+  if (!v)
+    return Error::success();
+  const llvm::json::Object *classes = v->getAsObject();
+  if (!classes)
+    return specError(origin, "'" + key + "' must be an object");
+  for (const auto &kv : *classes) {
+    const RateKey *rate =
+        std::find_if(std::begin(rateKeys), std::end(rateKeys),
+                     [&](const RateKey &r) { return kv.first == r.key; });
+    if (rate == std::end(rateKeys))
+      return specError(origin, "unknown op class '" + kv.first.str() +
+                                   "' in '" + key + "'");
+    if (Error e =
+            readNumber(*classes, kv.first, out[rate->opClass], lo, hi, origin))
+      return e;
+  }
+  return Error::success();
+}
+
+/// A field as the JSON form prints it: sizes in their unit, numbers as
+/// given (llvm::json prints doubles with 17 digits: 102.40000000000001).
+std::string printed(const std::string &v, Kind) {
+  return "\"" + llvm::json::fixUTF8(v) + "\"";
+}
+std::string printed(double v, Kind) {
+  return llvm::formatv("{0}", llvm::format("%g", v)).str();
+}
+std::string printed(int64_t v, Kind kind) {
+  return std::to_string(v / unitOf(kind));
+}
+std::string printed(int v, Kind kind) { return printed(int64_t(v), kind); }
+std::string printed(const VectorRates &v, Kind kind) {
+  std::string classes;
+  for (const RateKey &r : rateKeys)
+    classes += llvm::formatv("{0}\"{1}\": {2}", classes.empty() ? "" : ", ",
+                             r.key, printed(v[r.opClass], kind));
+  return "{" + classes + "}";
 }
 
 } // namespace
@@ -223,13 +310,9 @@ Expected<DeviceSpec> bangsim::parseDeviceSpec(llvm::StringRef json,
     return specError(origin, "the top level must be an object");
 
   static const char *const known[] = {
-      "name", "clusters", "cores_per_cluster", "nram_kib", "wram_kib",
-      "sram_kib", "gdram_mib", "clock_ghz", "gdram_gbps", "gdram_core_gbps",
-      "onchip_gbps", "dma_latency_cycles", "gdram_access_bytes",
-      "gdram_write_efficiency", "gdram_strided_read_efficiency",
-      "gdram_strided_write_efficiency", "nram_banks",
-      "vector_bytes_per_cycle", "vector_granule_bytes",
-      "compute_startup_cycles", "macs_per_cycle", "scalar_ipc", "comment"};
+#define BANGSIM_DEVICE_FIELD(FIELD, TYPE, DEFAULT, KEY, ...) KEY,
+#include "bangsim/DeviceSpec.def"
+      "comment"};
   for (const auto &kv : *obj)
     if (std::find_if(std::begin(known), std::end(known), [&](const char *k) {
           return kv.first == k;
@@ -237,53 +320,10 @@ Expected<DeviceSpec> bangsim::parseDeviceSpec(llvm::StringRef json,
       return specError(origin, "unknown field '" + kv.first.str() + "'");
 
   DeviceSpec spec;
-  spec.name = obj->getString("name").value_or(origin).str();
-  int64_t clusters = spec.clusters, cores = spec.coresPerCluster;
-  int64_t banks = spec.nramBanks;
-  const int64_t KiB = 1024, MiB = 1024 * 1024;
-  if (Error e = readInt(*obj, "clusters", clusters, 1, 64, origin))
+#define BANGSIM_DEVICE_FIELD(FIELD, TYPE, DEFAULT, KEY, KIND, LO, HI, ...)     \
+  if (Error e = readField(*obj, KEY, Kind::KIND, spec.FIELD, LO, HI, origin))  \
     return std::move(e);
-  if (Error e = readInt(*obj, "cores_per_cluster", cores, 1, 16, origin))
-    return std::move(e);
-  if (Error e = readInt(*obj, "nram_kib", spec.nramBytes, 1, 64 * 1024, origin, KiB))
-    return std::move(e);
-  if (Error e = readInt(*obj, "wram_kib", spec.wramBytes, 0, 64 * 1024, origin, KiB))
-    return std::move(e);
-  if (Error e = readInt(*obj, "sram_kib", spec.sramBytes, 0, 256 * 1024, origin, KiB))
-    return std::move(e);
-  if (Error e = readInt(*obj, "gdram_mib", spec.gdramBytes, 1, 1 << 20, origin, MiB))
-    return std::move(e);
-  if (Error e = readInt(*obj, "dma_latency_cycles", spec.dmaLatencyCycles, 0, 1e7, origin))
-    return std::move(e);
-  if (Error e = readInt(*obj, "gdram_access_bytes", spec.gdramAccessBytes, 1, 4096, origin))
-    return std::move(e);
-  if (Error e = readInt(*obj, "vector_granule_bytes", spec.vectorGranuleBytes, 1, 1 << 20, origin))
-    return std::move(e);
-  if (Error e = readInt(*obj, "compute_startup_cycles", spec.computeStartupCycles, 0, 1e6, origin))
-    return std::move(e);
-  if (Error e = readInt(*obj, "nram_banks", banks, 0, 64, origin))
-    return std::move(e);
-  if (Error e = readNumber(*obj, "gdram_write_efficiency", spec.gdramWriteEfficiency, 1e-3, 1, origin))
-    return std::move(e);
-  if (Error e = readNumber(*obj, "gdram_strided_read_efficiency", spec.gdramStridedReadEfficiency, 1e-3, 1, origin))
-    return std::move(e);
-  if (Error e = readNumber(*obj, "gdram_strided_write_efficiency", spec.gdramStridedWriteEfficiency, 1e-3, 1, origin))
-    return std::move(e);
-  if (Error e = readNumber(*obj, "clock_ghz", spec.clockGHz, 1e-3, 100, origin))
-    return std::move(e);
-  if (Error e = readNumber(*obj, "gdram_gbps", spec.gdramGBps, 1e-3, 1e5, origin))
-    return std::move(e);
-  if (Error e = readNumber(*obj, "gdram_core_gbps", spec.gdramCoreGBps, 1e-3, 1e5, origin))
-    return std::move(e);
-  if (Error e = readNumber(*obj, "onchip_gbps", spec.onchipGBps, 1e-3, 1e6, origin))
-    return std::move(e);
-  if (Error e = readNumber(*obj, "macs_per_cycle", spec.macsPerCycle, 1, 1e7, origin))
-    return std::move(e);
-  if (Error e = readNumber(*obj, "scalar_ipc", spec.scalarIPC, 1e-3, 64, origin))
-    return std::move(e);
-  spec.clusters = int(clusters);
-  spec.coresPerCluster = int(cores);
-  spec.nramBanks = int(banks);
+#include "bangsim/DeviceSpec.def"
   if (spec.nramBanks && spec.nramBytes % spec.nramBanks)
     return specError(origin, "nram_kib must divide evenly into nram_banks");
   if (spec.gdramCoreGBps > spec.gdramGBps)
@@ -307,24 +347,6 @@ Expected<DeviceSpec> bangsim::parseDeviceSpec(llvm::StringRef json,
                                    llvm::format("%g", spec.gdramStridedReadEfficiency),
                                    llvm::format("%g", spec.gdramStridedWriteEfficiency)));
 
-  spec.vectorBytesPerCycle.fill(64);
-  spec.vectorBytesPerCycle[BANG_OP_MAC] = 0; // the matrix unit uses macs
-  if (const llvm::json::Value *v = obj->get("vector_bytes_per_cycle")) {
-    const llvm::json::Object *classes = v->getAsObject();
-    if (!classes)
-      return specError(origin, "'vector_bytes_per_cycle' must be an object");
-    for (const auto &kv : *classes) {
-      const char *const *key =
-          std::find_if(std::begin(classKeys), std::end(classKeys),
-                       [&](const char *k) { return kv.first == k; });
-      if (key == std::end(classKeys))
-        return specError(origin, "unknown op class '" + kv.first.str() +
-                                     "' in 'vector_bytes_per_cycle'");
-      double &slot = spec.vectorBytesPerCycle[key - std::begin(classKeys)];
-      if (Error e = readNumber(*classes, kv.first, slot, 1e-3, 1e6, origin))
-        return std::move(e);
-    }
-  }
   return spec;
 }
 
@@ -378,10 +400,19 @@ Expected<DeviceSpec> bangsim::loadDeviceSpec(llvm::StringRef nameOrPath) {
 }
 
 std::vector<SpecSource> bangsim::deviceSpecSources() {
-  return {
-#define BANGSIM_SPEC_SOURCE(KEY, ASSUMED, SOURCE) {KEY, ASSUMED, SOURCE},
-#include "bangsim/DeviceSpecSources.def"
-  };
+  std::vector<SpecSource> sources;
+  // A field's row, or for the rates each rate's row after it.
+  std::string rates;
+#define BANGSIM_DEVICE_FIELD(FIELD, TYPE, DEFAULT, KEY, KIND, LO, HI, ASSUMED, \
+                             SOURCE)                                           \
+  if (Kind::KIND == Kind::Rates)                                               \
+    rates = KEY;                                                               \
+  else if (Kind::KIND != Kind::Text)                                           \
+    sources.push_back({KEY, ASSUMED, SOURCE});
+#define BANGSIM_DEVICE_RATE(CLASS, KEY, ASSUMED, SOURCE)                       \
+  sources.push_back({rates + "." + KEY, ASSUMED, SOURCE});
+#include "bangsim/DeviceSpec.def"
+  return sources;
 }
 
 const DeviceSpec &bangsim::defaultDeviceSpec() {
@@ -390,43 +421,10 @@ const DeviceSpec &bangsim::defaultDeviceSpec() {
 }
 
 std::string bangsim::deviceSpecToJSON(const DeviceSpec &spec) {
-  // Written by hand so that numbers print as they were given (llvm::json
-  // prints doubles with 17 digits: 102.40000000000001).
-  auto num = [](double v) { return llvm::formatv("{0}", llvm::format("%g", v)).str(); };
-  std::string classes;
-  for (int i = 0; i < BANG_OP_NUM_CLASSES; ++i) {
-    if (i == BANG_OP_MAC)
-      continue;
-    classes += llvm::formatv("{0}\"{1}\": {2}", classes.empty() ? "" : ", ",
-                             classKeys[i], num(spec.vectorBytesPerCycle[i]));
-  }
-  std::string out;
-  llvm::raw_string_ostream os(out);
-  os << "{\n"
-     << "  \"name\": \"" << llvm::json::fixUTF8(spec.name) << "\",\n"
-     << "  \"clusters\": " << spec.clusters << ",\n"
-     << "  \"cores_per_cluster\": " << spec.coresPerCluster << ",\n"
-     << "  \"nram_kib\": " << spec.nramBytes / 1024 << ",\n"
-     << "  \"wram_kib\": " << spec.wramBytes / 1024 << ",\n"
-     << "  \"sram_kib\": " << spec.sramBytes / 1024 << ",\n"
-     << "  \"gdram_mib\": " << spec.gdramBytes / (1024 * 1024) << ",\n"
-     << "  \"clock_ghz\": " << num(spec.clockGHz) << ",\n"
-     << "  \"gdram_gbps\": " << num(spec.gdramGBps) << ",\n"
-     << "  \"gdram_core_gbps\": " << num(spec.gdramCoreGBps) << ",\n"
-     << "  \"onchip_gbps\": " << num(spec.onchipGBps) << ",\n"
-     << "  \"dma_latency_cycles\": " << spec.dmaLatencyCycles << ",\n"
-     << "  \"gdram_access_bytes\": " << spec.gdramAccessBytes << ",\n"
-     << "  \"gdram_write_efficiency\": " << num(spec.gdramWriteEfficiency) << ",\n"
-     << "  \"gdram_strided_read_efficiency\": "
-     << num(spec.gdramStridedReadEfficiency) << ",\n"
-     << "  \"gdram_strided_write_efficiency\": "
-     << num(spec.gdramStridedWriteEfficiency) << ",\n"
-     << "  \"nram_banks\": " << spec.nramBanks << ",\n"
-     << "  \"vector_bytes_per_cycle\": {" << classes << "},\n"
-     << "  \"vector_granule_bytes\": " << spec.vectorGranuleBytes << ",\n"
-     << "  \"compute_startup_cycles\": " << spec.computeStartupCycles << ",\n"
-     << "  \"macs_per_cycle\": " << num(spec.macsPerCycle) << ",\n"
-     << "  \"scalar_ipc\": " << num(spec.scalarIPC) << "\n"
-     << "}";
-  return out;
+  std::string out = "{";
+#define BANGSIM_DEVICE_FIELD(FIELD, TYPE, DEFAULT, KEY, KIND, ...)             \
+  out += std::string(out.size() > 1 ? ",\n" : "\n") +                          \
+         "  \"" KEY "\": " + printed(spec.FIELD, Kind::KIND);
+#include "bangsim/DeviceSpec.def"
+  return out + "\n}";
 }

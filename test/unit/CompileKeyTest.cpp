@@ -297,7 +297,7 @@ template <typename T> std::vector<Change> specChanges(T DeviceSpec::*field) {
 
 TEST(CompileKey, EveryDeviceSpecFieldChangesTheKey) {
   std::map<std::string, std::string> seen;
-#define BANGSIM_DEVICE_FIELD(FIELD)                                            \
+#define BANGSIM_DEVICE_FIELD(FIELD, ...)                                       \
   expectKeys("device spec field " #FIELD, specChanges(&DeviceSpec::FIELD),     \
              seen);
 #include "bangsim/DeviceSpec.def"

@@ -151,6 +151,57 @@ TEST(DeviceSpec, ImpossibleNumbersAreRefused) {
   }
 }
 
+// The range of every number a spec gives, as docs/device.md states them
+// (bangsim/DeviceSpec.def's LO and HI columns): a value past the top is
+// refused naming both ends.
+TEST(DeviceSpec, EveryNumberHasItsRange) {
+  const struct {
+    const char *key;
+    const char *range;
+  } cases[] = {
+      {"clusters", "[1, 64]"},
+      {"cores_per_cluster", "[1, 16]"},
+      {"nram_kib", "[1, 65536]"},
+      {"wram_kib", "[0, 65536]"},
+      {"sram_kib", "[0, 262144]"},
+      {"gdram_mib", "[1, 1.04858e+06]"},
+      {"clock_ghz", "[0.001, 100]"},
+      {"gdram_gbps", "[0.001, 100000]"},
+      {"gdram_core_gbps", "[0.001, 100000]"},
+      {"onchip_gbps", "[0.001, 1e+06]"},
+      {"dma_latency_cycles", "[0, 1e+07]"},
+      {"gdram_access_bytes", "[1, 4096]"},
+      {"gdram_write_efficiency", "[0.001, 1]"},
+      {"gdram_strided_read_efficiency", "[0.001, 1]"},
+      {"gdram_strided_write_efficiency", "[0.001, 1]"},
+      {"nram_banks", "[0, 64]"},
+      {"vector_granule_bytes", "[1, 1.04858e+06]"},
+      {"compute_startup_cycles", "[0, 1e+06]"},
+      {"macs_per_cycle", "[1, 1e+07]"},
+      {"scalar_ipc", "[0.001, 64]"},
+  };
+  for (const auto &c : cases) {
+    std::string message = errorOf("{\"" + std::string(c.key) + "\": 1e30}");
+    EXPECT_NE(message.find("'" + std::string(c.key) + "' is 1e+30, outside " +
+                           c.range),
+              std::string::npos)
+        << c.key << " gave: " << message;
+  }
+  for (const char *rate :
+       {"move", "alu", "mul", "div", "cvt", "act", "reduce", "atomic"}) {
+    std::string message = errorOf(R"({"vector_bytes_per_cycle": {")" +
+                                  std::string(rate) + R"(": 1e30}})");
+    EXPECT_NE(message.find("'" + std::string(rate) +
+                           "' is 1e+30, outside [0.001, 1e+06]"),
+              std::string::npos)
+        << rate << " gave: " << message;
+  }
+  // The matrix unit's rate is macs_per_cycle, not a vector class.
+  EXPECT_NE(errorOf(R"({"vector_bytes_per_cycle": {"mac": 1}})")
+                .find("unknown op class 'mac'"),
+            std::string::npos);
+}
+
 namespace {
 /// The JSON keys of a spec, with "vector_bytes_per_cycle.CLASS" for each
 /// class.
@@ -176,7 +227,7 @@ std::set<std::string> jsonKeys(const DeviceSpec &spec) {
 } // namespace
 
 // Issue 24: every constant of a spec has a source or is marked assumed, in
-// bangsim/DeviceSpecSources.def, and the table names no key a spec lacks.
+// bangsim/DeviceSpec.def, and the table names no key a spec lacks.
 TEST(DeviceSpec, EveryConstantHasASource) {
   std::set<std::string> keys = jsonKeys(defaultDeviceSpec()), tabled;
   for (const SpecSource &s : deviceSpecSources()) {
@@ -185,5 +236,5 @@ TEST(DeviceSpec, EveryConstantHasASource) {
     EXPECT_GT(std::strlen(s.source), 0u) << s.key;
   }
   for (const std::string &k : keys)
-    EXPECT_TRUE(tabled.count(k)) << k << " has no source in DeviceSpecSources.def";
+    EXPECT_TRUE(tabled.count(k)) << k << " has no source in DeviceSpec.def";
 }

@@ -14,44 +14,16 @@
 
 namespace bangsim {
 
+/// Bytes per cycle of the vector unit, by BangOpClass.
+using VectorRates = std::array<double, BANG_OP_NUM_CLASSES>;
+
 /// A card: its topology, memories and the numbers the cost model uses.
 /// Read from JSON (see docs/device.md) or taken from a built-in profile.
+/// The fields, their JSON keys, ranges and sources are the rows of
+/// bangsim/DeviceSpec.def.
 struct DeviceSpec {
-  std::string name;
-  int clusters = 4;
-  int coresPerCluster = 4;
-  int64_t nramBytes = 512 * 1024;  ///< per core
-  int64_t wramBytes = 1024 * 1024; ///< per core
-  int64_t sramBytes = 2 * 1024 * 1024; ///< per cluster
-  int64_t gdramBytes = int64_t(8) << 30;
-  double clockGHz = 1.0;
-  double gdramGBps = 100.0;     ///< whole card
-  double gdramCoreGBps = 25.0;  ///< one core's DMA engine
-  double onchipGBps = 256.0;    ///< NRAM/WRAM/SRAM copies, per core
-  /// Start-up cycles of a DMA descriptor (each __memcpy).
-  int64_t dmaLatencyCycles = 500;
-  /// GDRAM moves whole blocks of this many bytes at aligned addresses: a
-  /// read of part of a block reads all of it, a write of part of one costs
-  /// a read and a write of the block.
-  int64_t gdramAccessBytes = 64;
-  /// GDRAM bandwidth of a contiguous write, a strided read and a strided
-  /// write, as a fraction of a contiguous read's.
-  double gdramWriteEfficiency = 0.9;
-  double gdramStridedReadEfficiency = 0.8;
-  double gdramStridedWriteEfficiency = 0.7;
-  int nramBanks = 0;            ///< 0: no banks
-  /// Vector throughput in bytes of destination per cycle, per op class.
-  std::array<double, BANG_OP_NUM_CLASSES> vectorBytesPerCycle{};
-  /// A vector instruction works on whole granules of this many bytes: less
-  /// costs a whole one.
-  int64_t vectorGranuleBytes = 128;
-  /// Start-up cycles of each vector or tensor instruction.
-  int64_t computeStartupCycles = 8;
-  /// Multiply-accumulates per cycle of the matrix unit, for 16-bit types;
-  /// float runs at a quarter of that.
-  double macsPerCycle = 4096;
-  /// Scalar instructions per cycle for plain C++ code in a kernel.
-  double scalarIPC = 1.0;
+#define BANGSIM_DEVICE_FIELD(FIELD, TYPE, DEFAULT, ...) TYPE FIELD = DEFAULT;
+#include "bangsim/DeviceSpec.def"
 
   int numCores() const { return clusters * coresPerCluster; }
 };
@@ -80,10 +52,11 @@ llvm::Expected<DeviceSpec> parseDeviceSpec(llvm::StringRef json,
 /// The default device when none is given: "mlu370".
 const DeviceSpec &defaultDeviceSpec();
 
-/// Where one constant of a spec comes from (bangsim/DeviceSpecSources.def):
-/// its JSON key, whether no public source gives it, and the source.
+/// Where one constant of a spec comes from (bangsim/DeviceSpec.def): its
+/// JSON key ("vector_bytes_per_cycle.div" for a rate), whether no public
+/// source gives it, and the source.
 struct SpecSource {
-  const char *key;
+  std::string key;
   bool assumed;
   const char *source;
 };
