@@ -601,6 +601,11 @@ void KernelWriter::computeInteger(const ComputeArgs &a) {
                   {a.out, in0, inSlice(layer.Inputs[1]), a.co, a.region, a.bias,
                    doubleLit(layer.ConstB), real}));
     break;
+  case OpKind::Mul:
+    e.line(call("lg_int_mul",
+                {a.out, in0, inSlice(layer.Inputs[1]), a.co, a.region, a.bias,
+                 doubleLit(layer.ConstB), real}));
+    break;
   case OpKind::Conv:
     llvm_unreachable("integer convolutions take the matrix unit");
   case OpKind::Lif:
@@ -687,6 +692,11 @@ void KernelWriter::computeFloat(const ComputeArgs &a) {
     e.line(
         call("lg_scale", {a.out, in0, a.co, a.region, "nullptr", "1.0f", a.bias,
                           floatLit(layer.ConstB), a.vtile, a.tilePx}));
+    break;
+  case OpKind::Mul:
+    e.line(call("lg_mul", {a.out, in0, inSlice(layer.Inputs[1]), a.co,
+                           a.region, a.bias, floatLit(layer.ConstB), a.vtile,
+                           a.tilePx}));
     break;
   case OpKind::Conv:
     llvm_unreachable("convolutions take computeConv");

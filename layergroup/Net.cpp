@@ -42,6 +42,8 @@ const char *opKindName(OpKind k) {
     return "add";
   case OpKind::Scale:
     return "scale";
+  case OpKind::Mul:
+    return "mul";
   case OpKind::Lif:
     return "lif";
   }
@@ -383,10 +385,12 @@ Error NetBuilder::setKind(const tir::TaskBlock &b, Layer &l) {
     l.LifFloor = !isFloatPrecision(g.inputPrecision(b.id(), 0));
     return Error::success();
   case BlockKind::CVVH:
+    l.Kind = OpKind::Mul;
+    return Error::success();
   case BlockKind::CLUT:
 #include "graph/StorageKindCases.inc"
     return unsupported(b, "block type (LayerGroup handles CC CC2D CVM CCMPB "
-                          "CCMPS CAVG CADD CVS CAX CLIF)");
+                          "CCMPS CAVG CADD CVS CAX CLIF CVVH)");
   }
   llvm_unreachable("a kind of BlockKinds.def");
 }
@@ -498,7 +502,9 @@ Expected<std::vector<int>> NetBuilder::dataInputs(const tir::TaskBlock &b,
       return unsupported(b, "concatenated input cluster");
   if (ins.empty())
     return unsupported(b, "no data input");
-  if (l.Kind != OpKind::Add && ins.size() != 1)
+  if (l.Kind == OpKind::Mul && ins.size() != 2)
+    return unsupported(b, "a CVVH without two data inputs");
+  if (l.Kind != OpKind::Add && l.Kind != OpKind::Mul && ins.size() != 1)
     return unsupported(b, "more than one data input");
   return ins;
 }
@@ -563,7 +569,8 @@ Error NetBuilder::addCompute(int64_t id) {
   // The reference adds CONST_B when there is no SB bias (the integer loops
   // take it as a constant; an integer convolution's is an integer).
   bool takesBias = l.Kind == OpKind::Conv || l.Kind == OpKind::SumPool ||
-                   l.Kind == OpKind::Add || l.Kind == OpKind::Scale;
+                   l.Kind == OpKind::Add || l.Kind == OpKind::Scale ||
+                   l.Kind == OpKind::Mul;
   if (takesBias && l.Bias.empty() && l.ConstB != 0 &&
       (!l.Integer || l.Kind == OpKind::Conv))
     l.Bias.assign(size_t(c), l.Integer ? l.ConstB : double(float(l.ConstB)));

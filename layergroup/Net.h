@@ -33,6 +33,7 @@ enum class OpKind {
   Clamp,   ///< CCMPB/CCMPS with a 1x1 window, other CMP
   Add,     ///< CADD
   Scale,   ///< CVS (CONST_A) and CAX (alpha[f])
+  Mul,     ///< CVVH: bias + SI1 * SI2 (Hadamard product)
   Lif,     ///< CLIF: integrate and fire, its membrane state carried across
            ///< the images of a run, which are its time steps
 };
@@ -142,7 +143,7 @@ private:
 };
 
 /// The layer view of a validated graph. Errors name the block that is not
-/// supported (FLOAT16, INT9, TERNARY, CLUT, CVVH, rearranging edges,
+/// supported (FLOAT16, INT9, TERNARY, CLUT, rearranging edges,
 /// partial interfaces). An integer convolution whose input and weights are
 /// not both INT8 or both INT16 reads its input widened to INT16 by a layer
 /// of its own ("<conv>.widen") when every value fits.

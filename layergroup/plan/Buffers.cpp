@@ -41,6 +41,7 @@ bool usesChanTile(const Layer &l) {
   case OpKind::Conv:
   case OpKind::SumPool:
   case OpKind::Add:
+  case OpKind::Mul:
     return !l.Bias.empty();
   case OpKind::Scale:
     return !l.Bias.empty() || !l.Alpha.empty();

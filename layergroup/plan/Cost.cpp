@@ -171,6 +171,13 @@ double layerCompute(const GroupPass &pass, const Layer &l, int64_t nb,
     if (!l.Bias.empty())
       c += chanOpCycles(m, px, ft, tilePx, ob);
     break;
+  case OpKind::Mul:
+    c += m.vec(BANG_OP_MUL, double(ft * px)) + m.scalar(ScalarPerCall);
+    if (!l.Bias.empty())
+      c += chanOpCycles(m, px, ft, tilePx, ob);
+    else if (l.ConstB != 0)
+      c += m.vec(BANG_OP_ALU, double(ft * px)) + m.scalar(ScalarPerCall);
+    break;
   case OpKind::Lif:
     llvm_unreachable("CLIF's cost is its scalar loop's, above");
   }

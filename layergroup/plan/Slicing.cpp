@@ -233,6 +233,7 @@ bool channelSliceable(const Net &n, const GroupInfo &g) {
       break;
     case OpKind::Conv:
     case OpKind::Add:
+    case OpKind::Mul:
       return false;
     }
     if (layer.Inputs.size() != 1 || layer.Inputs[0] != n.Layers[l - 1].Output)

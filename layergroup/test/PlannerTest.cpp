@@ -777,3 +777,60 @@ TEST(Stateful, LifCostIsPerNeuronAndStep) {
   EXPECT_GT(C4, 16 * 8 * 8 * 4); // tens of instructions per neuron
   EXPECT_DOUBLE_EQ(C8, 2 * C4);
 }
+
+// --- CVVH: the Hadamard product of two inputs ------------------------------
+
+namespace {
+
+/// a, b [C][HW][HW] -> conv 3x3 on b -> CVVH(a, conv) with a bias.
+Net convMul(int64_t C, int64_t HW) {
+  Net N;
+  int A = N.addInput("a", C, HW, HW);
+  int B = N.conv(N.addInput("b", C, HW, HW), C, 3, 1, 1, "c");
+  Layer L;
+  L.Kind = OpKind::Mul;
+  L.Name = "mul";
+  L.Bias.assign(size_t(C), 0.5);
+  N.markOutput(N.Layers[N.addLayer(L, {A, B}, C, HW, HW)].Output, "y");
+  return N;
+}
+
+} // namespace
+
+TEST(Mul, SlicesPassThroughBothInputs) {
+  Net N = convMul(4, 16);
+  GroupInfo G = groupInfo(N, 0, 1);
+  EXPECT_FALSE(channelSliceable(N, G)); // two inputs, like CADD
+  auto H = sliceH(N, G, 4);
+  ASSERT_TRUE(H);
+  // Element-wise: a (a group input) and the conv output take the output's
+  // rows; the conv's input b its window's.
+  int SA = G.slot(N.inputs()[0]), SC = G.slot(N.Layers[0].Output),
+      SB = G.slot(N.inputs()[1]);
+  EXPECT_EQ(H->Rows[1][SA], (RowRange{4, 8}));
+  EXPECT_EQ(H->Rows[1][SC], (RowRange{4, 8}));
+  EXPECT_EQ(H->Rows[1][SB], (RowRange{3, 9}));
+  auto W = sliceW(N, G, 2);
+  ASSERT_TRUE(W);
+  EXPECT_EQ(W->Rows[1][SA], (RowRange{8, 16}));
+}
+
+TEST(Mul, CostIsAVectorMultiplyAndTheBias) {
+  Net N = convMul(16, 8);
+  GroupInfo G = groupInfo(N, 1, 1);
+  auto P = planGroupWith(N, spec(), 1, G, 1, 1, 1, 1, PlanOptions{});
+  auto Q = planGroupWith(N, spec(), 2, G, 1, 1, 1, 1, PlanOptions{});
+  ASSERT_TRUE(P && Q);
+  double C1 = P->Steps[1].ComputeCycles, C2 = Q->Steps[1].ComputeCycles;
+  EXPECT_GT(C1, 0);
+  EXPECT_DOUBLE_EQ(C2, 2 * C1); // per image
+  // Without the bias, only the multiply.
+  Net M = convMul(16, 8);
+  M.Layers[1].Bias.clear();
+  auto R = planGroupWith(M, spec(), 1, G, 1, 1, 1, 1, PlanOptions{});
+  ASSERT_TRUE(R);
+  EXPECT_LT(R->Steps[1].ComputeCycles, C1);
+  // Both inputs are read from GDRAM, the output written once.
+  EXPECT_EQ(P->ReadBytes - P->WeightReadBytes, 2 * 16 * 8 * 8 * 4);
+  EXPECT_EQ(P->WriteBytes, 16 * 8 * 8 * 4);
+}

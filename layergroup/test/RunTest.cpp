@@ -70,6 +70,9 @@ std::vector<double> reference(const Net &N, int64_t Batch,
               S = U >= L.VTh;
               if (S)
                 U = L.LifSoftReset ? U - L.VTh : L.VReset;
+            } else if (L.Kind == OpKind::Mul) {
+              S = (L.Bias.empty() ? L.ConstB : L.Bias[f]) +
+                  at(A, n, y, x, f) * at(V[L.Inputs[1]], n, y, x, f);
             } else if (L.Kind == OpKind::Add) {
               for (int In2 : L.Inputs)
                 S += at(V[In2], n, y, x, f);
@@ -727,4 +730,27 @@ TEST(Run, SeveralOutputsHSliced) {
   // The search plans it on the tiny device, one image and two.
   checkRun(N, 1, false, "tiny");
   checkRun(N, 2, false, "tiny");
+}
+
+TEST(Run, MulOfTwoInputsGroupedAndSliced) {
+  // CVVH(a, conv(b)) + bias: grouped (with H slices and W tiles forced)
+  // and layer by layer.
+  Net N;
+  int A = N.addInput("a", 16, 12, 12);
+  int B = N.conv(N.addInput("b", 16, 12, 12), 16, 3, 1, 1, "c");
+  Layer L;
+  L.Kind = OpKind::Mul;
+  L.Name = "mul";
+  for (int F = 0; F < 16; ++F)
+    L.Bias.push_back(0.25 * (F % 3));
+  N.markOutput(N.Layers[N.addLayer(L, {A, B}, 16, 12, 12)].Output, "y");
+  checkRun(N, 2);
+  checkRun(N, 2, true);
+  HostTensors In = randomInputs(N, 1);
+  GroupInfo G = groupInfo(N, 0, 1);
+  for (auto [HSecs, WSecs] : {std::pair{3, 1}, std::pair{2, 2}}) {
+    auto P = planGroupWith(N, spec(), 1, G, 1, HSecs, WSecs, 1, PlanOptions{});
+    ASSERT_TRUE(P);
+    checkPlan(N, 1, In, onePlan(*P));
+  }
 }
