@@ -275,13 +275,17 @@ void KernelWriter::sliceAxis(bool w) {
              n.Tensors[g.Tensors[i]].Name);
     return;
   }
-  int final = g.Outputs[0];
-  std::string flo = at(lo, g.slot(final)), fhi = at(hi, g.slot(final));
-  std::string step = str(axis.Step), ext = str(extent(final));
-  e.line(flo + " = " + idx + " * " + step + "; " + fhi + " = " + flo + " + " +
-         step + " < " + ext + " ? " + flo + " + " + step + " : " + ext +
-         "; // " + n.Tensors[final].Name);
-  std::set<int> done{g.slot(final)};
+  // Each group output's own rows (HSlicing::own), then backwards.
+  std::set<int> done;
+  for (int out : g.Outputs) {
+    std::string olo = at(lo, g.slot(out)), ohi = at(hi, g.slot(out));
+    std::string step = str(axis.stepOf(extent(out))), ext = str(extent(out));
+    e.line(olo + " = " + idx + " * " + step + "; " + olo + " = " + olo + " < " +
+           ext + " ? " + olo + " : " + ext + "; " + ohi + " = " + olo + " + " +
+           step + " < " + ext + " ? " + olo + " + " + step + " : " + ext +
+           "; // " + n.Tensors[out].Name);
+    done.insert(g.slot(out));
+  }
   for (int l = g.Last; l >= g.First; --l) {
     const Layer &layer = n.Layers[l];
     int o = g.slot(layer.Output);
@@ -492,24 +496,26 @@ void KernelWriter::tensorStore(int t, const std::string &buf,
   const Tensor &tensor = n.Tensors[t];
   int s = g.slot(t);
   std::string slot = str(s);
-  // Only the item's own rows and columns: for an H (W) sliced output, its
-  // slice.
-  auto own = [&](const char *lo, const char *hi, const char *idx, int secs,
-                 int64_t step, int64_t extent) {
-    if (secs == 1)
+  // Only the item's own rows and columns (HSlicing::own): for an H (W)
+  // sliced output, its slice of its own extent, which the item's range may
+  // exceed by a halo that a layer of the group reads.
+  auto own = [&](const char *lo, const char *hi, const char *idx,
+                 const HSlicing &axis, int64_t extent) {
+    if (axis.HSecs == 1)
       return pfx + lo + "[" + slot + "], " + pfx + hi + "[" + slot + "]";
-    std::string first = pfx + idx + " * " + str(step);
-    std::string last = first + " + " + str(step);
-    return first + ", (" + last + " < " + str(extent) + " ? " + last + " : " +
-           str(extent) + ")";
+    std::string step = str(axis.stepOf(extent)), ext = str(extent);
+    std::string first = pfx + idx + " * " + step;
+    std::string last = first + " + " + step;
+    return "(" + first + " < " + ext + " ? " + first + " : " + ext + "), (" +
+           last + " < " + ext + " ? " + last + " : " + ext + ")";
   };
   bool global = p.global();
   e.line(call("lg_store", {"g_t" + str(t), "t" + str(t) + "[" + buf + "]",
                            pfx + "n0", pfx + "nb", global ? pfx + "f0" : "0",
                            global ? pfx + "ft" : str(tensor.C), str(tensor.C),
                            str(tensor.H), str(tensor.W),
-                           own("lo", "hi", "hs", p.HSecs, p.H.Step, tensor.H),
-                           own("clo", "chi", "ws", p.WSecs, p.W.Step, tensor.W),
+                           own("lo", "hi", "hs", p.H, tensor.H),
+                           own("clo", "chi", "ws", p.W, tensor.W),
                            pfx + "lo[" + slot + "]", pfx + "clo[" + slot + "]",
                            pfx + "chi[" + slot + "]", str(p.H.RowsCap[s]),
                            str(p.W.RowsCap[s]), boolLit(async)}) +

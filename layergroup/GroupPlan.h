@@ -15,6 +15,7 @@
 
 #include "layergroup/Net.h"
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <map>
@@ -66,11 +67,24 @@ GroupInfo groupInfo(const Net &n, int first, int last);
 /// ranges, Step columns and RowsCap the most columns of a slice. Backward-H
 /// and backward-W are separable, so a 2-D tile (hs, ws) holds rows
 /// H.Rows[hs][t] x columns W.Rows[ws][t] of tensor t.
+///
+/// Each group output owns HSecs equal row ranges of its own height (the
+/// last one shorter): slice sl computes at least, and stores exactly, rows
+/// own(sl, H) of it; other rows of its slice (a halo a layer of the group
+/// reads) are computed but not stored. With one output this is the seed's
+/// split of the group output.
 struct HSlicing {
   int HSecs = 1;
-  int64_t Step = 0; ///< output rows per slice of the final tensor
+  int64_t Step = 0; ///< output rows per slice of the first group output
   std::vector<std::vector<RowRange>> Rows;
   std::vector<int64_t> RowsCap; ///< per tensor, the most rows of a slice
+  /// Rows per slice of a group output of \p extent rows.
+  int64_t stepOf(int64_t extent) const { return (extent + HSecs - 1) / HSecs; }
+  /// The rows slice \p sl of a group output of \p extent rows owns.
+  RowRange own(int sl, int64_t extent) const {
+    int64_t step = stepOf(extent);
+    return {std::min(extent, sl * step), std::min(extent, (sl + 1) * step)};
+  }
 };
 
 /// One NRAM buffer: a rectangle [Start, End] (time steps, End may be

@@ -51,7 +51,6 @@ enum class PlanFailure {
   BadSlicing,            ///< N or channel slice counts that leave one empty
   NotChannelSliceable,   ///< channel slices of a group that cannot have them
   ChannelSlicesOneImage, ///< channel slices with several images per item
-  SeveralOutputs,        ///< H or W slices of a group with several outputs
   EmptySlice,            ///< more slices than rows (columns)
   NotFeedingOutput,      ///< a layer that does not feed the group output
   HDuplication,          ///< the h/2 rule
@@ -65,10 +64,12 @@ struct PlanError {
   std::string Message;
 };
 
-/// Rows of every tensor of the group for each H slice (HSlicing). Fails
-/// (nullopt, with \p why) when the group cannot be H sliced that way:
-/// several outputs, slices that leave a slice empty, or the h/2 rule on a
-/// tensor computed in the group (group inputs are re-read, not recomputed).
+/// Rows of every tensor of the group for each H slice (HSlicing): each
+/// group output's own rows (HSlicing::own), then backward-H through the
+/// layers, hulls where several ranges meet. Fails (nullopt, with \p why)
+/// when the group cannot be H sliced that way: slices that leave a slice of
+/// some output empty, or the h/2 rule on a tensor computed in the group
+/// (group inputs are re-read, not recomputed).
 std::optional<HSlicing> sliceH(const Net &n, const GroupInfo &g, int hSecs,
                                PlanError *why);
 /// W slices (columns): backward-W and the w/2 rule, the same rule as H

@@ -94,20 +94,20 @@ HSlicing wholeAxis(const Net &n, const GroupInfo &g, bool w) {
   return s;
 }
 
-/// The ranges of every tensor for slice \p sl: the group output's own, then
-/// backwards through the layers (a tensor read by several takes the hull).
+/// The ranges of every tensor for slice \p sl of \p s: each group output's
+/// own range, then backwards through the layers (a tensor read by several
+/// layers, or a group output also read in the group, takes the hull).
 std::optional<std::vector<RowRange>> sliceRanges(const Net &n,
-                                                 const GroupInfo &g, int sl,
-                                                 int64_t step, bool w,
-                                                 PlanError *why) {
+                                                 const GroupInfo &g,
+                                                 const HSlicing &s, int sl,
+                                                 bool w, PlanError *why) {
   size_t tensors = g.Tensors.size();
   std::vector<RowRange> req(tensors, RowRange{0, 0});
   std::vector<bool> set(tensors, false);
-  int final = g.Outputs[0];
-  int64_t outExtent = extent(n.Tensors[final], w);
-  int finalSlot = g.slot(final);
-  req[finalSlot] = {sl * step, std::min(outExtent, (sl + 1) * step)};
-  set[finalSlot] = true;
+  for (int out : g.Outputs) {
+    req[g.slot(out)] = s.own(sl, extent(n.Tensors[out], w));
+    set[g.slot(out)] = true;
+  }
   for (int l = g.Last; l >= g.First; --l) {
     const Layer &layer = n.Layers[l];
     int outSlot = g.slot(layer.Output);
@@ -132,9 +132,9 @@ std::optional<std::vector<RowRange>> sliceRanges(const Net &n,
   return req;
 }
 
-/// H or W slices of a group: the group output split into equal ranges, then
-/// backwards through the layers; the h/2 (w/2) rule on the tensors the
-/// group computes.
+/// H or W slices of a group: each group output split into equal ranges of
+/// its own, then backwards through the layers; the h/2 (w/2) rule on the
+/// tensors the group computes.
 std::optional<HSlicing> sliceAxis(const Net &n, const GroupInfo &g, int secs,
                                   bool w, PlanError *why) {
   auto fail = [&](PlanFailure k, std::string m) -> std::optional<HSlicing> {
@@ -144,23 +144,23 @@ std::optional<HSlicing> sliceAxis(const Net &n, const GroupInfo &g, int secs,
   };
   if (secs == 1)
     return wholeAxis(n, g, w);
-  if (g.Outputs.size() != 1)
+  if (g.Outputs.empty())
     return fail(
-        PlanFailure::SeveralOutputs,
-        fmt::format("{} slicing needs a single group output", axisName(w)));
-  int64_t outExtent = extent(n.Tensors[g.Outputs[0]], w);
-  int64_t step = (outExtent + secs - 1) / secs;
-  if (secs > outExtent || (secs - 1) * step >= outExtent)
-    return fail(PlanFailure::EmptySlice,
-                fmt::format("{} {} slices of {} {} leave a slice empty", secs,
-                            axisName(w), outExtent, axisUnit(w)));
+        PlanFailure::NotFeedingOutput,
+        fmt::format("{} slices of a group without outputs", axisName(w)));
   HSlicing s;
   s.HSecs = secs;
-  s.Step = step;
+  for (int out : g.Outputs) {
+    int64_t outExtent = extent(n.Tensors[out], w);
+    if (secs > outExtent || s.own(secs - 1, outExtent).size() == 0)
+      return fail(PlanFailure::EmptySlice,
+                  fmt::format("{} {} slices of {} {} leave a slice empty", secs,
+                              axisName(w), outExtent, axisUnit(w)));
+  }
+  s.Step = s.stepOf(extent(n.Tensors[g.Outputs[0]], w));
   s.RowsCap.assign(g.Tensors.size(), 0);
   for (int sl = 0; sl < secs; ++sl) {
-    std::optional<std::vector<RowRange>> req =
-        sliceRanges(n, g, sl, step, w, why);
+    std::optional<std::vector<RowRange>> req = sliceRanges(n, g, s, sl, w, why);
     if (!req)
       return std::nullopt;
     for (size_t i = 0; i < req->size(); ++i) {

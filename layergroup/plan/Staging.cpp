@@ -21,11 +21,21 @@ int64_t sumOf(const GroupInfo &g, const HSlicing &s, int t) {
   return sum;
 }
 
+/// The sum over the slices of \p s of the rows (columns) a group output of
+/// \p extent rows owns: what its stores write, its whole extent once.
+int64_t sumOwn(const HSlicing &s, int64_t extent) {
+  int64_t sum = 0;
+  for (int sl = 0; sl < s.HSecs; ++sl)
+    sum += s.own(sl, extent).size();
+  return sum;
+}
+
 /// Feature-map traffic over all items, exact: what the emitted kernel
 /// copies. Inputs: each item reads its rows, all channels; resident inputs
 /// (a global group without N or H slices) once per core. A tile holds rows
 /// x columns, so over all tiles the pixels are the sum of the rows of the H
-/// slices times the sum of the W slices' columns.
+/// slices times the sum of the W slices' columns. Outputs: each item stores
+/// the rows and columns it owns, so each output is written once.
 void countFeatureMaps(const GroupPass &pass, Traffic &traffic) {
   const GroupPlan &p = pass.plan;
   const GroupInfo &g = pass.group;
@@ -35,8 +45,9 @@ void countFeatureMaps(const GroupPass &pass, Traffic &traffic) {
                     sumOf(g, p.W, t) * pass.net.Tensors[t].elemBytes() *
                     inputReads;
   for (int t : g.Outputs)
-    traffic.write += pass.net.Tensors[t].C * sumOf(g, p.H, t) *
-                     sumOf(g, p.W, t) * pass.net.Tensors[t].elemBytes();
+    traffic.write +=
+        pass.net.Tensors[t].C * sumOwn(p.H, pass.net.Tensors[t].H) *
+        sumOwn(p.W, pass.net.Tensors[t].W) * pass.net.Tensors[t].elemBytes();
   traffic.read *= p.Batch;
   traffic.write *= p.Batch;
   for (int l : g.Layers) {

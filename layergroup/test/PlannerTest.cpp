@@ -120,7 +120,9 @@ TEST(SliceH, RowsPropagateBackward) {
   EXPECT_EQ(S->RowsCap[0], 10);
 }
 
-TEST(SliceH, SeveralOutputsCannotSliceH) {
+TEST(SliceH, SeveralOutputsEachOwnTheirRows) {
+  // Two element-wise outputs: each owns half of its rows; b's slice reads
+  // a's own rows, so nothing is recomputed.
   Net N;
   int X = N.addInput("x", 1, 8, 8);
   int A = N.relu(X, "a");
@@ -130,7 +132,87 @@ TEST(SliceH, SeveralOutputsCannotSliceH) {
   GroupInfo G = groupInfo(N, 0, 1);
   EXPECT_EQ(G.Outputs.size(), 2u);
   EXPECT_TRUE(sliceH(N, G, 1));
-  EXPECT_FALSE(sliceH(N, G, 2));
+  auto S = sliceH(N, G, 2);
+  ASSERT_TRUE(S);
+  EXPECT_EQ(S->Rows[1][1], (RowRange{4, 8}));
+  EXPECT_EQ(S->Rows[1][2], (RowRange{4, 8}));
+  EXPECT_EQ(S->own(1, 8), (RowRange{4, 8}));
+  // More slices than the rows of an output leave one empty.
+  std::string Why;
+  EXPECT_FALSE(sliceH(N, G, 9, &Why));
+  EXPECT_NE(Why.find("empty"), std::string::npos) << Why;
+}
+
+/// A residual block with a strided main branch whose first ReLU also feeds
+/// the 1x1/2 downsample of the next group: x (24 x 20) -> c1 3x3/1 -> r1
+/// (24 rows) -> c2 3x3/2 -> r2 (12 rows); then c3 3x3/1 over r2, ds 1x1/2
+/// over r1, add, ReLU. Layers [0, 3] are a group with two outputs, r1 and
+/// r2.
+Net downsampleBlock() {
+  Net N;
+  int X = N.addInput("x", 4, 24, 20);
+  int R1 = N.relu(N.conv(X, 8, 3, 1, 1, "c1"), "r1");
+  int R2 = N.relu(N.conv(R1, 8, 3, 2, 1, "c2"), "r2");
+  int C3 = N.conv(R2, 8, 3, 1, 1, "c3");
+  int Ds = N.conv(R1, 8, 1, 2, 0, "ds");
+  N.markOutput(N.relu(N.add(C3, Ds, "add"), "relu"), "y");
+  return N;
+}
+
+TEST(SliceH, SeveralOutputsSliceBackwardFromEach) {
+  Net N = downsampleBlock();
+  GroupInfo G = groupInfo(N, 0, 3);
+  ASSERT_EQ(G.Outputs.size(), 2u);
+  // Tensors: x, c1, r1, c2, r2; outputs r1 and r2.
+  ASSERT_EQ(G.slot(G.Outputs[0]), 2);
+  ASSERT_EQ(G.slot(G.Outputs[1]), 4);
+  auto S = sliceH(N, G, 3);
+  ASSERT_TRUE(S);
+  // Each output owns 3 equal ranges of its own rows: r2 [0,4) [4,8)
+  // [8,12) (Step, of the first output r1: 8 rows), r1 [0,8) [8,16)
+  // [16,24).
+  EXPECT_EQ(S->Step, 8);
+  EXPECT_EQ(S->own(1, 12), (RowRange{4, 8}));
+  EXPECT_EQ(S->own(2, 24), (RowRange{16, 24}));
+  // Backward from r2 through c2 (3x3/2 pad 1): out [4, 8) needs r1
+  // [4*2-1, (8-1)*2-1+3) = [7, 16), whose hull with r1's own [8, 16) is
+  // [7, 16); slice 0 [0, 8) (own [0, 8)); slice 2 [15, 24).
+  EXPECT_EQ(S->Rows[0][4], (RowRange{0, 4}));
+  EXPECT_EQ(S->Rows[1][4], (RowRange{4, 8}));
+  EXPECT_EQ(S->Rows[0][2], (RowRange{0, 8}));
+  EXPECT_EQ(S->Rows[1][2], (RowRange{7, 16}));
+  EXPECT_EQ(S->Rows[2][2], (RowRange{15, 24}));
+  // c1 as r1 (element-wise), x one row more on each side of c1 (3x3/1).
+  EXPECT_EQ(S->Rows[1][1], (RowRange{7, 16}));
+  EXPECT_EQ(S->Rows[0][0], (RowRange{0, 9}));
+  EXPECT_EQ(S->Rows[1][0], (RowRange{6, 17}));
+  EXPECT_EQ(S->Rows[2][0], (RowRange{14, 24}));
+  EXPECT_EQ(S->RowsCap[2], 9);
+  // The h/2 rule holds per computed tensor: r1's slices add up to 8 + 9 +
+  // 9 = 26 <= 24 + 12 rows. With 12 slices, r2's rows one each, r1's are
+  // [0, 2) then [2k - 1, 2k + 2): 2 + 11 * 3 = 35 <= 36, still within the
+  // rule; 13 slices leave one of r2 empty.
+  auto S12 = sliceH(N, G, 12);
+  ASSERT_TRUE(S12);
+  EXPECT_EQ(S12->Rows[5][2], (RowRange{9, 12}));
+  std::string Why;
+  EXPECT_FALSE(sliceH(N, G, 13, &Why));
+  EXPECT_NE(Why.find("empty"), std::string::npos) << Why;
+  // The GDRAM bytes of the plan: each output written exactly once.
+  auto P = planGroupWith(N, spec(), 1, G, 1, 3, 1, 1, PlanOptions{});
+  ASSERT_TRUE(P);
+  int64_t R1Bytes = 8 * 24 * 20 * 4, R2Bytes = 8 * 12 * 10 * 4;
+  EXPECT_EQ(P->WriteBytes, R1Bytes + R2Bytes);
+}
+
+TEST(SliceH, SearchSlicesSeveralOutputGroups) {
+  // Before multi-output H slices, the only plans of this two-output group
+  // were N slices; now the search H-slices it on the tiny device.
+  Net N = downsampleBlock();
+  auto P = planGroup(N, spec("tiny"), 1, 0, 3, PlanOptions{});
+  ASSERT_TRUE(P);
+  EXPECT_GT(P->HSecs * P->WSecs, 1);
+  EXPECT_EQ(P->Info.Outputs.size(), 2u);
 }
 
 // --- Backward-W and W slices
