@@ -268,7 +268,12 @@ Error readField(const llvm::json::Object &obj, llvm::StringRef key, Kind,
 /// A field as the JSON form prints it: sizes in their unit, numbers as
 /// given (llvm::json prints doubles with 17 digits: 102.40000000000001).
 std::string printed(const std::string &v, Kind) {
-  return "\"" + llvm::json::fixUTF8(v) + "\"";
+  // Quoted and escaped as JSON: a name may hold quotes, backslashes and
+  // control characters (found by bangc-fuzz-spec).
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  os << llvm::json::Value(llvm::json::fixUTF8(v));
+  return out;
 }
 std::string printed(double v, Kind) {
   return llvm::formatv("{0}", llvm::format("%g", v)).str();
