@@ -95,39 +95,40 @@ const char *roleName(InputRole R) {
   llvm_unreachable("bad role");
 }
 
-/// The fixed leading roles of each compute type (CADD is variadic; storage
-/// types and types the table does not list have none).
+/// Whether \p T is fully connected: its data comes from SIFC (the READS
+/// column), its weights from SWFC, its output is [F].
+static bool fullyConnected(BlockType T) {
+  std::optional<BlockKind> K = blockKind(T);
+  return K && isCompute(*K) && dataSource(*K) == BlockKind::SIFC;
+}
+
+/// The fixed leading roles of each compute type, its INPUTS column (CADD is
+/// variadic; storage types and types the table does not list have none).
 static std::vector<InputRole> fixedRoles(BlockType T) {
   using R = InputRole;
   std::optional<BlockKind> K = blockKind(T);
   if (!K)
     return {};
-  switch (*K) {
-  case BlockKind::CVVH:
-    return {R::Data, R::Data};
-  case BlockKind::CVM:
-  case BlockKind::CC:
-  case BlockKind::CC2D:
-    return {R::Data, R::Weight};
-  case BlockKind::CAX:
-    return {R::Data, R::Alpha};
-  case BlockKind::CAVG:
-  case BlockKind::CVS:
-  case BlockKind::CCMPB:
-  case BlockKind::CCMPS:
-  case BlockKind::CLUT:
-  case BlockKind::CLIF:
+  switch (inputLayout(*K)) {
+  case InputLayout::Data:
     return {R::Data};
-  case BlockKind::CADD:
-#include "graph/StorageKindCases.inc"
+  case InputLayout::DataData:
+    return {R::Data, R::Data};
+  case InputLayout::DataWeight:
+    return {R::Data, R::Weight};
+  case InputLayout::DataAlpha:
+    return {R::Data, R::Alpha};
+  case InputLayout::Variadic:
+  case InputLayout::None:
     return {};
   }
-  llvm_unreachable("a kind of BlockKinds.def");
+  llvm_unreachable("an INPUTS value of BlockKinds.def");
 }
 
 std::vector<InputRole> inputRoles(const TaskBlock &B) {
   int N = B.input_clusters_size();
-  if (B.type() == CADD) {
+  std::optional<BlockKind> K = blockKind(B.type());
+  if (K && inputLayout(*K) == InputLayout::Variadic) {
     std::vector<InputRole> Roles(N, InputRole::Data);
     if (N >= 2 && Dims::fromProto(B.input_clusters(N - 1).shape()).mask() ==
                       dimMask({DF}))
@@ -148,41 +149,31 @@ Dims expectedInputCluster(const TaskBlock &B, InputRole R) {
   if (R == InputRole::Bias || R == InputRole::Alpha)
     return Dims{{DF, D[DF]}};
   if (R == InputRole::Weight) {
-    if (T == CVM)
+    if (fullyConnected(T))
       return Dims{{DF, D[DF]}, {DR, D[DR]}};
     return Dims{{DF, D[DF]}, {DR, D[DR]}, {DKY, D[DKY]}, {DKX, D[DKX]}};
   }
   Dims Same{{DY, D[DY]}, {DX, D[DX]}, {DF, D[DF]}};
   std::optional<BlockKind> K = blockKind(T);
-  if (!K)
+  if (!K || isStorage(*K))
     return Same;
-  switch (*K) {
-  case BlockKind::CVM:
+  // The data's shape is its source's (the READS column), seen through the
+  // window if the kind slides one.
+  BlockKind Source = dataSource(*K);
+  if (Source == BlockKind::SIFC)
     return Dims{{DR, D[DR]}};
-  case BlockKind::CC:
-  case BlockKind::CC2D:
+  if (Source == BlockKind::SIC || Source == BlockKind::SIC2D)
     return Dims{{DY, D[DIY]}, {DX, D[DIX]}, {DR, D[DR]}};
-  case BlockKind::CAVG:
-  case BlockKind::CCMPB:
-  case BlockKind::CCMPS:
+  if (hasWindow(*K))
     return Dims{{DY, D[DIY]}, {DX, D[DIX]}, {DF, D[DF]}};
-  case BlockKind::CADD:
-  case BlockKind::CVVH:
-  case BlockKind::CAX:
-  case BlockKind::CVS:
-  case BlockKind::CLUT:
-  case BlockKind::CLIF:
-#include "graph/StorageKindCases.inc"
-    return Same;
-  }
-  llvm_unreachable("a kind of BlockKinds.def");
+  return Same;
 }
 
 Dims expectedOutputCluster(const TaskBlock &B) {
   Dims D = blockDims(B);
   if (isStorageBlock(B.type()))
     return D;
-  if (B.type() == CVM)
+  if (fullyConnected(B.type()))
     return Dims{{DF, D[DF]}};
   return Dims{{DY, D[DY]}, {DX, D[DX]}, {DF, D[DF]}};
 }
@@ -215,32 +206,13 @@ std::vector<BlockType> allowedSources(BlockType Compute, InputRole R) {
   case InputRole::Alpha:
     return {SB};
   case InputRole::Weight:
-    return Compute == CVM ? std::vector<BlockType>{SWFC}
-                          : std::vector<BlockType>{SW};
+    return fullyConnected(Compute) ? std::vector<BlockType>{SWFC}
+                                   : std::vector<BlockType>{SW};
   case InputRole::Data: {
     std::optional<BlockKind> K = blockKind(Compute);
-    if (!K)
+    if (!K || isStorage(*K))
       return {SI};
-    switch (*K) {
-    case BlockKind::CC:
-      return {SIC};
-    case BlockKind::CC2D:
-      return {SIC2D};
-    case BlockKind::CVM:
-      return {SIFC};
-    case BlockKind::CADD:
-    case BlockKind::CAVG:
-    case BlockKind::CVVH:
-    case BlockKind::CAX:
-    case BlockKind::CVS:
-    case BlockKind::CCMPB:
-    case BlockKind::CCMPS:
-    case BlockKind::CLUT:
-    case BlockKind::CLIF:
-#include "graph/StorageKindCases.inc"
-      return {SI};
-    }
-    llvm_unreachable("a kind of BlockKinds.def");
+    return {BlockType(dataSource(*K))};
   }
   }
   llvm_unreachable("bad role");

@@ -17,7 +17,7 @@
 namespace bangc::graph {
 
 enum class BlockKind : int {
-#define TASKIR_BLOCK_KIND(NAME, ROLE, WINDOW, BIAS, DATA) NAME = taskir::NAME,
+#define TASKIR_BLOCK_KIND(NAME, ...) NAME = taskir::NAME,
 #include "graph/BlockKinds.def"
 #undef TASKIR_BLOCK_KIND
 };
@@ -42,6 +42,25 @@ inline bool isStorage(BlockKind K) {
 bool hasWindow(BlockKind K);
 bool takesBias(BlockKind K);
 bool carriesData(BlockKind K);
+
+/// The INPUTS column: the input clusters before the bias.
+enum class InputLayout {
+  None,
+  Data,
+  DataData,
+  DataWeight,
+  DataAlpha,
+  Variadic
+};
+InputLayout inputLayout(BlockKind K);
+/// The READS column: the storage kind a compute kind's data comes from.
+BlockKind dataSource(BlockKind K);
+/// The ATTRS column: the attributes besides the window's.
+enum class AttrSet { None, Dilation, Cmp, ConstB, ConstAB, Neuron };
+AttrSet attrSet(BlockKind K);
+/// The OUT column: the rule of the output precision.
+enum class OutputRule { SameClass, Accumulates, Keeps, Table, Any, Stored };
+OutputRule outputRule(BlockKind K);
 
 } // namespace bangc::graph
 

@@ -176,6 +176,21 @@ void Validator::checkBlockBasics(const TaskBlock &B) {
     error(B, "precision", "missing or unknown precision");
 }
 
+/// Required and optional dims of a compute kind: from its data's source (the
+/// READS column) and its window.
+std::pair<unsigned, unsigned> computeShapeRule(BlockKind K) {
+  if (inputLayout(K) == InputLayout::Variadic)
+    return {dimMask({DY, DX, DF}), dimMask({DKY, DKX})};
+  BlockKind Source = dataSource(K);
+  if (Source == BlockKind::SIFC)
+    return {dimMask({DF, DR}), 0};
+  if (Source == BlockKind::SIC || Source == BlockKind::SIC2D)
+    return {(1u << NumDims) - 1, 0};
+  if (hasWindow(K))
+    return {dimMask({DY, DX, DF, DKY, DKX, DIY, DIX}), 0};
+  return {dimMask({DY, DX, DF}), 0};
+}
+
 /// Required and optional dims per block type (the seed's shape tables).
 std::pair<unsigned, unsigned> shapeRule(BlockKind K) {
   switch (K) {
@@ -193,23 +208,8 @@ std::pair<unsigned, unsigned> shapeRule(BlockKind K) {
     return {dimMask({DF, DR}), 0};
   case BlockKind::SB:
     return {dimMask({DF}), 0};
-  case BlockKind::CADD:
-    return {dimMask({DY, DX, DF}), dimMask({DKY, DKX})};
-  case BlockKind::CAVG:
-  case BlockKind::CCMPB:
-  case BlockKind::CCMPS:
-    return {dimMask({DY, DX, DF, DKY, DKX, DIY, DIX}), 0};
-  case BlockKind::CVVH:
-  case BlockKind::CAX:
-  case BlockKind::CVS:
-  case BlockKind::CLUT:
-  case BlockKind::CLIF:
-    return {dimMask({DY, DX, DF}), 0};
-  case BlockKind::CVM:
-    return {dimMask({DF, DR}), 0};
-  case BlockKind::CC:
-  case BlockKind::CC2D:
-    return {(1u << NumDims) - 1, 0};
+#include "graph/ComputeKindCases.inc"
+    return computeShapeRule(K);
   }
   llvm_unreachable("a kind of BlockKinds.def");
 }
@@ -408,36 +408,30 @@ void Validator::checkClusters(const TaskBlock &B) {
   int NumData = int(count(Roles, InputRole::Data));
   int Fixed = 0;
   std::string Layout;
-  switch (kindOf(B)) {
-  case BlockKind::CADD:
-    Fixed = 1, Layout = "input1[, input2, ...][, bias]";
+  bool Variadic = inputLayout(kindOf(B)) == InputLayout::Variadic;
+  switch (inputLayout(kindOf(B))) {
+  case InputLayout::Variadic:
+    Fixed = 1, Layout = "input1[, input2, ...]";
     break;
-  case BlockKind::CVVH:
-    Fixed = 2, Layout = "input1, input2[, bias]";
+  case InputLayout::DataData:
+    Fixed = 2, Layout = "input1, input2";
     break;
-  case BlockKind::CVM:
-  case BlockKind::CC:
-  case BlockKind::CC2D:
-    Fixed = 2, Layout = "input, weight[, bias]";
+  case InputLayout::DataWeight:
+    Fixed = 2, Layout = "input, weight";
     break;
-  case BlockKind::CAX:
-    Fixed = 2, Layout = "input, alpha[, bias]";
+  case InputLayout::DataAlpha:
+    Fixed = 2, Layout = "input, alpha";
     break;
-  case BlockKind::CAVG:
-  case BlockKind::CVS:
-    Fixed = 1, Layout = "input[, bias]";
-    break;
-  case BlockKind::CCMPB:
-  case BlockKind::CCMPS:
-  case BlockKind::CLUT:
-  case BlockKind::CLIF:
+  case InputLayout::Data:
     Fixed = 1, Layout = "input";
     break;
-#include "graph/StorageKindCases.inc"
+  case InputLayout::None:
     llvm_unreachable("storage blocks returned above");
   }
-  int Max = T == CADD ? INT32_MAX : Fixed + (takesBias(T) ? 1 : 0);
-  if (N < Fixed || N > Max || (T == CADD && NumData < 1)) {
+  if (takesBias(T))
+    Layout += "[, bias]";
+  int Max = Variadic ? INT32_MAX : Fixed + (takesBias(T) ? 1 : 0);
+  if (N < Fixed || N > Max || (Variadic && NumData < 1)) {
     BadClusters.insert(&B);
     error(B, "input_clusters",
           fmt::format("{} takes input clusters ({}), got {}", blockTypeName(T),
@@ -652,10 +646,8 @@ void Validator::checkRolesAndPrecisions(const TaskBlock &B) {
                         FloatIn ? "FLOAT16 or FLOAT32" : "INT32"));
   }
   // The output precision each compute kind produces from its inputs.
-  switch (kindOf(B)) {
-  case BlockKind::CC:
-  case BlockKind::CC2D:
-  case BlockKind::CVM:
+  switch (outputRule(kindOf(B))) {
+  case OutputRule::Accumulates:
     if (!FloatIn && Out != INT32)
       error(B, "precision",
             fmt::format("{} with {} inputs must produce INT32, got {}",
@@ -666,14 +658,13 @@ void Validator::checkRolesAndPrecisions(const TaskBlock &B) {
                         "got {}",
                         blockTypeName(T), DataName, precisionName(Out)));
     break;
-  case BlockKind::CCMPB:
-  case BlockKind::CCMPS:
+  case OutputRule::Keeps:
     if (Out != DataP)
       error(B, "precision",
             fmt::format("{} keeps its input precision {}, got {}",
                         blockTypeName(T), DataName, precisionName(Out)));
     break;
-  case BlockKind::CLUT: {
+  case OutputRule::Table: {
     int64_t TableSize = B.data().int32_data_size() +
                         B.data().uint32_data_size() +
                         B.data().float_data_size();
@@ -692,20 +683,16 @@ void Validator::checkRolesAndPrecisions(const TaskBlock &B) {
                         precisionMin(DataP), TableSize));
     break;
   }
-  case BlockKind::CVS:
-  case BlockKind::CAX:
-  case BlockKind::CLIF:
-    break; // any output precision
-  case BlockKind::CADD:
-  case BlockKind::CAVG:
-  case BlockKind::CVVH:
+  case OutputRule::Any:
+    break;
+  case OutputRule::SameClass:
     if (isFloatPrecision(Out) != FloatIn)
       error(B, "precision",
             fmt::format(
                 "{} with {} inputs must have {} output precision, got {}",
                 blockTypeName(T), DataName, Class(DataP), precisionName(Out)));
     break;
-#include "graph/StorageKindCases.inc"
+  case OutputRule::Stored:
     llvm_unreachable("storage blocks returned above");
   }
 }
@@ -860,31 +847,24 @@ AttrGroup attrGroup(AttributeType A) {
 }
 
 /// Whether attribute group \p G (not the window's, which follows the WINDOW
-/// column) applies to kind \p K. CC and CC2D take a bias only as an SB
-/// cluster, not as CONST_B.
+/// column) applies to kind \p K: its ATTRS column. CC and CC2D take a bias
+/// only as an SB cluster, not as CONST_B.
 bool kindTakes(BlockKind K, AttrGroup G) {
-  switch (K) {
-  case BlockKind::CC:
-  case BlockKind::CC2D:
+  switch (attrSet(K)) {
+  case AttrSet::Dilation:
     return G == AttrGroup::Dilation;
-  case BlockKind::CCMPB:
-  case BlockKind::CCMPS:
+  case AttrSet::Cmp:
     return G == AttrGroup::Cmp;
-  case BlockKind::CVS:
+  case AttrSet::ConstAB:
     return G == AttrGroup::ConstA || G == AttrGroup::ConstB;
-  case BlockKind::CADD:
-  case BlockKind::CAVG:
-  case BlockKind::CVVH:
-  case BlockKind::CVM:
-  case BlockKind::CAX:
+  case AttrSet::ConstB:
     return G == AttrGroup::ConstB;
-  case BlockKind::CLIF:
+  case AttrSet::Neuron:
     return G == AttrGroup::Neuron;
-  case BlockKind::CLUT:
-#include "graph/StorageKindCases.inc"
+  case AttrSet::None:
     return false;
   }
-  llvm_unreachable("a kind of BlockKinds.def");
+  llvm_unreachable("an ATTRS value of BlockKinds.def");
 }
 
 /// Block kinds an attribute applies to.

@@ -38,7 +38,7 @@ std::set<std::string> names(bool (*Pred)(BlockKind)) {
 
 TEST(BlockKind, EveryProtoTypeIsARowOnce) {
   std::set<int> Rows;
-#define TASKIR_BLOCK_KIND(NAME, ROLE, WINDOW, BIAS, DATA)                      \
+#define TASKIR_BLOCK_KIND(NAME, ROLE, ...)                                     \
   EXPECT_TRUE(Rows.insert(int(BlockKind::NAME)).second) << #NAME;
 #include "graph/BlockKinds.def"
 #undef TASKIR_BLOCK_KIND
@@ -66,6 +66,26 @@ TEST(BlockKind, ColumnsAreTheSeedsSets) {
   EXPECT_EQ(
       names([](BlockKind K) { return blockRole(K) == BlockRole::Tensor; }),
       (S{"SI", "SIC", "SIC2D", "SIFC"}));
+  // The compute columns: input layout, data source, attributes, output.
+  EXPECT_EQ(names([](BlockKind K) {
+              return inputLayout(K) == InputLayout::DataWeight;
+            }),
+            (S{"CVM", "CC", "CC2D"}));
+  EXPECT_EQ(
+      names([](BlockKind K) { return inputLayout(K) == InputLayout::Data; }),
+      (S{"CAVG", "CVS", "CCMPB", "CCMPS", "CLUT", "CLIF"}));
+  EXPECT_EQ(names([](BlockKind K) {
+              return isCompute(K) && dataSource(K) != BlockKind::SI;
+            }),
+            (S{"CVM", "CC", "CC2D"}));
+  EXPECT_EQ(names([](BlockKind K) { return attrSet(K) == AttrSet::ConstB; }),
+            (S{"CADD", "CAVG", "CVVH", "CVM", "CAX"}));
+  EXPECT_EQ(names([](BlockKind K) {
+              return outputRule(K) == OutputRule::Accumulates;
+            }),
+            (S{"CVM", "CC", "CC2D"}));
+  EXPECT_EQ(names([](BlockKind K) { return outputRule(K) == OutputRule::Any; }),
+            (S{"CAX", "CVS", "CLIF"}));
   // The BlockType forms answer false for a type that is no row.
   EXPECT_FALSE(hasWindow(taskir::BLOCK_TYPE_UNSPECIFIED));
   EXPECT_FALSE(isComputeBlock(taskir::BlockType(99)));
