@@ -607,6 +607,9 @@ void KernelWriter::computeInteger(const ComputeArgs &a) {
                   {a.out, in0, inSlice(layer.Inputs[1]), a.co, a.region, a.bias,
                    doubleLit(layer.ConstB), real}));
     break;
+  case OpKind::Lut:
+    e.line(call("lg_lut", {a.out, in0, a.co, a.region, a.alpha}));
+    break;
   case OpKind::Mul:
     e.line(call("lg_int_mul",
                 {a.out, in0, inSlice(layer.Inputs[1]), a.co, a.region, a.bias,
@@ -698,6 +701,9 @@ void KernelWriter::computeFloat(const ComputeArgs &a) {
     e.line(
         call("lg_scale", {a.out, in0, a.co, a.region, "nullptr", "1.0f", a.bias,
                           floatLit(layer.ConstB), a.vtile, a.tilePx}));
+    break;
+  case OpKind::Lut:
+    e.line(call("lg_lut", {a.out, in0, a.co, a.region, a.alpha}));
     break;
   case OpKind::Mul:
     e.line(call("lg_mul", {a.out, in0, inSlice(layer.Inputs[1]), a.co,

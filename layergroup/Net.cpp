@@ -44,6 +44,8 @@ const char *opKindName(OpKind k) {
     return "scale";
   case OpKind::Mul:
     return "mul";
+  case OpKind::Lut:
+    return "lut";
   case OpKind::Lif:
     return "lif";
   }
@@ -387,10 +389,16 @@ Error NetBuilder::setKind(const tir::TaskBlock &b, Layer &l) {
   case BlockKind::CVVH:
     l.Kind = OpKind::Mul;
     return Error::success();
-  case BlockKind::CLUT:
+  case BlockKind::CLUT: { // the table: the block's own data
+    l.Kind = OpKind::Lut;
+    auto table = blockValues(b);
+    if (!table)
+      return table.takeError();
+    l.Alpha = std::move(*table);
+    return Error::success();
+  }
 #include "graph/StorageKindCases.inc"
-    return unsupported(b, "block type (LayerGroup handles CC CC2D CVM CCMPB "
-                          "CCMPS CAVG CADD CVS CAX CLIF CVVH)");
+    return unsupported(b, "block type");
   }
   llvm_unreachable("a kind of BlockKinds.def");
 }
@@ -451,6 +459,13 @@ Error NetBuilder::setPrecision(const tir::TaskBlock &b,
                                const std::vector<int> &ins, Layer &l) {
   tir::Precision p = b.precision();
   tir::Precision data = g.inputPrecision(b.id(), 0);
+  if (l.Kind == OpKind::Lut) { // indexes by the input; holds the output's
+    int64_t lo = precisionMin(data), entries = precisionMax(data) - lo + 1;
+    if (int64_t(l.Alpha.size()) != entries)
+      return unsupported(b, "a table of another size than its input's range");
+    l.Integer = p != tir::FLOAT32;
+    return Error::success();
+  }
   if (l.Kind == OpKind::Lif) { // computes in double, stores 0 or 1
     l.Integer = p != tir::FLOAT32;
     return Error::success();

@@ -34,6 +34,7 @@ enum class OpKind {
   Add,     ///< CADD
   Scale,   ///< CVS (CONST_A) and CAX (alpha[f])
   Mul,     ///< CVVH: bias + SI1 * SI2 (Hadamard product)
+  Lut,     ///< CLUT: table[x - min of the input type]; the table in Alpha
   Lif,     ///< CLIF: integrate and fire, its membrane state carried across
            ///< the images of a run, which are its time steps
 };
@@ -74,7 +75,8 @@ struct Layer {
   /// layer's input (weights) or output (bias, alpha).
   std::vector<double> Weight; ///< Conv: [F][C][KY][KX]
   std::vector<double> Bias;   ///< per output channel; empty: ConstB
-  std::vector<double> Alpha;  ///< CAX per channel; empty: ConstA
+  std::vector<double> Alpha;  ///< CAX per channel (empty: ConstA); Lut: the
+                              ///< table, one entry per input value
   double Cmp = 0, ConstA = 1, ConstB = 0;
   bool ClampMax = true; ///< Clamp: max(x, Cmp) (CCMPB), else min (CCMPS)
   /// Lif (docs/taskir.md "CLIF"): V = Decay * V + x - VLeak (floored when
@@ -143,7 +145,7 @@ private:
 };
 
 /// The layer view of a validated graph. Errors name the block that is not
-/// supported (FLOAT16, INT9, TERNARY, CLUT, rearranging edges,
+/// supported (FLOAT16, INT9, TERNARY, rearranging edges,
 /// partial interfaces). An integer convolution whose input and weights are
 /// not both INT8 or both INT16 reads its input widened to INT16 by a layer
 /// of its own ("<conv>.widen") when every value fits.

@@ -50,6 +50,7 @@ bool usesChanTile(const Layer &l) {
   case OpKind::Relu:
   case OpKind::Clamp:
   case OpKind::Lif:
+  case OpKind::Lut:
     return false;
   }
   return false;

@@ -41,6 +41,8 @@ constexpr double ScalarIntPoolPerTap = 55;
 /// Instructions per neuron and time step of lg_lif (load the input and the
 /// state, multiply-add in double, floor, compare, reset, store both).
 constexpr double ScalarLifPerNeuron = 60;
+/// Per element of lg_lut: load, subtract, index, load, store.
+constexpr double ScalarLutPerElement = 20;
 
 /// Cycles of lg_chan_op over \p px pixels of \p c channels of \p eb
 /// bytes each.
@@ -130,6 +132,9 @@ double layerCompute(const GroupPass &pass, const Layer &l, int64_t nb,
   int64_t ft = s.channels;
   int64_t px = s.outRows * s.outCols;
   double c = 0;
+  if (l.Kind == OpKind::Lut)
+    return double(nb) *
+           m.scalar(double(ft * px) * ScalarLutPerElement + ScalarPerCall);
   if (l.Kind == OpKind::Lif)
     return double(nb) *
            m.scalar(double(ft * px) * ScalarLifPerNeuron + ScalarPerCall);
@@ -179,7 +184,8 @@ double layerCompute(const GroupPass &pass, const Layer &l, int64_t nb,
       c += m.vec(BANG_OP_ALU, double(ft * px)) + m.scalar(ScalarPerCall);
     break;
   case OpKind::Lif:
-    llvm_unreachable("CLIF's cost is its scalar loop's, above");
+  case OpKind::Lut:
+    llvm_unreachable("CLIF's and CLUT's cost is their scalar loop's, above");
   }
   return c * double(nb);
 }

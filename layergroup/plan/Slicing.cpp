@@ -234,6 +234,7 @@ bool channelSliceable(const Net &n, const GroupInfo &g) {
     case OpKind::Conv:
     case OpKind::Add:
     case OpKind::Mul:
+    case OpKind::Lut: // its table would be offset by the channel slice
       return false;
     }
     if (layer.Inputs.size() != 1 || layer.Inputs[0] != n.Layers[l - 1].Output)

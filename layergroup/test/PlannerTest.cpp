@@ -916,3 +916,50 @@ TEST(Mul, CostIsAVectorMultiplyAndTheBias) {
   EXPECT_EQ(P->ReadBytes - P->WeightReadBytes, 2 * 16 * 8 * 8 * 4);
   EXPECT_EQ(P->WriteBytes, 16 * 8 * 8 * 4);
 }
+
+// --- CLUT: table lookup ------------------------------------------------------
+
+TEST(Lut, SlicesPassThroughAndTheTableIsResident) {
+  // conv 3x3 -> CLUT (a 256-entry table of the output type): element-wise
+  // rows, no channel slices, the table in NRAM for the whole kernel.
+  Net N;
+  int X = N.conv(N.addInput("x", 4, 16, 16), 4, 3, 1, 1, "c");
+  Layer L;
+  L.Kind = OpKind::Lut;
+  L.Name = "lut";
+  L.Alpha.assign(256, 1.0);
+  int Out = N.Layers[N.addLayer(L, {X}, 4, 16, 16)].Output;
+  N.markOutput(Out, "y");
+  GroupInfo G = groupInfo(N, 0, 1);
+  EXPECT_FALSE(channelSliceable(N, G));
+  auto H = sliceH(N, G, 4);
+  ASSERT_TRUE(H);
+  EXPECT_EQ(H->Rows[2][G.slot(Out)], H->Rows[2][G.slot(X)]);
+  auto P = planGroupWith(N, spec(), 1, G, 1, 4, 1, 1, PlanOptions{});
+  ASSERT_TRUE(P);
+  int Tables = 0;
+  for (const LmemBuffer &B : P->Buffers)
+    if (B.K == LmemBuffer::Weight && B.Layer == 1 && B.Part == 2) {
+      ++Tables;
+      EXPECT_EQ(B.Bytes, 256 * 4);
+      EXPECT_EQ(B.End, TsInf);
+    }
+  EXPECT_EQ(Tables, 1);
+}
+
+TEST(Lut, CostIsPerElement) {
+  Net N;
+  Layer L;
+  L.Kind = OpKind::Lut;
+  L.Alpha.assign(256, 0.0);
+  N.markOutput(
+      N.Layers[N.addLayer(L, {N.addInput("x", 8, 8, 8)}, 8, 8, 8)].Output,
+      "y");
+  GroupInfo G = groupInfo(N, 0, 0);
+  auto P1 = planGroupWith(N, spec(), 1, G, 1, 1, 1, 1, PlanOptions{});
+  auto P3 = planGroupWith(N, spec(), 3, G, 1, 1, 1, 1, PlanOptions{});
+  ASSERT_TRUE(P1 && P3);
+  EXPECT_GT(P1->Steps[1].ComputeCycles, 0);
+  EXPECT_DOUBLE_EQ(P3->Steps[1].ComputeCycles,
+                   3 * P1->Steps[1].ComputeCycles);
+}
