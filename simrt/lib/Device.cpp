@@ -206,15 +206,25 @@ Expected<LaunchStats> Device::launch(const Kernel &kernel,
     return topo.takeError();
 
   if (options.isolate && isolationSupported())
-    return launchIsolated(*impl, kernel, args, options,
-                          [&](const LaunchOptions &inProcess) {
-                            return launch(kernel, layout, dim, type, args,
-                                          inProcess);
-                          });
+    return launchIsolated(*impl, kernel, layout, dim, type, args, options);
+  return launchInProcess(*impl, kernel, layout, dim, type, args, options);
+}
+
+Expected<LaunchStats> bangsim::launchInProcess(DeviceImpl &device,
+                                               const Kernel &kernel,
+                                               const StaticLayout &layout,
+                                               Dim3 dim, FuncType type,
+                                               llvm::ArrayRef<KernelArg> args,
+                                               const LaunchOptions &options) {
+  const DeviceSpec &spec = device.spec;
+  Expected<Topology> topo = topologyOf(spec, type, dim.count());
+  if (!topo)
+    return topo.takeError();
+  DeviceImpl *impl = &device;
   std::lock_guard launchLock(impl->launchMutex);
   auto hostStart = std::chrono::steady_clock::now();
   Launch l;
-  l.device = impl.get();
+  l.device = impl;
   l.kernel = &kernel;
   l.spec = &spec;
   l.options = options;

@@ -3,23 +3,29 @@
 // Kernel code is native code: in-process, a kernel that calls exit(),
 // abort(), raise(SIGKILL) or fork(), or writes through a wild pointer into
 // host memory, ends or corrupts the host. An isolated launch
-// (LaunchOptions::isolate) runs in a forked worker process instead:
+// (LaunchOptions::isolate) runs in the device's worker process instead, a
+// fork of this one that runs launch after launch while it can (the same
+// buffers, modules and launching thread; a clean end of each launch):
 //
-//  - GDRAM buffers are MAP_SHARED mappings (Memory.cpp), so the worker
-//    writes the parent's buffers directly; the rest of the worker's memory
-//    is its own copy, so the host survives whatever the kernel scribbles.
-//    Buffers no argument points into are made inaccessible in the worker:
-//    a wild store into another buffer faults instead of corrupting it.
-//  - The worker runs the launch as the in-process path does, under a
+//  - GDRAM buffers are MAP_SHARED mappings (Memory.cpp), and so is the
+//    modules' writable data (codegen/JIT.cpp), so the worker writes the
+//    parent's buffers and device variables directly; the rest of its
+//    memory is its own copy, so the host survives whatever the kernel
+//    scribbles. Buffers no argument points into are made inaccessible in
+//    the worker for the launch: a wild store into another buffer faults
+//    instead of corrupting it.
+//  - The worker runs each launch as the in-process path does, under a
 //    seccomp-BPF filter that allows only the system calls the simulator
-//    needs (memory, threads, futexes, writes to its result pipe). Any other
-//    raises SIGSYS, whose handler records the task and the source line in
-//    a page shared with the parent and ends the worker.
-//  - The result (stats, fault, error) and __bang_printf's lines come back
-//    over a pipe. The parent turns any other end of the worker (a signal,
-//    an exit, the --timeout, which is enforced here on the wall clock by
-//    killing the worker) into a LaunchFault naming the kernel and the tasks
-//    that were running, with their source line when it can be read.
+//    needs (memory, threads, futexes, reads and writes on its socket). Any
+//    other raises SIGSYS, whose handler records the task and the source
+//    line in a page shared with the parent and ends the worker.
+//  - Launches go to the worker, and results (stats, fault, error) and
+//    __bang_printf's lines come back, as frames on a socket. The parent
+//    turns any other end of the worker (a signal, an exit, the --timeout,
+//    which is enforced here on the wall clock by killing the worker) into
+//    a LaunchFault naming the kernel and the tasks that were running, with
+//    their source line when it can be read, and forks a new worker for
+//    the next launch.
 //
 // The fork happens on the launching thread while it holds the device's
 // launch lock; the worker uses no lock another parent thread could hold
@@ -39,10 +45,12 @@
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <map>
 #include <poll.h>
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -76,6 +84,9 @@ namespace {
 constexpr int WorkerExit = 0x5b;
 
 IsolationRecord *activeRecord = nullptr; ///< in the worker
+
+/// Counts module loads and unloads (noteModulesChanged).
+std::atomic<uint64_t> moduleGeneration{0};
 
 /// Copies a C string the worker can still read into `dst`, bounded.
 void copyString(char *dst, size_t size, const char *src) {
@@ -188,7 +199,8 @@ bool installFilter(int resultFd) {
   }
   // Threads, never processes.
   b.allowIf(SYS_clone, 0, CLONE_THREAD, CLONE_THREAD);
-  // Only to the result pipe; only the worker's own exit status.
+  // Only from and to its socket; only the worker's own exit status.
+  b.allowIf(SYS_read, 0, ~0u, uint32_t(resultFd));
   b.allowIf(SYS_write, 0, ~0u, uint32_t(resultFd));
   b.allowIf(SYS_exit_group, 0, ~0u, WorkerExit);
   b.stmt(BPF_RET | BPF_K, SECCOMP_RET_TRAP);
@@ -205,7 +217,13 @@ bool installFilter(int resultFd) {
 
 // --- The pipe protocol: frames of a type byte, a length and the bytes ---===//
 
-enum Frame : char { Printf = 'P', Stats = 'S', Fault = 'F', Failure = 'E' };
+enum Frame : char {
+  LaunchRequest = 'L', ///< parent to worker: a launch (putRequest)
+  Printf = 'P',        ///< worker to parent: __bang_printf output
+  Stats = 'S',         ///< and the launch's result: its stats,
+  Fault = 'F',         ///< a fault,
+  Failure = 'E'        ///< or another error
+};
 
 void writeAll(int fd, const char *p, size_t n) {
   while (n) {
@@ -367,34 +385,176 @@ bool get(llvm::StringRef bytes, LaunchStats &s) {
   return r.ok && r.in.empty();
 }
 
+// --- Launch requests on the wire ---------------------------------------===//
+
+// A new field of LaunchOptions, Kernel or StaticLayout must be sent too:
+// update putRequest() and getRequest() below, then these sizes.
+static_assert(sizeof(LaunchOptions) == 40 && sizeof(Kernel) == 168 &&
+                  sizeof(StaticLayout) == 48,
+              "a launch's inputs changed: update Isolate.cpp's putRequest() "
+              "and getRequest()");
+
+/// A launch as the parent sends it to the worker: what launchInProcess
+/// takes. Its pointers (the kernel's entry, the static initialisers' data,
+/// the buffers the arguments point into) are valid in the worker because
+/// it was forked after the module was loaded and the buffers allocated.
+struct Request {
+  Kernel kernel;
+  StaticLayout layout;
+  Dim3 dim;
+  FuncType type = FuncType::Block;
+  std::vector<KernelArg> args;
+  LaunchOptions options;
+};
+
+std::string putRequest(const Kernel &k, const StaticLayout &layout, Dim3 dim,
+                       FuncType type, llvm::ArrayRef<KernelArg> args,
+                       const LaunchOptions &o) {
+  Writer w;
+  w.str(k.name);
+  w.str(k.pretty);
+  w.str(k.signature);
+  w.pod(reinterpret_cast<uintptr_t>(k.entry));
+  w.str(k.file);
+  w.pod(k.line);
+  w.pod(uint64_t(k.params.size()));
+  for (const BangParamDesc &p : k.params)
+    w.pod(p);
+  w.pod(layout.bytes);
+  w.pod(uint64_t(layout.inits.size()));
+  for (const BangStaticInit &i : layout.inits)
+    w.pod(i);
+  w.pod(dim);
+  w.pod(type);
+  w.pod(uint64_t(args.size()));
+  for (const KernelArg &a : args) {
+    w.pod(a.kind);
+    w.pod(a.bits);
+    w.str(std::string(a.bytes.begin(), a.bytes.end()));
+  }
+  w.pod(o.hostThreads);
+  w.pod(o.trace);
+  w.pod(o.printfLimit);
+  w.pod(o.checkRaces);
+  return std::move(w.out);
+}
+
+bool getRequest(llvm::StringRef bytes, Request &q) {
+  Reader r{bytes};
+  Kernel &k = q.kernel;
+  r.str(k.name);
+  r.str(k.pretty);
+  r.str(k.signature);
+  uintptr_t entry = 0;
+  r.pod(entry);
+  k.entry = reinterpret_cast<BangKernelEntry>(entry);
+  r.str(k.file);
+  r.pod(k.line);
+  uint64_t n = 0;
+  if (!r.count(n, sizeof(BangParamDesc)))
+    return false;
+  k.params.resize(n);
+  for (BangParamDesc &p : k.params)
+    r.pod(p);
+  r.pod(q.layout.bytes);
+  if (!r.count(n, sizeof(BangStaticInit)))
+    return false;
+  q.layout.inits.resize(n);
+  for (BangStaticInit &i : q.layout.inits)
+    r.pod(i);
+  r.pod(q.dim);
+  r.pod(q.type);
+  if (!r.count(n, 1 + 8 + 8))
+    return false;
+  q.args.resize(n);
+  for (KernelArg &a : q.args) {
+    std::string bytes;
+    r.pod(a.kind);
+    r.pod(a.bits);
+    r.str(bytes);
+    a.bytes.assign(bytes.begin(), bytes.end());
+  }
+  r.pod(q.options.hostThreads);
+  r.pod(q.options.trace);
+  r.pod(q.options.printfLimit);
+  r.pod(q.options.checkRaces);
+  return r.ok && r.in.empty();
+}
+
 // --- The worker ---------------------------------------------------------===//
 
+/// What the worker did to a buffer: made it inaccessible, mapped its pages.
+struct BufferState {
+  bool hidden = false, populated = false;
+};
+
 /// Makes every GDRAM buffer no argument points into inaccessible here, and
-/// maps the pages of the others.
-void hideOtherBuffers(const MemoryMap &memory, llvm::ArrayRef<KernelArg> args) {
+/// the others accessible again, with their pages mapped (once per worker).
+void showOnlyArguments(const MemoryMap &memory, llvm::ArrayRef<KernelArg> args,
+                       std::map<uintptr_t, BufferState> &states) {
   for (auto [base, bytes] : memory.liveRanges()) {
     bool passed = false;
     for (const KernelArg &a : args)
       passed |= a.kind == 'p' && a.bits >= base &&
                 a.bits < base + std::max<uint64_t>(bytes, 1);
     void *p = reinterpret_cast<void *>(base);
-    if (!passed)
-      mprotect(p, bytes ? bytes : 1, PROT_NONE);
-    else if (bytes) // map the parent's pages at once, not a fault per page
+    BufferState &s = states[base];
+    if (!passed) {
+      if (!s.hidden)
+        mprotect(p, bytes ? bytes : 1, PROT_NONE);
+      s.hidden = true;
+      continue;
+    }
+    if (s.hidden)
+      mprotect(p, bytes ? bytes : 1, PROT_READ | PROT_WRITE);
+    s.hidden = false;
+    if (!s.populated && bytes) // the parent's pages at once, not a fault each
       madvise(p, bytes, MADV_POPULATE_WRITE);
+    s.populated = true;
   }
 }
 
-[[noreturn]] void workerMain(
-    int fd, IsolationRecord *record, DeviceImpl &device,
-    llvm::ArrayRef<KernelArg> args, LaunchOptions options,
-    llvm::function_ref<llvm::Expected<LaunchStats>(const LaunchOptions &)>
-        run) {
+bool readAll(int fd, char *p, size_t n) {
+  while (n) {
+    ssize_t r = ::read(fd, p, n);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r <= 0)
+      return false;
+    p += r;
+    n -= size_t(r);
+  }
+  return true;
+}
+
+/// The parent's next request; false when it closed the socket.
+bool readFrame(int fd, char &type, std::string &body) {
+  char head[9];
+  if (!readAll(fd, head, sizeof head))
+    return false;
+  uint64_t n;
+  std::memcpy(&n, head + 1, 8);
+  if (n > (uint64_t(1) << 32))
+    return false;
+  type = head[0];
+  body.resize(n);
+  return readAll(fd, body.data(), n);
+}
+
+[[noreturn]] void workerMain(int fd, IsolationRecord *record,
+                             DeviceImpl &device, pid_t parent) {
   // The launch lock the parent holds is this process's to take, and the
   // worker's only thread is this one.
   new (&device.launchMutex) std::mutex();
-  // Die with the parent.
+  // Die with the thread that forked us (it waits for every launch it sends)
+  // and, if the parent is already gone, now.
   prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent)
+    syscall(SYS_exit_group, WorkerExit);
+  // No file of the parent's but the socket: not another worker's socket.
+  if (fd > 0)
+    syscall(SYS_close_range, 0u, unsigned(fd - 1), 0u);
+  syscall(SYS_close_range, unsigned(fd + 1), ~0u, 0u);
   installSignalHandlers();
   activeRecord = record;
   struct sigaction sa;
@@ -406,11 +566,6 @@ void hideOtherBuffers(const MemoryMap &memory, llvm::ArrayRef<KernelArg> args) {
   // glibc sets up its thread signals (sigaction) at a process's first
   // thread: have that happen before the filter.
   std::thread([] {}).join();
-  hideOtherBuffers(device.memory, args);
-  PipeStream printfOut(fd);
-  options.printfOut = &printfOut;
-  options.timeoutSeconds = 0; // the parent ends the worker at the deadline
-  options.isolate = false;
   if (!installFilter(fd)) {
     sendFrame(fd, Failure,
               "cannot isolate the launch: the kernel refused the system call "
@@ -420,10 +575,29 @@ void hideOtherBuffers(const MemoryMap &memory, llvm::ArrayRef<KernelArg> args) {
                   "in-process");
     syscall(SYS_exit_group, WorkerExit);
   }
-  llvm::Expected<LaunchStats> stats = run(options);
-  if (stats) {
-    sendFrame(fd, Stats, put(*stats));
-  } else {
+  // Launches until the parent closes the socket (or kills us).
+  std::map<uintptr_t, BufferState> buffers;
+  std::string body;
+  char type = 0;
+  while (readFrame(fd, type, body)) {
+    Request q;
+    if (type != LaunchRequest || !getRequest(body, q)) {
+      sendFrame(fd, Failure,
+                "the launch's worker process got a malformed "
+                "request (a bug of bangc-sim)");
+      break;
+    }
+    showOnlyArguments(device.memory, q.args, buffers);
+    PipeStream printfOut(fd);
+    q.options.printfOut = &printfOut;
+    q.options.timeoutSeconds = 0; // the parent ends the worker at the deadline
+    q.options.isolate = false;
+    llvm::Expected<LaunchStats> stats = launchInProcess(
+        device, q.kernel, q.layout, q.dim, q.type, q.args, q.options);
+    if (stats) {
+      sendFrame(fd, Stats, put(*stats));
+      continue;
+    }
     std::string fault, other;
     llvm::handleAllErrors(
         stats.takeError(), [&](const LaunchFault &f) { fault = f.message; },
@@ -537,35 +711,73 @@ void bangsim::noteRunningTask(int worker, const Task *task) {
   s.taskId.store(task ? task->ctx.taskId : -1);
 }
 
-llvm::Expected<LaunchStats> bangsim::launchIsolated(
-    DeviceImpl &device, const Kernel &kernel, llvm::ArrayRef<KernelArg> args,
-    const LaunchOptions &options,
-    llvm::function_ref<llvm::Expected<LaunchStats>(const LaunchOptions &)>
-        run) {
-  std::lock_guard launchLock(device.launchMutex);
-  auto start = std::chrono::steady_clock::now();
+struct bangsim::IsolatedWorker {
+  pid_t pid = -1;
+  int fd = -1; ///< the parent's end of the socket
+  IsolationRecord *record = nullptr;
+  /// What the worker's copy of the process knows: the buffers and modules
+  /// of these generations.
+  uint64_t memoryGeneration = 0, moduleGeneration = 0;
+  /// The thread that forked it: its end ends the worker (PR_SET_PDEATHSIG).
+  pid_t thread = 0;
+  bool reaped = false;
+  ~IsolatedWorker() {
+    if (pid > 0 && !reaped) {
+      kill(pid, SIGKILL);
+      while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR)
+        ;
+    }
+    if (fd >= 0)
+      close(fd);
+    if (record)
+      munmap(record, sizeof(IsolationRecord));
+  }
+};
+
+void bangsim::IsolatedWorkerDeleter::operator()(IsolatedWorker *w) const {
+  delete w;
+}
+
+void bangsim::noteModulesChanged() { ++moduleGeneration; }
+
+namespace {
+
+using WorkerPtr = std::unique_ptr<IsolatedWorker, IsolatedWorkerDeleter>;
+
+/// Whether the device's worker can run the next launch: it knows the
+/// buffers and modules of now, this thread forked it, and it still lives.
+bool reusable(IsolatedWorker &w, const DeviceImpl &device) {
+  if (w.memoryGeneration != device.memory.generation() ||
+      w.moduleGeneration != moduleGeneration.load() || w.thread != gettid())
+    return false;
+  int status;
+  if (waitpid(w.pid, &status, WNOHANG) == 0)
+    return true;
+  w.reaped = true; // killed while idle (by a user, the OOM killer): a new one
+  return false;
+}
+
+llvm::Expected<WorkerPtr> startWorker(DeviceImpl &device) {
+  WorkerPtr w(new IsolatedWorker());
+  w->memoryGeneration = device.memory.generation();
+  w->moduleGeneration = moduleGeneration.load();
+  w->thread = gettid();
   void *page = mmap(nullptr, sizeof(IsolationRecord), PROT_READ | PROT_WRITE,
                     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (page == MAP_FAILED)
     return startError("mmap");
-  auto *record = new (page) IsolationRecord();
-  for (auto &s : record->slots)
-    s.taskId = -1;
-  struct Unmap {
-    void *p;
-    ~Unmap() { munmap(p, sizeof(IsolationRecord)); }
-  } unmap{page};
+  w->record = new (page) IsolationRecord();
   int fds[2];
-  if (pipe2(fds, O_CLOEXEC))
-    return startError("pipe");
-  LaunchOptions workerOptions = options;
-  if (!workerOptions.hostThreads) // the worker may not ask the system
-    workerOptions.hostThreads =
-        std::max(1u, std::thread::hardware_concurrency());
-  llvm::raw_ostream &out =
-      options.printfOut ? *options.printfOut : llvm::outs();
-  out.flush(); // nothing buffered may be written twice
-  pid_t pid = fork();
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds))
+    return startError("socketpair");
+  pid_t parent = getpid();
+  pid_t pid;
+  {
+    // The worker's copy of the buffer map must not be locked by another
+    // thread's malloc; the worker only ever reads it.
+    auto mapLock = device.memory.readLock();
+    pid = fork();
+  }
   if (pid < 0) {
     close(fds[0]);
     close(fds[1]);
@@ -573,11 +785,68 @@ llvm::Expected<LaunchStats> bangsim::launchIsolated(
   }
   if (pid == 0) {
     close(fds[0]);
-    workerMain(fds[1], record, device, args, workerOptions, run);
+    workerMain(fds[1], w->record, device, parent);
   }
   close(fds[1]);
+  w->pid = pid;
+  w->fd = fds[0];
+  return std::move(w);
+}
 
-  // Read frames until the worker closes the pipe or the deadline passes.
+/// Sends the whole request; false if the worker is gone.
+bool sendRequest(int fd, const std::string &request) {
+  char head[9];
+  head[0] = LaunchRequest;
+  uint64_t n = request.size();
+  std::memcpy(head + 1, &n, 8);
+  for (llvm::StringRef part :
+       {llvm::StringRef(head, sizeof head), llvm::StringRef(request)}) {
+    while (!part.empty()) {
+      ssize_t w = send(fd, part.data(), part.size(), MSG_NOSIGNAL);
+      if (w < 0 && errno == EINTR)
+        continue;
+      if (w <= 0)
+        return false;
+      part = part.drop_front(size_t(w));
+    }
+  }
+  return true;
+}
+
+} // namespace
+
+llvm::Expected<LaunchStats>
+bangsim::launchIsolated(DeviceImpl &device, const Kernel &kernel,
+                        const StaticLayout &layout, Dim3 dim, FuncType type,
+                        llvm::ArrayRef<KernelArg> args,
+                        const LaunchOptions &options) {
+  std::lock_guard launchLock(device.launchMutex);
+  auto start = std::chrono::steady_clock::now();
+  LaunchOptions workerOptions = options;
+  if (!workerOptions.hostThreads) // the worker may not ask the system
+    workerOptions.hostThreads =
+        std::max(1u, std::thread::hardware_concurrency());
+  llvm::raw_ostream &out =
+      options.printfOut ? *options.printfOut : llvm::outs();
+  out.flush(); // nothing buffered may be written twice
+  if (device.worker && !reusable(*device.worker, device))
+    device.worker.reset();
+  if (!device.worker) {
+    llvm::Expected<WorkerPtr> started = startWorker(device);
+    if (!started)
+      return started.takeError();
+    device.worker = std::move(*started);
+  }
+  IsolatedWorker &worker = *device.worker;
+  IsolationRecord &record = *worker.record;
+  for (auto &s : record.slots)
+    s.taskId = -1;
+  pid_t pid = worker.pid;
+  int fd = worker.fd;
+  // A worker that died before reading it has sent why (or dies): read on.
+  sendRequest(fd, putRequest(kernel, layout, dim, type, args, workerOptions));
+
+  // Read frames until the result, the end of the worker or the deadline.
   bool hasDeadline = options.timeoutSeconds > 0;
   auto deadline =
       start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
@@ -587,7 +856,7 @@ llvm::Expected<LaunchStats> bangsim::launchIsolated(
   bool timedOut = false;
   std::string running;
   char chunk[65536];
-  while (true) {
+  while (!resultType) {
     int wait = -1;
     if (hasDeadline) {
       auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -598,21 +867,21 @@ llvm::Expected<LaunchStats> bangsim::launchIsolated(
       }
       wait = int(std::min<int64_t>(left.count() + 1, 1 << 30));
     }
-    pollfd p{fds[0], POLLIN, 0};
+    pollfd p{fd, POLLIN, 0};
     int ready = poll(&p, 1, wait);
     if (ready < 0 && errno == EINTR)
       continue;
     if (ready == 0)
       continue; // the deadline, seen above
-    ssize_t n = read(fds[0], chunk, sizeof chunk);
+    ssize_t n = read(fd, chunk, sizeof chunk);
     if (n < 0 && errno == EINTR)
       continue;
     if (n <= 0)
       break;
     buffer.append(chunk, size_t(n));
-    // Whole frames: printf lines go out now, the result is kept.
+    // Whole frames: printf lines go out now, the result ends the launch.
     size_t at = 0;
-    while (buffer.size() - at >= 9) {
+    while (!resultType && buffer.size() - at >= 9) {
       uint64_t len;
       std::memcpy(&len, buffer.data() + at + 1, 8);
       if (buffer.size() - at - 9 < len)
@@ -621,7 +890,7 @@ llvm::Expected<LaunchStats> bangsim::launchIsolated(
       llvm::StringRef body(buffer.data() + at + 9, len);
       if (type == Printf) {
         out << body;
-      } else if (!resultType) {
+      } else {
         resultType = type;
         result = body.str();
       }
@@ -630,47 +899,58 @@ llvm::Expected<LaunchStats> bangsim::launchIsolated(
     buffer.erase(0, at);
     out.flush();
   }
+  auto hostSeconds = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         start)
+        .count();
+  };
+  if (resultType == Stats) {
+    LaunchStats stats;
+    if (get(result, stats)) {
+      stats.hostSeconds = hostSeconds();
+      return stats; // the worker is kept for the next launch
+    }
+  }
+  // Whatever else happened, this worker runs no further launch.
   if (timedOut) {
     kill(pid, SIGSTOP); // hold still while we read where the tasks are
-    running = runningTasks(*record, pid);
-    kill(pid, SIGKILL);
-  }
-  close(fds[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-    ;
-  double hostSeconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
-
-  if (timedOut)
+    running = runningTasks(record, pid);
+    device.worker.reset();
     return llvm::make_error<LaunchFault>(llvm::formatv(
         "kernel '{0}': stopped after the --timeout of {1} s{2}", kernel.pretty,
         llvm::format("%g", options.timeoutSeconds), running));
-  if (record->blocked.load())
-    return llvm::make_error<LaunchFault>(blockedMessage(kernel, *record));
-  bool clean = WIFEXITED(status) && WEXITSTATUS(status) == WorkerExit;
-  if (clean && resultType == Stats) {
-    LaunchStats stats;
-    if (get(result, stats)) {
-      stats.hostSeconds = hostSeconds;
-      return stats;
-    }
   }
-  if (clean && resultType == Fault)
-    return llvm::make_error<LaunchFault>(result);
-  if (clean && resultType == Failure)
+  if (resultType == Fault || resultType == Failure) {
+    device.worker.reset();
+    if (resultType == Fault)
+      return llvm::make_error<LaunchFault>(result);
     return llvm::createStringError(llvm::inconvertibleErrorCode(), result);
-  std::string how =
-      WIFSIGNALED(status)
-          ? llvm::formatv("was killed by signal {0} ({1})", WTERMSIG(status),
-                          strsignal(WTERMSIG(status)))
-                .str()
-      : WIFEXITED(status) && WEXITSTATUS(status) != WorkerExit
-          ? llvm::formatv("exited with status {0}", WEXITSTATUS(status)).str()
-          : std::string("ended without a result");
-  return llvm::make_error<LaunchFault>(llvm::formatv(
-      "kernel '{0}': the launch's worker process {1} before the launch "
-      "ended{2}",
-      kernel.pretty, how, runningTasks(*record, 0)));
+  }
+  // The worker ended (or sent what cannot be read): why.
+  kill(pid, SIGKILL);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+    ;
+  worker.reaped = true;
+  std::string message;
+  if (record.blocked.load()) {
+    message = blockedMessage(kernel, record);
+  } else {
+    bool clean = WIFEXITED(status) && WEXITSTATUS(status) == WorkerExit;
+    std::string how =
+        resultType ? std::string("sent a result that cannot be read")
+        : WIFSIGNALED(status) && !clean
+            ? llvm::formatv("was killed by signal {0} ({1})", WTERMSIG(status),
+                            strsignal(WTERMSIG(status)))
+                  .str()
+        : WIFEXITED(status) && WEXITSTATUS(status) != WorkerExit
+            ? llvm::formatv("exited with status {0}", WEXITSTATUS(status))
+                  .str()
+            : std::string("ended without a result");
+    message = llvm::formatv("kernel '{0}': the launch's worker process {1} "
+                            "before the launch ended{2}",
+                            kernel.pretty, how, runningTasks(record, 0));
+  }
+  device.worker.reset();
+  return llvm::make_error<LaunchFault>(std::move(message));
 }

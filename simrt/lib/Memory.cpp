@@ -74,6 +74,7 @@ llvm::Expected<void *> MemoryMap::allocate(uint64_t bytes) {
   live[base] = Allocation{base, bytes, nextId++, false};
   freed.erase(base);
   liveBytes += bytes;
+  ++changes;
   return p;
 }
 
@@ -95,6 +96,7 @@ llvm::Error MemoryMap::release(void *ptr) {
   munmap(ptr, roundUp(a.bytes ? a.bytes : 1, 4096));
   a.freed = true;
   freed[base] = a;
+  ++changes;
   return llvm::Error::success();
 }
 

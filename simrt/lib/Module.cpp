@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "bangsim/Module.h"
+#include "Sim.h"
 
 #include "driver/Compile.h"
 
@@ -34,7 +35,12 @@ const bangc::RuntimeSymbols &jitSymbols() {
 } // namespace
 
 Module::Module() = default;
-Module::~Module() = default;
+// An isolated launch's worker forked before a module came or went cannot
+// run its kernels (or would run stale code at a reused address).
+Module::~Module() {
+  if (jit)
+    noteModulesChanged();
+}
 
 Expected<std::unique_ptr<Module>>
 Module::compileSource(llvm::StringRef name,
@@ -47,6 +53,7 @@ Module::compileSource(llvm::StringRef name,
     if (!jit)
       return jit.takeError();
     m->jit = std::move(*jit);
+    noteModulesChanged();
     m->collectKernels();
     return llvm::Error::success();
   };
@@ -65,6 +72,7 @@ Module::loadObjects(Objects objects, const DeviceSpec &spec) {
   if (!jit)
     return jit.takeError();
   m->jit = std::move(*jit);
+  noteModulesChanged();
   m->collectKernels();
   return std::move(m);
 }

@@ -54,6 +54,13 @@ public:
   uint64_t allocatedBytes() const;
   /// Base and size of every live allocation.
   std::vector<std::pair<uintptr_t, uint64_t>> liveRanges() const;
+  /// Counts allocations and frees: an isolated launch's worker process
+  /// (Isolate.cpp) knows the buffers of the generation it was forked at.
+  uint64_t generation() const { return changes.load(); }
+  /// Holds off allocations and frees while it lives (around a fork).
+  std::shared_lock<std::shared_mutex> readLock() const {
+    return std::shared_lock(mutex);
+  }
 
   char *nram(int core) const { return chip + core * coreStride; }
   char *wram(int core) const { return nram(core) + spec.nramBytes; }
@@ -71,6 +78,7 @@ private:
   std::map<uintptr_t, Allocation> freed; ///< most recent per base
   uint64_t nextId = 1;
   uint64_t liveBytes = 0;
+  std::atomic<uint64_t> changes{0};
 };
 
 // --- Launches -----------------------------------------------------------===//
@@ -188,6 +196,12 @@ private:
   std::vector<void *> free;
 };
 
+/// The worker process isolated launches of a device run in (Isolate.cpp).
+struct IsolatedWorker;
+struct IsolatedWorkerDeleter {
+  void operator()(IsolatedWorker *worker) const; ///< ends the process
+};
+
 struct DeviceImpl {
   explicit DeviceImpl(const DeviceSpec &spec) : spec(spec), memory(this->spec) {}
   DeviceSpec spec;
@@ -195,7 +209,17 @@ struct DeviceImpl {
   StackPool stacks;
   std::mutex atomicMutex; ///< serialises __bang_atomic_* across cores
   std::mutex launchMutex; ///< one launch at a time per device
+  /// The worker of the last isolated launch, kept for the next while it
+  /// can run it (under launchMutex); destroyed first, before the memories.
+  std::unique_ptr<IsolatedWorker, IsolatedWorkerDeleter> worker;
 };
+
+/// Runs a checked launch on this process's threads (Device.cpp), holding
+/// the device's launch lock.
+llvm::Expected<LaunchStats>
+launchInProcess(DeviceImpl &device, const Kernel &kernel,
+                const StaticLayout &layout, Dim3 dim, FuncType type,
+                llvm::ArrayRef<KernelArg> args, const LaunchOptions &options);
 
 /// The task running on this host thread, or null outside kernel code.
 Task *currentTask();
@@ -227,14 +251,19 @@ void installSignalHandlers();
 /// whose runtime needs system calls the worker's filter refuses.
 bool isolationSupported();
 
-/// Runs `run` (the launch in-process, with the options it is given) in a
-/// worker process under a system-call filter, holding the device's launch
-/// lock, and turns any end of the worker into stats or a LaunchFault.
-llvm::Expected<LaunchStats> launchIsolated(
-    DeviceImpl &device, const Kernel &kernel, llvm::ArrayRef<KernelArg> args,
-    const LaunchOptions &options,
-    llvm::function_ref<llvm::Expected<LaunchStats>(const LaunchOptions &)>
-        run);
+/// Runs a checked launch in the device's worker process, under a
+/// system-call filter, holding the device's launch lock, and turns any end
+/// of the worker into stats or a LaunchFault. The worker is forked for the
+/// launch unless the one of the last launch can run it (same buffers, same
+/// modules, same launching thread) and is kept after a clean launch.
+llvm::Expected<LaunchStats>
+launchIsolated(DeviceImpl &device, const Kernel &kernel,
+               const StaticLayout &layout, Dim3 dim, FuncType type,
+               llvm::ArrayRef<KernelArg> args, const LaunchOptions &options);
+
+/// Notes that a kernel module was loaded or unloaded: a worker forked
+/// before cannot run its kernels (Module.cpp calls it).
+void noteModulesChanged();
 
 /// In an isolated launch's worker, notes that worker thread `worker` runs
 /// `task` (null: none), for the parent; elsewhere does nothing.

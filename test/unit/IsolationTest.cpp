@@ -65,6 +65,18 @@ __mlu_global__ void spin(int *out) {
   for (;;)
     counter = counter + 1;
 }
+// out[0] = how many launches of it ran before, in every place it ran.
+int launches;
+__mlu_global__ void count(int *out) {
+  if (taskId == 0)
+    out[0] = launches++;
+}
+// Copies the first n ints of `from` to `to`, plus one.
+__mlu_global__ void inc(int *out, int *to, int *from, int n) {
+  for (int i = taskId; i < n; i += taskDim)
+    to[i] = from[i] + 1;
+  out[taskId] = 4;
+}
 )";
 
 struct Fixture {
@@ -229,6 +241,126 @@ TEST(Isolation, TimeoutEndsTheWorker) {
             std::string::npos)
       << message;
   EXPECT_NE(message.find("was running"), std::string::npos) << message;
+  f.expectSurvived();
+}
+
+// --- A worker serves launch after launch (docs/isolation.md "Cost") -----===//
+
+TEST(Isolation, LaunchesReuseTheWorkerAsIfInProcess) {
+  Fixture f;
+  ASSERT_TRUE(f.module);
+  void *a = *f.device->malloc(4096), *b = *f.device->malloc(4096);
+  std::vector<int> ramp(1024);
+  for (int i = 0; i < 1024; ++i)
+    ramp[i] = i;
+  ASSERT_FALSE(bool(f.device->copyToDevice(a, ramp.data(), 4096)));
+  // Launches that pass different buffers to one worker, in-process and
+  // isolated alternately: the same results, the same cycles.
+  for (bool isolate : {false, true, true, false, true}) {
+    auto ab = f.launch("inc", {KernelArg::pointer(b), KernelArg::pointer(a),
+                               KernelArg::i32(1024)},
+                       isolate);
+    ASSERT_TRUE(bool(ab)) << llvm::toString(ab.takeError());
+    // Hides a and b in the worker; the next launch shows them again.
+    auto hide = f.launch("fill", {KernelArg::i32(4)}, isolate);
+    ASSERT_TRUE(bool(hide)) << llvm::toString(hide.takeError());
+    auto ba = f.launch("inc", {KernelArg::pointer(a), KernelArg::pointer(b),
+                               KernelArg::i32(1024)},
+                       isolate);
+    ASSERT_TRUE(bool(ba)) << llvm::toString(ba.takeError());
+    EXPECT_EQ(ab->cycles, ba->cycles);
+  }
+  std::vector<int> want(1024);
+  for (int i = 0; i < 1024; ++i)
+    want[i] = i + 10;
+  EXPECT_EQ(f.read(a, 1024), want);
+  EXPECT_EQ(f.read(f.out, 4), std::vector<int>(4, 4));
+  // A buffer no argument points into is still out of reach, also after a
+  // launch that passed it.
+  auto wild = f.launch("store", {KernelArg::i64(address(a))});
+  EXPECT_NE(faultMessage(wild.takeError()).find("invalid memory access"),
+            std::string::npos);
+  EXPECT_EQ(f.read(a, 1024), want);
+}
+
+TEST(Isolation, DeviceVariablesLiveOnAsInProcess) {
+  Fixture f;
+  ASSERT_TRUE(f.module);
+  // A file-scope variable of device code keeps what one launch wrote for
+  // the next, wherever each runs; also across a new worker (after a
+  // malloc, a fault).
+  std::vector<int> seen;
+  auto next = [&](bool isolate) {
+    auto s = f.launch("count", {}, isolate);
+    EXPECT_TRUE(bool(s)) << llvm::toString(s.takeError());
+    seen.push_back(f.read(f.out, 1)[0]);
+  };
+  next(false);
+  next(true);
+  next(true);
+  next(false);
+  next(true);
+  ASSERT_TRUE(bool(f.device->malloc(64)));
+  next(true);
+  auto fault = f.launch("store", {KernelArg::i64(8)});
+  EXPECT_FALSE(faultMessage(fault.takeError()).empty());
+  next(true);
+  EXPECT_EQ(seen, (std::vector<int>{0, 1, 2, 3, 4, 5, 6}));
+}
+
+TEST(Isolation, AFaultEndsOnlyItsLaunch) {
+  REQUIRE_ISOLATION();
+  Fixture f;
+  ASSERT_TRUE(f.module);
+  for (int round = 0; round < 2; ++round) {
+    auto ok = f.launch("fill", {KernelArg::i32(round)});
+    ASSERT_TRUE(bool(ok)) << llvm::toString(ok.takeError());
+    auto exited = f.launch(
+        "call1", {KernelArg::i64(address(reinterpret_cast<void *>(&::_exit))),
+                  KernelArg::i64(0)});
+    EXPECT_NE(faultMessage(exited.takeError()).find("(exit_group)"),
+              std::string::npos);
+    auto wild = f.launch("store", {KernelArg::i64(8)});
+    EXPECT_NE(faultMessage(wild.takeError()).find("invalid memory access"),
+              std::string::npos);
+  }
+  f.expectSurvived();
+}
+
+TEST(Isolation, BuffersAllocatedAndFreedBetweenLaunches) {
+  REQUIRE_ISOLATION();
+  Fixture f;
+  ASSERT_TRUE(f.module);
+  auto first = f.launch("fill", {KernelArg::i32(1)});
+  ASSERT_TRUE(bool(first)) << llvm::toString(first.takeError());
+  // Allocated after the worker started: the next launch sees it.
+  void *fresh = *f.device->malloc(4096);
+  std::vector<int> ones(1024, 1);
+  ASSERT_FALSE(bool(f.device->copyToDevice(fresh, ones.data(), 4096)));
+  auto used = f.launch("inc", {KernelArg::pointer(fresh),
+                               KernelArg::pointer(fresh), KernelArg::i32(1024)});
+  ASSERT_TRUE(bool(used)) << llvm::toString(used.takeError());
+  EXPECT_EQ(f.read(fresh, 1024), std::vector<int>(1024, 2));
+  // Freed after a launch used it: gone for the next, as in-process.
+  ASSERT_FALSE(bool(f.device->free(fresh)));
+  auto stale = f.launch("store", {KernelArg::i64(address(fresh))});
+  std::string message = faultMessage(stale.takeError());
+  EXPECT_NE(message.find("invalid memory access"), std::string::npos)
+      << message;
+  f.expectSurvived();
+}
+
+TEST(Isolation, TimeoutEndsAWorkerThatServedLaunches) {
+  REQUIRE_ISOLATION();
+  Fixture f;
+  ASSERT_TRUE(f.module);
+  for (int v : {1, 2}) {
+    auto ok = f.launch("fill", {KernelArg::i32(v)});
+    ASSERT_TRUE(bool(ok)) << llvm::toString(ok.takeError());
+  }
+  auto stats = f.launch("spin", {}, /*isolate=*/true, /*timeout=*/0.3);
+  EXPECT_NE(faultMessage(stats.takeError()).find("stopped after the --timeout"),
+            std::string::npos);
   f.expectSurvived();
 }
 

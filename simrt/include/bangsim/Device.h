@@ -108,8 +108,9 @@ struct LaunchOptions {
   /// LaunchFault listing every race. Scalar accesses are seen only in
   /// modules compiled with CompileOptions::checkRaces (docs/device.md).
   bool checkRaces = false;
-  /// Run the launch in a worker process under a system-call filter
-  /// (docs/isolation.md): whatever kernel code does (exit, abort, signals,
+  /// Run the launch in the device's worker process under a system-call
+  /// filter (docs/isolation.md; the worker is kept for the next isolated
+  /// launch): whatever kernel code does (exit, abort, signals,
   /// wild pointers, fork, endless loops) ends as a LaunchFault, and the host
   /// process and the buffers no argument points into survive. Off: the
   /// launch runs on this process's threads, as a debugger sees it. Builds
