@@ -24,6 +24,9 @@ SCALED = {"resnet18.json", "vgg16_convs.json"}
 # pool over 7x7, then a fully connected CVM) is not supported, and the pool's
 # 7x7 window does not fit scaled inputs; it runs up to the last ReLU.
 UNTIL = {"resnet18.json": "layer4.1.relu"}
+# Spiking networks run over time steps (their batch is time; CLIF state
+# carried from step to step).
+STEPS = {"snn_lif.json": 16}
 
 
 def run(cmd):
@@ -45,8 +48,13 @@ def main():
             if run(cmd).returncode != 0:
                 sys.exit("cannot scale " + path)
         report = os.path.join(out, name + ".report.json")
-        r = run([sim, "graph", graph, "--layer-group", "--run", "--report", report])
+        cmd = [sim, "graph", graph, "--layer-group", "--run", "--report", report]
+        if name in STEPS:
+            cmd += ["--steps", str(STEPS[name])]
+        r = run(cmd)
         row = {"network": name, "until": UNTIL.get(name)}
+        if name in STEPS:
+            row["steps"] = STEPS[name]
         if name in SCALED:
             row["input"] = [size, size]
         if r.returncode != 0:
