@@ -121,6 +121,27 @@ struct TimeStep {
   double TileFirstCycles = 0;
 };
 
+/// The roofline floor of a group (plan/Floor.cpp): the fewest cycles the
+/// whole device needs for its work, with the cost model's own rates and
+/// every core busy. Matrix: its convolutions' multiply-accumulates at the
+/// matrix unit's rate; vector: its element-wise, pooling and per-channel
+/// work, each output element once at its op class's rate; GDRAM: its
+/// group-boundary bytes (inputs read once, outputs written once, each
+/// parameter read once) at the card's bandwidth. The floor is the largest:
+/// the pipes overlap, so no schedule of the group can beat it.
+struct Roofline {
+  double Matrix = 0, Vector = 0, Gdram = 0; ///< cycles
+  int64_t Macs = 0;                         ///< all images
+  int64_t ReadBytes = 0, WriteBytes = 0;    ///< group-boundary GDRAM bytes
+  double cycles() const { return std::max({Matrix, Vector, Gdram}); }
+  /// "matrix", "vector" or "GDRAM": the resource that sets the floor.
+  const char *bound() const {
+    return Matrix >= Vector && Matrix >= Gdram ? "matrix"
+           : Vector >= Gdram                   ? "vector"
+                                               : "GDRAM";
+  }
+};
+
 /// How data reaches a core's NRAM (inputs) or WRAM (resident weights):
 /// straight from GDRAM, or staged in SRAM first, once per cluster (a
 /// UNION1 launch, the cores of a cluster copy a share each) or once per
@@ -205,6 +226,7 @@ struct GroupPlan {
   int64_t WeightReadBytes = 0; ///< of ReadBytes: parameters (GDRAM2WRAM,
                                ///< GDRAM2SRAM when the weights are staged)
   int64_t WeightTileLoads = 0; ///< weight tiles loaded, over all cores
+  Roofline Floor;              ///< what the device allows the group at best
 
   // --- Derived facts ------------------------------------------------------
 

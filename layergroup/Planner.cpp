@@ -40,6 +40,7 @@ planGroupWith(const Net &n, const bangsim::DeviceSpec &spec, int64_t batch,
   if (auto e = plan::allocateMemories(pass))
     return fail(*e);
   plan::estimateCycles(pass, traffic);
+  p.Floor = groupFloor(n, spec, batch, g);
   // Staging a resident group's inputs reads fewer bytes but adds the
   // staging, unhidden: kept only if the objective says so.
   if (p.inputsInSram() && !p.global()) {

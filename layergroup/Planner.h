@@ -98,6 +98,12 @@ bool lmemDisjoint(const std::vector<LmemBuffer> &bufs);
 /// scale, pools), with one group output.
 bool channelSliceable(const Net &n, const GroupInfo &g);
 
+/// The roofline floor of group \p g over \p batch images on \p spec
+/// (Roofline): a function of the group's layers and boundary alone, not of
+/// its slicing.
+Roofline groupFloor(const Net &n, const bangsim::DeviceSpec &spec,
+                    int64_t batch, const GroupInfo &g);
+
 /// Options of the search.
 struct PlanOptions {
   bool LayerByLayer = false; ///< every layer its own group
@@ -151,6 +157,8 @@ struct NetPlan {
   std::vector<GroupPlan> Groups;
   double Cycles = 0;
   int64_t ReadBytes = 0, WriteBytes = 0, WeightReadBytes = 0;
+  /// The sum of the groups' roofline floors (GroupPlan::Floor).
+  double FloorCycles = 0;
   double SearchSeconds = 0;
   int64_t GroupEvaluations = 0;
 };

@@ -57,6 +57,22 @@ template <typename Run> void addSimulated(json::Object &o, const Run &r) {
   o["gdram_activation_bytes"] = r.ReadBytes + r.WriteBytes - r.WeightReadBytes;
 }
 
+json::Object floorJson(const Roofline &f) {
+  return json::Object{{"cycles", f.cycles()},
+                      {"bound", f.bound()},
+                      {"matrix_cycles", f.Matrix},
+                      {"vector_cycles", f.Vector},
+                      {"gdram_cycles", f.Gdram},
+                      {"macs", f.Macs},
+                      {"gdram_read_bytes", f.ReadBytes},
+                      {"gdram_write_bytes", f.WriteBytes}};
+}
+
+/// Simulated cycles over the floor, 0 without a floor.
+double overFloor(double cycles, double floor) {
+  return floor > 0 ? cycles / floor : 0.0;
+}
+
 json::Object groupJson(const Net &n, const GroupPlan &g, const GroupRun *r) {
   json::Array layers;
   for (int l : g.Info.Layers)
@@ -82,9 +98,13 @@ json::Object groupJson(const Net &n, const GroupPlan &g, const GroupRun *r) {
                  {"estimated_cycles", g.Cycles},
                  {"estimated_gdram_read_bytes", g.ReadBytes},
                  {"estimated_gdram_write_bytes", g.WriteBytes},
-                 {"estimated_gdram_weight_bytes", g.WeightReadBytes}};
-  if (r)
+                 {"estimated_gdram_weight_bytes", g.WeightReadBytes},
+                 {"floor", floorJson(g.Floor)},
+                 {"floor_cycles", g.Floor.cycles()}};
+  if (r) {
     addSimulated(o, *r);
+    o["simulated_over_floor"] = overFloor(r->Cycles, g.Floor.cycles());
+  }
   return o;
 }
 
@@ -93,18 +113,20 @@ json::Object groupJson(const Net &n, const GroupPlan &g, const GroupRun *r) {
 std::string planSummary(const Net &n, const NetPlan &p) {
   std::string s = fmt::format(
       "layer group: {} layers in {} groups (search {:.3f} s); estimated "
-      "{:.0f} cycles, GDRAM {} bytes ({} of parameters)\n",
+      "{:.0f} cycles, GDRAM {} bytes ({} of parameters); roofline floor "
+      "{:.0f} cycles\n",
       n.Layers.size(), p.Groups.size(), p.SearchSeconds, p.Cycles,
-      p.ReadBytes + p.WriteBytes, p.WeightReadBytes);
+      p.ReadBytes + p.WriteBytes, p.WeightReadBytes, p.FloorCycles);
   for (size_t i = 0; i < p.Groups.size(); ++i) {
     const GroupPlan &gp = p.Groups[i];
     s += fmt::format("  group {}: {} .. {} ({} layers) nsecs {} hsecs {} "
                      "wsecs {} fsecs {}{} peak NRAM {} bytes; GDRAM {} "
-                     "bytes\n",
+                     "bytes; floor {:.0f} cycles ({})\n",
                      i, n.Layers[gp.Info.First].Name,
                      n.Layers[gp.Info.Last].Name, gp.Info.Layers.size(),
                      gp.NSecs, gp.HSecs, gp.WSecs, gp.FSecs, sramNote(gp),
-                     gp.PeakBytes, gp.ReadBytes + gp.WriteBytes);
+                     gp.PeakBytes, gp.ReadBytes + gp.WriteBytes,
+                     gp.Floor.cycles(), gp.Floor.bound());
   }
   return s;
 }
@@ -114,6 +136,23 @@ std::string runSummary(const char *what, const RunResult &r) {
                      "parameters)\n",
                      what, r.Cycles, r.ReadBytes, r.WriteBytes,
                      r.WeightReadBytes);
+}
+
+std::string floorSummary(const char *what, const NetPlan &p,
+                         const RunResult &r) {
+  std::string s = fmt::format(
+      "{}: {:.0f} cycles = {:.3f}x the roofline floor of {:.0f} cycles (sum "
+      "of the groups' floors)\n",
+      what, r.Cycles, overFloor(r.Cycles, p.FloorCycles), p.FloorCycles);
+  for (size_t i = 0; i < p.Groups.size() && i < r.Groups.size(); ++i) {
+    const Roofline &f = p.Groups[i].Floor;
+    s += fmt::format("  group {}: {:.0f} cycles, floor {:.0f} ({} bound; "
+                     "matrix {:.0f}, vector {:.0f}, GDRAM {:.0f}): {:.3f}x\n",
+                     i, r.Groups[i].Cycles, f.cycles(), f.bound(), f.Matrix,
+                     f.Vector, f.Gdram,
+                     overFloor(r.Groups[i].Cycles, f.cycles()));
+  }
+  return s;
 }
 
 json::Object runJson(const Net &n, const NetPlan &p, const RunResult *r) {
@@ -126,14 +165,17 @@ json::Object runJson(const Net &n, const NetPlan &p, const RunResult *r) {
                  {"estimated_gdram_read_bytes", p.ReadBytes},
                  {"estimated_gdram_write_bytes", p.WriteBytes},
                  {"estimated_gdram_weight_bytes", p.WeightReadBytes},
+                 {"floor_cycles", p.FloorCycles},
                  {"search_seconds", p.SearchSeconds},
                  {"group_evaluations", p.GroupEvaluations}};
   // Parameters travel GDRAM2WRAM (or GDRAM2SRAM in a group that stages its
   // weights there), feature maps GDRAM<->NRAM (or GDRAM2SRAM in a group
   // that stages its inputs): the simulator's per-direction counters of each
   // group split the total exactly.
-  if (r)
+  if (r) {
     addSimulated(o, *r);
+    o["cycles_over_floor"] = overFloor(r->Cycles, p.FloorCycles);
+  }
   return o;
 }
 
@@ -166,7 +208,8 @@ const int PlotW = 640, PlotH = 260, Margin = 60, Gap = 50;
 const char *Colors[3] = {"#8fb8de", "#f4b183", "#c5e0b4"};
 
 /// Group \p gi's panel: title, frame, step labels, a rectangle per buffer.
-std::string groupSvg(const Net &n, const GroupPlan &g, size_t gi) {
+std::string groupSvg(const Net &n, const GroupPlan &g, size_t gi,
+                     const GroupRun *r) {
   int y0 = 40 + int(gi) * (PlotH + Gap);
   int steps = int(g.Steps.size());
   double top = double(std::max<int64_t>(g.PeakBytes, 1));
@@ -194,6 +237,16 @@ std::string groupSvg(const Net &n, const GroupPlan &g, size_t gi) {
                    Margin - 4, boxY + boxH);
   s += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n",
                    Margin - 4, boxY + 8, g.PeakBytes);
+  std::string floor = fmt::format(
+      "roofline floor {:.0f} cycles ({} bound; matrix {:.0f}, vector {:.0f}, "
+      "GDRAM {:.0f})",
+      g.Floor.cycles(), g.Floor.bound(), g.Floor.Matrix, g.Floor.Vector,
+      g.Floor.Gdram);
+  if (r)
+    floor += fmt::format("; simulated {:.0f} cycles, {:.3f}x the floor",
+                         r->Cycles, overFloor(r->Cycles, g.Floor.cycles()));
+  s += fmt::format("<text x=\"{}\" y=\"{}\">{}</text>\n", Margin,
+                   boxY + boxH + 26, floor);
   for (const LmemBuffer &b : g.Buffers) {
     int end = b.End == TsInf ? steps : b.End;
     double x = Margin + b.Start * colW, w = (end - b.Start + 1) * colW;
@@ -215,7 +268,8 @@ std::string groupSvg(const Net &n, const GroupPlan &g, size_t gi) {
 
 } // namespace
 
-std::string lmemSvg(const Net &n, const NetPlan &p, int64_t capacity) {
+std::string lmemSvg(const Net &n, const NetPlan &p, int64_t capacity,
+                    const RunResult *r) {
   int height = int(p.Groups.size()) * (PlotH + Gap) + 40;
   std::string s = fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
@@ -226,7 +280,8 @@ std::string lmemSvg(const Net &n, const NetPlan &p, int64_t capacity) {
                    "bytes)</text>\n",
                    Margin, capacity);
   for (size_t gi = 0; gi < p.Groups.size(); ++gi)
-    s += groupSvg(n, p.Groups[gi], gi);
+    s += groupSvg(n, p.Groups[gi], gi,
+                  r && gi < r->Groups.size() ? &r->Groups[gi] : nullptr);
   int legendX = Margin + PlotW + 20;
   const char *kinds[3] = {"activation", "weight", "buffer"};
   for (int k = 0; k < 3; ++k)

@@ -25,6 +25,11 @@ std::string planSummary(const Net &n, const NetPlan &p);
 /// \p what for "grouped").
 std::string runSummary(const char *what, const RunResult &r);
 
+/// "grouped: C cycles = k x the roofline floor of F cycles" and a line per
+/// group: its simulated cycles against its floor (GroupPlan::Floor).
+std::string floorSummary(const char *what, const NetPlan &p,
+                         const RunResult &r);
+
 /// The plan's groups, estimates and search, with the simulated figures of
 /// \p r if given.
 llvm::json::Object runJson(const Net &n, const NetPlan &p, const RunResult *r);
@@ -43,8 +48,10 @@ struct Accuracy {
 void addComparison(llvm::json::Object &report, const RunResult &grouped,
                    const RunResult &layerByLayer, const Accuracy &accuracy);
 
-/// The NRAM allocation of every group as an SVG (time across, address up).
-std::string lmemSvg(const Net &n, const NetPlan &p, int64_t capacity);
+/// The NRAM allocation of every group as an SVG (time across, address up),
+/// with each group's roofline floor and, given \p r, its simulated cycles.
+std::string lmemSvg(const Net &n, const NetPlan &p, int64_t capacity,
+                    const RunResult *r = nullptr);
 
 } // namespace bangc::lg
 

@@ -261,19 +261,27 @@ std::optional<int> LayerGroupRun::planAndRun() {
     return graphFailure(toString(p.takeError()));
   plan = std::move(*p);
   llvm::outs() << planSummary(net, *plan);
-  if (lg.lmemSvg)
+  // The NRAM drawing, with each group's simulated cycles beside its floor
+  // when the network runs.
+  auto writeSvg = [&]() -> std::optional<int> {
+    if (!lg.lmemSvg)
+      return std::nullopt;
     if (Error e =
-            writeTextFile(*lg.lmemSvg, lmemSvg(net, *plan, spec.nramBytes)))
+            writeTextFile(*lg.lmemSvg, lmemSvg(net, *plan, spec.nramBytes,
+                                               grouped ? &*grouped : nullptr)))
       return graphFailure(toString(std::move(e)));
-  if (!a.run && !lg.report && !lg.emitMlu)
     return std::nullopt;
+  };
+  if (!a.run && !lg.report && !lg.emitMlu)
+    return writeSvg();
   auto r = runPlan(net, *plan, spec, in.batch, in.onDevice(),
                    runOptions(lg, lg.emitMlu.value_or("")));
   if (!r)
     return graphFailure(toString(r.takeError()));
   grouped = std::move(*r);
-  llvm::outs() << runSummary("grouped", *grouped);
-  return std::nullopt;
+  llvm::outs() << runSummary("grouped", *grouped)
+               << floorSummary("grouped", *plan, *grouped);
+  return writeSvg();
 }
 
 // Layer by layer and the reference: the baseline and the check.
@@ -287,7 +295,12 @@ std::optional<int> LayerGroupRun::compare(json::Object &report) {
   if (!lr)
     return graphFailure(toString(lr.takeError()));
   report["layer_by_layer"] = runJson(net, *lp, &*lr);
-  llvm::outs() << runSummary("layer by layer", *lr);
+  llvm::outs() << runSummary("layer by layer", *lr)
+               << fmt::format("layer by layer: {:.3f}x its roofline floor of "
+                              "{:.0f} cycles\n",
+                              lp->FloorCycles > 0 ? lr->Cycles / lp->FloorCycles
+                                                  : 0.0,
+                              lp->FloorCycles);
   Expected<Accuracy> accuracy = compareWithReference(g, net, in, *grouped, *lr);
   if (!accuracy)
     return graphFailure(toString(accuracy.takeError()));

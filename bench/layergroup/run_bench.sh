@@ -1,6 +1,7 @@
 #!/bin/sh
 # Full-size LayerGroup runs (not part of the timed tests): VGG-16 conv1_1 ..
-# conv5_3 at 224x224, batch 1 and 4, and the ResNet-18 stem, grouped against
+# conv5_3 at 224x224, batch 1 and 4, the ResNet-18 stem and the whole
+# ResNet-18 (about 30 s; VGG-16 b1 about 95 s), grouped against
 # layer by layer, each checked against the reference executor; LeNet in INT8
 # (examples/graphs/lenet.json) and INT16 (lenet_int16.json), which must
 # equal it exactly; the spiking network (snn_lif.json, CLIF) over 100 time
@@ -29,6 +30,8 @@ PY
   --report "$OUT/vgg16_b1.json" --lmem-svg "$OUT/vgg16_b1.svg"
 "$SIM" graph "$OUT/resnet18_stem.json" --layer-group --run --in image=$OUT/x1.npy \
   --report "$OUT/resnet18_stem.json.report.json"
+"$SIM" graph "$ROOT/examples/graphs/resnet18.json" --layer-group --run \
+  --in image=$OUT/x1.npy --report "$OUT/resnet18.json" --lmem-svg "$OUT/resnet18.svg"
 "$SIM" graph "$ROOT/examples/graphs/vgg16_convs.json" --layer-group --run \
   --in image=$OUT/x4.npy --report "$OUT/vgg16_b4.json" --lmem-svg "$OUT/vgg16_b4.svg"
 "$SIM" graph "$ROOT/examples/graphs/lenet.json" --layer-group --run \

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Prints grouped vs layer-by-layer figures of LayerGroup --report files:
 GDRAM bytes (total, feature maps, parameters), simulated cycles, search
-time and the error against the reference executor."""
+time, the error against the reference executor, and simulated cycles
+against the roofline floor (the sum of the groups' floors)."""
 import json
 import sys
 
@@ -26,4 +27,7 @@ for path in sys.argv[1:]:
     print(f"    feature maps  grouped {gb - gw:,}  layer-by-layer {lb - lw:,}  reduction {pct(gb - gw, lb - lw)}")
     print(f"    parameters    grouped {gw:,}  layer-by-layer {lw:,}  reduction {pct(gw, lw)}")
     print(f"  cycles       grouped {g['simulated_cycles']:,.0f}  layer-by-layer {l['simulated_cycles']:,.0f}  speedup {l['simulated_cycles'] / g['simulated_cycles']:.3f}x")
+    if g.get('floor_cycles') and l.get('floor_cycles'):
+        print(f"  roofline floor  grouped {g['floor_cycles']:,.0f} ({g['simulated_cycles'] / g['floor_cycles']:.3f}x)"
+              f"  layer-by-layer {l['floor_cycles']:,.0f} ({l['simulated_cycles'] / l['floor_cycles']:.3f}x)")
     print(f"  search {g['search_seconds']:.3f} s; max_abs_err {r['max_abs_err']:.3g} (relative {r['max_rel_err']:.3g})")

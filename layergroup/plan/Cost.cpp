@@ -294,6 +294,26 @@ double tileLoadCycles(const GroupPass &pass, double moved) {
 
 } // namespace
 
+int bangDType(DType t) {
+  switch (t) {
+  case DType::F16:
+    return BANG_DT_F16;
+  case DType::I8:
+    return BANG_DT_I8;
+  case DType::U8:
+    return BANG_DT_U8;
+  case DType::I16:
+    return BANG_DT_I16;
+  case DType::U16:
+    return BANG_DT_U16;
+  case DType::I32:
+    return BANG_DT_I32;
+  case DType::U32:
+    return BANG_DT_U32;
+  default:
+    return BANG_DT_F32;
+  }
+}
 double GroupPass::weightLoadCycles(int l) const {
   return cost.dma(
       double(weightElems(net, net.Layers[l], plan.weightTileChannels(net, l)) *

@@ -9,6 +9,8 @@
 //   Cost.cpp        the cycles of the steps and of the whole group, with the
 //                   device's own cost formulas (bangsim/CostModel.h);
 //   Allocation.cpp  placing the buffers in NRAM and WRAM;
+//   Floor.cpp       the roofline floor of a group (groupFloor), to measure
+//                   the plan against;
 //   Search.cpp      the slicings tried per group and the groups of a net.
 // GroupPass carries what they share: the inputs of the call, the plan
 // being built, and the small facts several passes ask.
@@ -138,6 +140,8 @@ template <typename Fn> auto withMessage(std::string *why, Fn &&plan) {
   return result;
 }
 
+/// The BANG_DT_ value of a tensor element type (the matrix unit's rate).
+int bangDType(DType t);
 /// Floats of one per-channel vector tile (lg_chan_op).
 inline constexpr int64_t TileFloats = 4096;
 /// Max or sum pooling on the vector unit (else scalar loops).

@@ -252,6 +252,7 @@ Expected<NetPlan> planNet(const Net &n, const bangsim::DeviceSpec &spec,
     result.ReadBytes += p.ReadBytes;
     result.WriteBytes += p.WriteBytes;
     result.WeightReadBytes += p.WeightReadBytes;
+    result.FloorCycles += p.Floor.cycles();
   }
   result.SearchSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)

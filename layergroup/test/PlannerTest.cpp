@@ -215,6 +215,63 @@ TEST(SliceH, SearchSlicesSeveralOutputGroups) {
   EXPECT_EQ(P->Info.Outputs.size(), 2u);
 }
 
+// --- The roofline floor -----------------------------------------------------
+
+TEST(Roofline, FloorOfASmallGroupByHand) {
+  // A card of round numbers: 2 cores at 1 GHz, 64 GB/s of GDRAM (32 per
+  // core when both run), writes at half a read's rate, 1024 16-bit MACs
+  // per cycle (256 for fp32), 64 bytes per cycle for every vector class.
+  bangsim::DeviceSpec S;
+  S.clusters = 1, S.coresPerCluster = 2, S.clockGHz = 1;
+  S.gdramGBps = 64, S.gdramCoreGBps = 64, S.gdramWriteEfficiency = 0.5;
+  S.macsPerCycle = 1024;
+  S.vectorBytesPerCycle.fill(64);
+  // x 4 x 8 x 8 -> conv 3x3 pad 1 to 8 channels with bias -> ReLU -> max
+  // pool 2x2/2 -> y 8 x 4 x 4, fp32.
+  Net N;
+  int X = N.addInput("x", 4, 8, 8);
+  X = N.maxPool(N.relu(N.conv(X, 8, 3, 1, 1, "c"), "r"), 2, 2, 0, "p");
+  N.markOutput(X, "y");
+  ASSERT_FALSE(N.Layers[0].Bias.empty());
+  GroupInfo G = groupInfo(N, 0, 2);
+  // Matrix: 8 x 8 x 8 outputs x 4 x 9 = 18432 MACs / (256 x 2 cores) = 36.
+  // Vector: bias (ALU) and ReLU (ACT) 512 floats, the pool 128 outputs x 4
+  // taps (REDUCE): 3 x 2048 bytes / 64 / 2 cores = 48.
+  // GDRAM: read x 1024 + weights 8 x 4 x 9 x 4 = 1152 + bias 32 = 2208
+  // bytes at 64 per cycle = 34.5, write y 512 bytes at 32 = 16: 50.5.
+  Roofline F = groupFloor(N, S, 1, G);
+  EXPECT_EQ(F.Macs, 18432);
+  EXPECT_DOUBLE_EQ(F.Matrix, 36);
+  EXPECT_DOUBLE_EQ(F.Vector, 48);
+  EXPECT_EQ(F.ReadBytes, 2208);
+  EXPECT_EQ(F.WriteBytes, 512);
+  EXPECT_DOUBLE_EQ(F.Gdram, 50.5);
+  EXPECT_DOUBLE_EQ(F.cycles(), 50.5);
+  EXPECT_STREQ(F.bound(), "GDRAM");
+  // Two images: compute doubles, the parameters are read once: matrix 72,
+  // vector 96, GDRAM (2048 + 1184) / 64 + 1024 / 32 = 82.5.
+  Roofline F2 = groupFloor(N, S, 2, G);
+  EXPECT_DOUBLE_EQ(F2.Matrix, 72);
+  EXPECT_DOUBLE_EQ(F2.Gdram, 82.5);
+  EXPECT_DOUBLE_EQ(F2.cycles(), 96);
+  EXPECT_STREQ(F2.bound(), "vector");
+  // The conv alone writes its 2048-byte output instead: 34.5 + 64.
+  Roofline C = groupFloor(N, S, 1, groupInfo(N, 0, 0));
+  EXPECT_DOUBLE_EQ(C.Gdram, 34.5 + 64);
+  EXPECT_DOUBLE_EQ(C.Vector, 2048.0 / 64 / 2);
+  // A plan carries its group's floor, and a net plan the sum.
+  auto P = planNet(N, spec(), 1, PlanOptions{});
+  ASSERT_TRUE(bool(P)) << toString(P.takeError());
+  double Sum = 0;
+  for (const GroupPlan &Gp : P->Groups) {
+    EXPECT_DOUBLE_EQ(Gp.Floor.cycles(),
+                     groupFloor(N, spec(), 1, Gp.Info).cycles());
+    Sum += Gp.Floor.cycles();
+  }
+  EXPECT_DOUBLE_EQ(P->FloorCycles, Sum);
+  EXPECT_GT(P->Cycles, P->FloorCycles);
+}
+
 // --- Backward-W and W slices
 // ---------------------------------------------------
 

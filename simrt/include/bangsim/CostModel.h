@@ -73,6 +73,16 @@ inline double gdramEfficiency(const DeviceSpec &spec, bool write,
   return write ? spec.gdramWriteEfficiency : 1.0;
 }
 
+/// Cycles of moving \p readBytes from and \p writeBytes into GDRAM at
+/// \p bytesPerCycle, without a descriptor's start-up: the bandwidth part
+/// of a copy, and alone the GDRAM floor of a roofline (LayerGroup).
+inline double gdramStreamCycles(const DeviceSpec &spec, double bytesPerCycle,
+                                double readBytes, double writeBytes,
+                                bool strided) {
+  return readBytes / (bytesPerCycle * gdramEfficiency(spec, false, strided)) +
+         writeBytes / (bytesPerCycle * gdramEfficiency(spec, true, strided));
+}
+
 /// Cycles of one IO-DMA copy that reads \p readBytes and writes
 /// \p writeBytes of GDRAM (counted in whole blocks, gdramSegmentBytes), at
 /// the core's share \p bytesPerCycle of the card's bandwidth.
@@ -80,8 +90,7 @@ inline double gdramCopyCycles(const DeviceSpec &spec, double bytesPerCycle,
                               double readBytes, double writeBytes,
                               bool strided) {
   return double(spec.dmaLatencyCycles) +
-         readBytes / (bytesPerCycle * gdramEfficiency(spec, false, strided)) +
-         writeBytes / (bytesPerCycle * gdramEfficiency(spec, true, strided));
+         gdramStreamCycles(spec, bytesPerCycle, readBytes, writeBytes, strided);
 }
 
 /// A planner's estimate of a contiguous, block-aligned copy of \p bytes to
@@ -106,6 +115,13 @@ inline double matrixMacsPerCycle(const DeviceSpec &spec, int dtype) {
 /// A compute operation takes at least one cycle.
 inline double computeCycles(double cycles) { return std::max(1.0, cycles); }
 
+/// Cycles of \p bytes of destination at the vector rate of class
+/// \p opClass, without start-up or granules: the rate alone.
+inline double vectorStreamCycles(const DeviceSpec &spec, int opClass,
+                                 double bytes) {
+  return bytes / spec.vectorBytesPerCycle[opClass];
+}
+
 /// Cycles of a vector operation of class \p opClass over \p bytes: a
 /// start-up, then whole granules of vector_granule_bytes (less than one
 /// costs a whole one: Develop-Guide §5.3.4) at the class's rate.
@@ -113,7 +129,7 @@ inline double vectorCycles(const DeviceSpec &spec, int opClass, double bytes) {
   double granule = double(spec.vectorGranuleBytes);
   double granules = std::max(1.0, std::ceil(bytes / granule));
   return double(spec.computeStartupCycles) +
-         granules * granule / spec.vectorBytesPerCycle[opClass];
+         vectorStreamCycles(spec, opClass, granules * granule);
 }
 
 /// Cycles of \p macs multiply-accumulates on the tensor unit: a start-up,
