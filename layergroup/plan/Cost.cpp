@@ -59,28 +59,6 @@ double chanOpCycles(const CostModel &m, int64_t px, int64_t c, int64_t tilePx,
              (m.vec(BANG_OP_ALU, double(tp * c), eb) + m.scalar(ScalarPerCall));
 }
 
-/// The BANG_DT_ value of a tensor element type.
-int bangDType(DType t) {
-  switch (t) {
-  case DType::F16:
-    return BANG_DT_F16;
-  case DType::I8:
-    return BANG_DT_I8;
-  case DType::U8:
-    return BANG_DT_U8;
-  case DType::I16:
-    return BANG_DT_I16;
-  case DType::U16:
-    return BANG_DT_U16;
-  case DType::I32:
-    return BANG_DT_I32;
-  case DType::U32:
-    return BANG_DT_U32;
-  default:
-    return BANG_DT_F32;
-  }
-}
-
 /// Cycles of filling a window tile of \p r x \p p pixels and copying the
 /// real rows in.
 double tileCycles(const CostModel &m, int64_t r, int64_t p, int64_t c,

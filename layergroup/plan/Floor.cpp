@@ -53,6 +53,10 @@ void addLayerWork(const Net &n, const Layer &l, VectorWork &w) {
   case OpKind::Scale:
     w.add(BANG_OP_MUL, elems, eb);
     break;
+  case OpKind::Lut: // one lookup per element (__bang_lut, the REDUCE class;
+                    // lg_lut gathers in a scalar loop)
+    w.add(BANG_OP_REDUCE, elems, eb);
+    break;
   case OpKind::Mul: // CVVH: one product per element; its bias above
     w.add(BANG_OP_MUL, elems, eb);
     break;
