@@ -16,8 +16,11 @@
 
 #include "gtest/gtest.h"
 
+#include <cerrno>
 #include <csignal>
 #include <cstdlib>
+#include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -362,6 +365,29 @@ TEST(Isolation, TimeoutEndsAWorkerThatServedLaunches) {
   EXPECT_NE(faultMessage(stats.takeError()).find("stopped after the --timeout"),
             std::string::npos);
   f.expectSurvived();
+}
+
+TEST(Isolation, ALaunchFromAnotherThreadGetsAWorkerThatLives) {
+  REQUIRE_ISOLATION();
+  {
+    Fixture f;
+    ASSERT_TRUE(f.module);
+    // The worker dies with the thread that forked it: a launch from another
+    // thread after that one ended runs in a worker of its own.
+    std::thread([&] {
+      auto s = f.launch("fill", {KernelArg::i32(1)});
+      EXPECT_TRUE(bool(s)) << llvm::toString(s.takeError());
+    }).join();
+    for (int v : {2, 3}) {
+      auto s = f.launch("fill", {KernelArg::i32(v)});
+      ASSERT_TRUE(bool(s)) << llvm::toString(s.takeError());
+      EXPECT_EQ(f.read(f.out, 4), std::vector<int>(4, v));
+    }
+  }
+  // The device is gone, and so is its worker: no child is left.
+  errno = 0;
+  EXPECT_EQ(waitpid(-1, nullptr, WNOHANG), -1);
+  EXPECT_EQ(errno, ECHILD);
 }
 
 } // namespace
