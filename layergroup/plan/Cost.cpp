@@ -274,23 +274,12 @@ double tileLoadCycles(const GroupPass &pass, double moved) {
 
 int bangDType(DType t) {
   switch (t) {
-  case DType::F16:
-    return BANG_DT_F16;
-  case DType::I8:
-    return BANG_DT_I8;
-  case DType::U8:
-    return BANG_DT_U8;
-  case DType::I16:
-    return BANG_DT_I16;
-  case DType::U16:
-    return BANG_DT_U16;
-  case DType::I32:
-    return BANG_DT_I32;
-  case DType::U32:
-    return BANG_DT_U32;
-  default:
-    return BANG_DT_F32;
+#define BANGC_DTYPE(ENUM, ...)                                                 \
+  case DType::ENUM:                                                            \
+    return BANG_DT_##ENUM;
+#include "support/DTypes.def"
   }
+  llvm_unreachable("a row of support/DTypes.def");
 }
 double GroupPass::weightLoadCycles(int l) const {
   return cost.dma(
