@@ -18,6 +18,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <fmt/format.h>
@@ -31,7 +32,7 @@ using namespace llvm;
 namespace bangc::graph {
 
 int graphFailure(const std::string &message) {
-  errs() << "bangc-sim graph: " << message << "\n";
+  WithColor::error(errs(), "bangc-sim graph") << message << "\n";
   return 1;
 }
 

@@ -11,6 +11,7 @@
 #include "tools/Args.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <fmt/format.h>
@@ -68,8 +69,8 @@ const char *usage =
 
 /// The graph command's usage errors (its own form, which its tests check).
 int graphUsageError(const std::string &message) {
-  errs() << "bangc-sim graph: " << message << "\n"
-         << "run 'bangc-sim graph --help' for usage\n";
+  WithColor::error(errs(), "bangc-sim graph") << message << "\n";
+  errs() << "run 'bangc-sim graph --help' for usage\n";
   return 2;
 }
 
