@@ -214,6 +214,7 @@ Expected<GroupRun> PlanRun::runGroup(const GroupPlan &gp,
   dim.x = uint32_t(k.Tasks);
   bangsim::LaunchOptions launch;
   launch.checkRaces = options.checkRaces;
+  launch.isolate = options.isolate;
   auto stats = device->launch(**kernel, (*mod)->staticLayout(), dim,
                               unionType(k.Union), arguments(k), launch);
   if (!stats)

@@ -44,6 +44,9 @@ struct RunOptions {
   std::string emitDir;    ///< write the kernels here if set (--emit-mlu)
   bool useCache = true;   ///< false: no compile cache (--no-cache)
   bool checkRaces = false; ///< --check=race on every launch (docs/device.md)
+  /// Each launch in a worker process under the system-call filter
+  /// (docs/isolation.md); false: on this process's threads (--no-isolate).
+  bool isolate = false;
 };
 
 /// Compiles each group's kernel, runs them in order on a fresh device and

@@ -58,6 +58,9 @@ const char *usage =
     "                        without the compile cache (docs/cache.md)\n"
     "  --check=race          (--layer-group) check every group kernel's\n"
     "                        launches for races (docs/device.md)\n"
+    "  --no-isolate          (--layer-group) run the group kernels in this\n"
+    "                        process, not in a worker process under a\n"
+    "                        system-call filter (docs/isolation.md)\n"
     "  --max-compile-seconds=N, --max-compile-memory=MIB\n"
     "                        (--layer-group) end a group kernel's compile\n"
     "                        that runs longer than N s (default 300) or adds\n"
@@ -94,7 +97,8 @@ std::optional<int> readOption(Args &args, GraphOptions &o) {
                                              {"--layer-group", &lg.enabled},
                                              {"--no-compare", &lg.noCompare},
                                              {"--no-cache", &lg.noCache},
-                                             {"--check=race", &lg.checkRaces}};
+                                             {"--check=race", &lg.checkRaces},
+                                             {"--no-isolate", &lg.noIsolate}};
   for (auto &[name, into] : flags)
     if (args.flag(name)) {
       *into = true;
@@ -165,10 +169,11 @@ std::optional<int> readOptions(ArrayRef<const char *> argv, GraphOptions &o) {
   if (a.file.empty())
     return graphUsageError("no graph file given");
   if (!lg.enabled && (lg.emitMlu || lg.report || lg.lmemSvg || lg.device ||
-                      lg.noCompare || lg.noCache || lg.checkRaces))
+                      lg.noCompare || lg.noCache || lg.checkRaces ||
+                      lg.noIsolate))
     return graphUsageError("--emit-mlu, --report, --lmem-svg, --device, "
-                           "--no-compare, --no-cache and --check=race need "
-                           "--layer-group");
+                           "--no-compare, --no-cache, --check=race and "
+                           "--no-isolate need --layer-group");
   if (!a.run && (!a.ins.empty() || !a.outs.empty() || a.steps != 1))
     return graphUsageError("--in, --out and --steps need --run");
   return std::nullopt;

@@ -23,7 +23,8 @@ namespace bangc::tools {
 
 /// The options of `graph FILE --layer-group ...` besides the graph's own.
 struct LayerGroupArgs {
-  bool enabled = false, noCompare = false, noCache = false, checkRaces = false;
+  bool enabled = false, noCompare = false, noCache = false, checkRaces = false,
+       noIsolate = false;
   std::optional<std::string> emitMlu, report, lmemSvg, device;
   CompileLimits limits; ///< of the group kernels' compiles
 };

@@ -236,6 +236,7 @@ RunOptions runOptions(const LayerGroupArgs &lg, std::string emitDir = "") {
   o.emitDir = std::move(emitDir);
   o.useCache = !lg.noCache;
   o.checkRaces = lg.checkRaces;
+  o.isolate = !lg.noIsolate;
   return o;
 }
 
