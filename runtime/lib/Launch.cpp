@@ -165,9 +165,13 @@ bool profileLaunches() {
 
 /// BANGC_CNRT_CHECK=race: every launch runs under the race check
 /// (docs/device.md), as `bangc-sim run --check=race` does.
+/// BANGC_CNRT_ISOLATE=1: every launch runs in a worker process under the
+/// system-call filter (docs/isolation.md), as `bangc-sim run` does.
 LaunchOptions launchOptions() {
   static const LaunchOptions options = [] {
     LaunchOptions o;
+    const char *isolate = std::getenv("BANGC_CNRT_ISOLATE");
+    o.isolate = isolate && *isolate && std::strcmp(isolate, "0") != 0;
     const char *env = std::getenv("BANGC_CNRT_CHECK");
     if (!env || !*env)
       return o;
