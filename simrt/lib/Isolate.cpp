@@ -41,6 +41,7 @@
 #include <csignal>
 #include <cstddef>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
@@ -215,7 +216,7 @@ bool installFilter(int resultFd) {
 #endif
 }
 
-// --- The pipe protocol: frames of a type byte, a length and the bytes ---===//
+// --- The socket protocol: frames of a type byte, a length and the bytes -===//
 
 enum Frame : char {
   LaunchRequest = 'L', ///< parent to worker: a launch (putRequest)
@@ -247,9 +248,9 @@ void sendFrame(int fd, Frame type, llvm::StringRef bytes) {
 }
 
 /// __bang_printf's output in the worker: each write is a frame.
-class PipeStream : public llvm::raw_ostream {
+class SocketStream : public llvm::raw_ostream {
 public:
-  explicit PipeStream(int fd) : fd(fd) { SetUnbuffered(); }
+  explicit SocketStream(int fd) : fd(fd) { SetUnbuffered(); }
 
 private:
   void write_impl(const char *p, size_t n) override {
@@ -588,7 +589,7 @@ bool readFrame(int fd, char &type, std::string &body) {
       break;
     }
     showOnlyArguments(device.memory, q.args, buffers);
-    PipeStream printfOut(fd);
+    SocketStream printfOut(fd);
     q.options.printfOut = &printfOut;
     q.options.timeoutSeconds = 0; // the parent ends the worker at the deadline
     q.options.isolate = false;
@@ -720,9 +721,12 @@ struct bangsim::IsolatedWorker {
   uint64_t memoryGeneration = 0, moduleGeneration = 0;
   /// The thread that forked it: its end ends the worker (PR_SET_PDEATHSIG).
   pid_t thread = 0;
+  /// The process that forked it. A child the host forks later inherits
+  /// this object; there it is not its worker to kill or wait for.
+  pid_t owner = getpid();
   bool reaped = false;
   ~IsolatedWorker() {
-    if (pid > 0 && !reaped) {
+    if (pid > 0 && !reaped && owner == getpid()) {
       kill(pid, SIGKILL);
       while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR)
         ;
@@ -747,7 +751,7 @@ using WorkerPtr = std::unique_ptr<IsolatedWorker, IsolatedWorkerDeleter>;
 /// Whether the device's worker can run the next launch: it knows the
 /// buffers and modules of now, this thread forked it, and it still lives.
 bool reusable(IsolatedWorker &w, const DeviceImpl &device) {
-  if (w.memoryGeneration != device.memory.generation() ||
+  if (w.owner != getpid() || w.memoryGeneration != device.memory.generation() ||
       w.moduleGeneration != moduleGeneration.load() || w.thread != gettid())
     return false;
   int status;
@@ -791,6 +795,34 @@ llvm::Expected<WorkerPtr> startWorker(DeviceImpl &device) {
   w->pid = pid;
   w->fd = fds[0];
   return std::move(w);
+}
+
+/// The threads of process \p pid (0 if it cannot be read).
+int threadCount(pid_t pid) {
+  std::string dir = "/proc/" + std::to_string(pid) + "/task";
+  DIR *tasks = opendir(dir.c_str());
+  if (!tasks)
+    return 0;
+  int threads = 0;
+  while (dirent *entry = readdir(tasks))
+    if (entry->d_name[0] != '.')
+      ++threads;
+  closedir(tasks);
+  return threads;
+}
+
+/// Whether the worker is down to its one thread, as after every clean
+/// launch. A thread kernel code left running could read the next request
+/// or write the next launch's buffers: such a worker is not kept. (A joined
+/// simulator thread can stay listed for a moment after its join: look a
+/// few times before deciding.)
+bool singleThreaded(pid_t pid) {
+  for (int look = 0; look < 4; ++look) {
+    if (threadCount(pid) == 1)
+      return true;
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+  }
+  return false;
 }
 
 /// Sends the whole request; false if the worker is gone.
@@ -908,7 +940,9 @@ bangsim::launchIsolated(DeviceImpl &device, const Kernel &kernel,
     LaunchStats stats;
     if (get(result, stats)) {
       stats.hostSeconds = hostSeconds();
-      return stats; // the worker is kept for the next launch
+      if (!singleThreaded(pid)) // kept only while nothing of the kernel runs
+        device.worker.reset();
+      return stats;
     }
   }
   // Whatever else happened, this worker runs no further launch.

@@ -17,6 +17,7 @@
 #include "gtest/gtest.h"
 
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <sys/wait.h>
@@ -364,6 +365,56 @@ TEST(Isolation, TimeoutEndsAWorkerThatServedLaunches) {
   auto stats = f.launch("spin", {}, /*isolate=*/true, /*timeout=*/0.3);
   EXPECT_NE(faultMessage(stats.takeError()).find("stopped after the --timeout"),
             std::string::npos);
+  f.expectSurvived();
+}
+
+/// Kernel code that leaves a thread of its own running (what a raw clone
+/// could do): the thread outlives the launch.
+long leaveThreadRunning(long) {
+  std::thread([] { std::this_thread::sleep_for(std::chrono::seconds(60)); })
+      .detach();
+  return 0;
+}
+
+TEST(Isolation, AWorkerWithAThreadLeftRunningIsNotKept) {
+  REQUIRE_ISOLATION();
+  Fixture f;
+  ASSERT_TRUE(f.module);
+  auto kept = f.launch("fill", {KernelArg::i32(1)});
+  ASSERT_TRUE(bool(kept)) << llvm::toString(kept.takeError());
+  EXPECT_EQ(waitpid(-1, nullptr, WNOHANG), 0) << "a clean launch keeps its worker";
+  auto left = f.launch("call1", {KernelArg::i64(address(
+                                     reinterpret_cast<void *>(
+                                         &leaveThreadRunning))),
+                                 KernelArg::i64(0)});
+  ASSERT_TRUE(bool(left)) << llvm::toString(left.takeError());
+  // That worker could read the next request or write the next launch's
+  // buffers: it was ended and reaped, so no child is left.
+  errno = 0;
+  EXPECT_EQ(waitpid(-1, nullptr, WNOHANG), -1);
+  EXPECT_EQ(errno, ECHILD);
+  f.expectSurvived();
+}
+
+TEST(Isolation, AForkedChildLeavesTheParentsWorkerAlone) {
+  REQUIRE_ISOLATION();
+  Fixture f;
+  ASSERT_TRUE(f.module);
+  auto s = f.launch("fill", {KernelArg::i32(1)});
+  ASSERT_TRUE(bool(s)) << llvm::toString(s.takeError());
+  // A child of the host (os.fork, multiprocessing) inherits the device and
+  // its kept worker; destroying it there must not end the parent's worker.
+  pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    f.device.reset();
+    _exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  // The worker is still a live child of this process: nothing to reap.
+  EXPECT_EQ(waitpid(-1, nullptr, WNOHANG), 0);
   f.expectSurvived();
 }
 
