@@ -172,7 +172,11 @@ Error shareWritableData(jitlink::LinkGraph &graph) {
   // Every writable block of standard lifetime is in the graph's one
   // read-write segment, which the memory manager page-aligns: the pages
   // that hold them hold nothing else.
+  // A fresh anonymous mapping is zero, as zero-fill blocks and the gaps
+  // between blocks are: only initialised blocks are kept and written back
+  // (a large zero-filled __mlu_device__ array is never copied).
   uint64_t lo = ~uint64_t(0), hi = 0;
+  std::vector<std::pair<uint64_t, std::string>> initialised;
   for (jitlink::Section &section : graph.sections()) {
     if (section.getMemLifetime() != orc::MemLifetime::Standard ||
         section.getMemProt() != (orc::MemProt::Read | orc::MemProt::Write))
@@ -180,8 +184,13 @@ Error shareWritableData(jitlink::LinkGraph &graph) {
     for (jitlink::Block *block : section.blocks()) {
       if (!block->getSize())
         continue;
-      lo = std::min(lo, block->getAddress().getValue());
-      hi = std::max(hi, block->getAddress().getValue() + block->getSize());
+      uint64_t start = block->getAddress().getValue();
+      lo = std::min(lo, start);
+      hi = std::max(hi, start + block->getSize());
+      if (!block->isZeroFill())
+        initialised.emplace_back(
+            start, std::string(reinterpret_cast<const char *>(start),
+                               size_t(block->getSize())));
     }
   }
   if (lo >= hi)
@@ -189,17 +198,16 @@ Error shareWritableData(jitlink::LinkGraph &graph) {
   uint64_t page = uint64_t(::sysconf(_SC_PAGESIZE));
   lo = lo / page * page;
   hi = (hi + page - 1) / page * page;
-  void *at = reinterpret_cast<void *>(lo);
-  std::vector<char> contents(static_cast<char *>(at),
-                             static_cast<char *>(at) + (hi - lo));
-  void *p = ::mmap(at, hi - lo, PROT_READ | PROT_WRITE,
+  void *p = ::mmap(reinterpret_cast<void *>(lo), hi - lo,
+                   PROT_READ | PROT_WRITE,
                    MAP_SHARED | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
   if (p == MAP_FAILED)
     return createStringError(inconvertibleErrorCode(),
                              "cannot map a kernel module's data as shared "
                              "memory: %s",
                              std::strerror(errno));
-  std::memcpy(p, contents.data(), contents.size());
+  for (const auto &[start, bytes] : initialised)
+    std::memcpy(reinterpret_cast<void *>(start), bytes.data(), bytes.size());
   return Error::success();
 }
 
