@@ -145,6 +145,7 @@ std::optional<int> readOption(Args &args, GraphOptions &o) {
   if (lg.limits.parse(args)) {
     if (!args.error.empty())
       return graphUsageError(args.error);
+    lg.limitsGiven = true;
     return std::nullopt;
   }
   StringRef arg = args.peek();
@@ -170,10 +171,11 @@ std::optional<int> readOptions(ArrayRef<const char *> argv, GraphOptions &o) {
     return graphUsageError("no graph file given");
   if (!lg.enabled && (lg.emitMlu || lg.report || lg.lmemSvg || lg.device ||
                       lg.noCompare || lg.noCache || lg.checkRaces ||
-                      lg.noIsolate))
+                      lg.noIsolate || lg.limitsGiven))
     return graphUsageError("--emit-mlu, --report, --lmem-svg, --device, "
-                           "--no-compare, --no-cache, --check=race and "
-                           "--no-isolate need --layer-group");
+                           "--no-compare, --no-cache, --check=race, "
+                           "--no-isolate and --max-compile-* need "
+                           "--layer-group");
   if (!a.run && (!a.ins.empty() || !a.outs.empty() || a.steps != 1))
     return graphUsageError("--in, --out and --steps need --run");
   return std::nullopt;
