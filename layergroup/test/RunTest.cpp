@@ -1,6 +1,7 @@
 //===- RunTest.cpp - LayerGroup end to end on the simulated device --------===//
 #include "layergroup/Codegen.h"
 #include "layergroup/Runner.h"
+#include "TestNets.h"
 
 #include <gtest/gtest.h>
 
@@ -697,13 +698,7 @@ TEST(Run, SeveralOutputsHSliced) {
   // r1, add, ReLU. Layers [0, 3] are a group with two outputs (r1, read by
   // ds, and r2) sliced along H (and W): each item computes r1's hull of
   // its own rows and the rows c2 reads, and stores only its own.
-  Net N;
-  int X = N.addInput("x", 4, 24, 20);
-  int R1 = N.relu(N.conv(X, 8, 3, 1, 1, "c1"), "r1");
-  int R2 = N.relu(N.conv(R1, 8, 3, 2, 1, "c2"), "r2");
-  int C3 = N.conv(R2, 8, 3, 1, 1, "c3");
-  int Ds = N.conv(R1, 8, 1, 2, 0, "ds");
-  N.markOutput(N.relu(N.add(C3, Ds, "add"), "relu"), "y");
+  Net N = test::downsampleBlock();
   int Last = int(N.Layers.size()) - 1;
   for (auto [Dev, HS, WS] :
        {std::tuple{"mlu370", 3, 1}, std::tuple{"mlu370", 2, 2},
