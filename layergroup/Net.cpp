@@ -26,30 +26,22 @@ namespace bangc::lg {
 
 const char *opKindName(OpKind k) {
   switch (k) {
-  case OpKind::Conv:
-    return "conv";
-  case OpKind::MaxPool:
-    return "maxpool";
-  case OpKind::MinPool:
-    return "minpool";
-  case OpKind::SumPool:
-    return "sumpool";
-  case OpKind::Relu:
-    return "relu";
-  case OpKind::Clamp:
-    return "clamp";
-  case OpKind::Add:
-    return "add";
-  case OpKind::Scale:
-    return "scale";
-  case OpKind::Mul:
-    return "mul";
-  case OpKind::Lut:
-    return "lut";
-  case OpKind::Lif:
-    return "lif";
+#define LG_OPKIND(KIND, NAME, ...)                                             \
+  case OpKind::KIND:                                                           \
+    return NAME;
+#include "layergroup/OpKinds.def"
   }
   return "?";
+}
+
+ChanVectors chanVectors(OpKind k) {
+  switch (k) {
+#define LG_OPKIND(KIND, NAME, VECTORS, ...)                                    \
+  case OpKind::KIND:                                                           \
+    return ChanVectors::VECTORS;
+#include "layergroup/OpKinds.def"
+  }
+  return ChanVectors::None;
 }
 
 const char *deviceCType(DType t) {
@@ -583,9 +575,7 @@ Error NetBuilder::addCompute(int64_t id) {
   int64_t c = dimOr(d, DF, 1), h = dimOr(d, DY, 1), w = dimOr(d, DX, 1);
   // The reference adds CONST_B when there is no SB bias (the integer loops
   // take it as a constant; an integer convolution's is an integer).
-  bool takesBias = l.Kind == OpKind::Conv || l.Kind == OpKind::SumPool ||
-                   l.Kind == OpKind::Add || l.Kind == OpKind::Scale ||
-                   l.Kind == OpKind::Mul;
+  bool takesBias = chanVectors(l.Kind) != ChanVectors::None;
   if (takesBias && l.Bias.empty() && l.ConstB != 0 &&
       (!l.Integer || l.Kind == OpKind::Conv))
     l.Bias.assign(size_t(c), l.Integer ? l.ConstB : double(float(l.ConstB)));

@@ -24,21 +24,26 @@ class Graph;
 
 namespace bangc::lg {
 
+/// The kinds of layer, one row each of layergroup/OpKinds.def (which also
+/// holds what the planner needs to know of each). The blocks they come from:
+/// Conv CC, CC2D and CVM; MaxPool CCMPB, MinPool CCMPS (a window, starting
+/// from CMP); Relu a 1x1 CCMPB with CMP 0, Clamp another 1x1 compare;
+/// SumPool CAVG (window sum + bias); Add CADD; Scale CVS (CONST_A) and CAX
+/// (alpha[f]); Mul CVVH (bias + SI1 * SI2, the Hadamard product); Lut CLUT
+/// (table[x - min of the input type], the table in Alpha); Lif CLIF
+/// (integrate and fire, its membrane state carried across the images of a
+/// run, which are its time steps).
 enum class OpKind {
-  Conv,    ///< CC, CC2D
-  MaxPool, ///< CCMPB (max over a window, starting from CMP)
-  MinPool, ///< CCMPS
-  SumPool, ///< CAVG (window sum + bias)
-  Relu,    ///< CCMPB with a 1x1 window and CMP 0
-  Clamp,   ///< CCMPB/CCMPS with a 1x1 window, other CMP
-  Add,     ///< CADD
-  Scale,   ///< CVS (CONST_A) and CAX (alpha[f])
-  Mul,     ///< CVVH: bias + SI1 * SI2 (Hadamard product)
-  Lut,     ///< CLUT: table[x - min of the input type]; the table in Alpha
-  Lif,     ///< CLIF: integrate and fire, its membrane state carried across
-           ///< the images of a run, which are its time steps
+#define LG_OPKIND(KIND, ...) KIND,
+#include "layergroup/OpKinds.def"
 };
 const char *opKindName(OpKind k);
+
+/// The per-channel vectors a kind applies through a tile replicated over
+/// pixels (the VECTORS column): a kind with a bias also takes CONST_B as
+/// one.
+enum class ChanVectors { None, Bias, BiasAlpha };
+ChanVectors chanVectors(OpKind k);
 
 /// The C type that holds an element of \p t on the device ("float",
 /// "half", "int8_t", ...).

@@ -37,21 +37,13 @@ static bool needsTile(const Layer &l, int64_t inCols, int64_t outCols) {
 }
 
 bool usesChanTile(const Layer &l) {
-  switch (l.Kind) {
-  case OpKind::Conv:
-  case OpKind::SumPool:
-  case OpKind::Add:
-  case OpKind::Mul:
-    return !l.Bias.empty();
-  case OpKind::Scale:
-    return !l.Bias.empty() || !l.Alpha.empty();
-  case OpKind::MaxPool:
-  case OpKind::MinPool:
-  case OpKind::Relu:
-  case OpKind::Clamp:
-  case OpKind::Lif:
-  case OpKind::Lut:
+  switch (chanVectors(l.Kind)) {
+  case ChanVectors::None:
     return false;
+  case ChanVectors::Bias:
+    return !l.Bias.empty();
+  case ChanVectors::BiasAlpha:
+    return !l.Bias.empty() || !l.Alpha.empty();
   }
   return false;
 }

@@ -43,6 +43,43 @@ constexpr double ScalarIntPoolPerTap = 55;
 constexpr double ScalarLifPerNeuron = 60;
 /// Per element of lg_lut: load, subtract, index, load, store.
 constexpr double ScalarLutPerElement = 20;
+/// Per element of lg_clamp (a float compare and select).
+constexpr double ScalarClampPerElement = 8;
+/// The INT_LOOP of a kind whose integer outputs take its own path.
+constexpr double Own = 0;
+
+/// The cost columns of layergroup/OpKinds.def.
+enum class Compute { Matrix, Pool, Vector, Loop };
+enum class Per { Element, Tap, ExtraInput };
+struct KindCost {
+  Compute Shape;
+  double Loop;     ///< Loop: instructions per element
+  double IntLoop;  ///< integer outputs: instructions per element, or Own
+  int VectorClass; ///< Vector: the class of its floor's work
+  Per Calls;       ///< Vector: ExtraInput, one call per input
+};
+
+/// The one op class of a Vector kind's floor work (-1 for none or several).
+constexpr int vectorClass(int alu, int mul, int act, int reduce) {
+  if (alu + mul + act + reduce != 1)
+    return -1;
+  return alu   ? BANG_OP_ALU
+         : mul ? BANG_OP_MUL
+         : act ? BANG_OP_ACT
+               : BANG_OP_REDUCE;
+}
+
+KindCost kindCost(OpKind k) {
+  switch (k) {
+#define LG_OPKIND(KIND, NAME, VECTORS, CHAN_SLICE, COMPUTE, LOOP, INT_LOOP,    \
+                  ALU, MUL, ACT, REDUCE, PER)                                  \
+  case OpKind::KIND:                                                           \
+    return {Compute::COMPUTE, LOOP, INT_LOOP,                                  \
+            vectorClass(ALU, MUL, ACT, REDUCE), Per::PER};
+#include "layergroup/OpKinds.def"
+  }
+  llvm_unreachable("a row of layergroup/OpKinds.def");
+}
 
 /// Cycles of lg_chan_op over \p px pixels of \p c channels of \p eb
 /// bytes each.
@@ -101,7 +138,9 @@ double poolCycles(const GroupPass &pass, const Layer &l, const LayerSlice &s,
   return c;
 }
 
-/// Compute cycles of layer \p l for one item of \p nb images.
+/// Compute cycles of layer \p l for one item of \p nb images: the shape
+/// of its kind's cost (layergroup/OpKinds.def), then its per-channel
+/// vectors (a pool adds its bias itself).
 double layerCompute(const GroupPass &pass, const Layer &l, int64_t nb,
                     const LayerSlice &s, int64_t tilePx) {
   const CostModel &m = pass.cost;
@@ -109,62 +148,34 @@ double layerCompute(const GroupPass &pass, const Layer &l, int64_t nb,
   int64_t ob = pass.net.Tensors[l.Output].elemBytes();
   int64_t ft = s.channels;
   int64_t px = s.outRows * s.outCols;
+  KindCost k = kindCost(l.Kind);
+  if (l.Integer && k.IntLoop != Own)
+    return double(nb) * m.scalar(double(ft * px) * k.IntLoop + ScalarPerCall);
   double c = 0;
-  if (l.Kind == OpKind::Lut)
-    return double(nb) *
-           m.scalar(double(ft * px) * ScalarLutPerElement + ScalarPerCall);
-  if (l.Kind == OpKind::Lif)
-    return double(nb) *
-           m.scalar(double(ft * px) * ScalarLifPerNeuron + ScalarPerCall);
-  if (l.Integer && l.Kind != OpKind::Conv && !l.windowed()) {
-    bool cmp = l.Kind == OpKind::Relu || l.Kind == OpKind::Clamp;
-    return double(nb) *
-           m.scalar(double(ft * px) * (cmp ? ScalarIntCmp : ScalarIntArith) +
-                    ScalarPerCall);
-  }
-  switch (l.Kind) {
-  case OpKind::Conv:
+  switch (k.Shape) {
+  case Compute::Matrix:
     c += windowTileCycles(pass, l, s);
     c += m.mac(double(px * ft * l.KY * l.KX * in.C), bangDType(in.Type)) +
          m.scalar(ScalarPerCall);
-    if (!l.Bias.empty())
-      c += chanOpCycles(m, px, ft, tilePx, ob);
     break;
-  case OpKind::MaxPool:
-  case OpKind::MinPool:
-  case OpKind::SumPool:
-    c += poolCycles(pass, l, s, tilePx);
+  case Compute::Pool:
+    return poolCycles(pass, l, s, tilePx) * double(nb);
+  case Compute::Vector: {
+    assert(k.VectorClass >= 0 && "a Vector kind has one class of work");
+    double calls = k.Calls == Per::ExtraInput ? double(l.Inputs.size()) : 1.0;
+    c += calls *
+         (m.vec(k.VectorClass, double(ft * px)) + m.scalar(ScalarPerCall));
     break;
-  case OpKind::Relu:
-    c += m.vec(BANG_OP_ACT, double(ft * px)) + m.scalar(ScalarPerCall);
-    break;
-  case OpKind::Clamp:
-    c += m.scalar(double(ft * px) * 8);
-    break;
-  case OpKind::Scale:
-    c += m.vec(BANG_OP_MUL, double(ft * px)) + m.scalar(ScalarPerCall);
-    if (!l.Alpha.empty())
-      c += chanOpCycles(m, px, ft, tilePx, ob);
-    if (!l.Bias.empty())
-      c += chanOpCycles(m, px, ft, tilePx, ob);
-    break;
-  case OpKind::Add:
-    c += double(l.Inputs.size()) *
-         (m.vec(BANG_OP_ALU, double(ft * px)) + m.scalar(ScalarPerCall));
-    if (!l.Bias.empty())
-      c += chanOpCycles(m, px, ft, tilePx, ob);
-    break;
-  case OpKind::Mul:
-    c += m.vec(BANG_OP_MUL, double(ft * px)) + m.scalar(ScalarPerCall);
-    if (!l.Bias.empty())
-      c += chanOpCycles(m, px, ft, tilePx, ob);
-    else if (l.ConstB != 0)
-      c += m.vec(BANG_OP_ALU, double(ft * px)) + m.scalar(ScalarPerCall);
-    break;
-  case OpKind::Lif:
-  case OpKind::Lut:
-    llvm_unreachable("CLIF's and CLUT's cost is their scalar loop's, above");
   }
+  case Compute::Loop:
+    c += m.scalar(double(ft * px) * k.Loop + ScalarPerCall);
+    break;
+  }
+  ChanVectors v = chanVectors(l.Kind);
+  if (v == ChanVectors::BiasAlpha && !l.Alpha.empty())
+    c += chanOpCycles(m, px, ft, tilePx, ob);
+  if (v != ChanVectors::None && !l.Bias.empty())
+    c += chanOpCycles(m, px, ft, tilePx, ob);
   return c * double(nb);
 }
 

@@ -27,44 +27,43 @@ struct VectorWork {
   }
 };
 
+/// How many times a layer does its floor's per-element work (the PER
+/// column of layergroup/OpKinds.def).
+enum class Per { Element, Tap, ExtraInput };
+double perElement(const Layer &l, Per per) {
+  switch (per) {
+  case Per::Element:
+    return 1;
+  case Per::Tap:
+    return double(l.KY * l.KX);
+  case Per::ExtraInput:
+    return double(l.Inputs.size() - 1);
+  }
+  return 1;
+}
+
+/// The ALU, MUL, ACT and REDUCE columns of layergroup/OpKinds.def (the
+/// convolution's own work is the matrix unit's).
 void addLayerWork(const Net &n, const Layer &l, VectorWork &w) {
   const Tensor &out = n.Tensors[l.Output];
   double elems = double(out.elements());
   int64_t eb = out.elemBytes();
   if (!l.Bias.empty())
     w.add(BANG_OP_ALU, elems, eb);
+  auto add = [&](int opClass, int ops, Per per) {
+    if (ops > 0)
+      w.add(opClass, double(ops) * (elems * perElement(l, per)), eb);
+  };
   switch (l.Kind) {
-  case OpKind::Conv: // the matrix unit; its bias above
+#define LG_OPKIND(KIND, NAME, VECTORS, CHAN_SLICE, COMPUTE, LOOP, INT_LOOP,    \
+                  ALU, MUL, ACT, REDUCE, PER)                                  \
+  case OpKind::KIND:                                                           \
+    add(BANG_OP_ALU, ALU, Per::PER);                                           \
+    add(BANG_OP_MUL, MUL, Per::PER);                                           \
+    add(BANG_OP_ACT, ACT, Per::PER);                                           \
+    add(BANG_OP_REDUCE, REDUCE, Per::PER);                                     \
     break;
-  case OpKind::MaxPool:
-  case OpKind::MinPool:
-  case OpKind::SumPool:
-    w.add(BANG_OP_REDUCE, elems * double(l.KY * l.KX), eb);
-    break;
-  case OpKind::Relu:
-    w.add(BANG_OP_ACT, elems, eb);
-    break;
-  case OpKind::Clamp:
-    w.add(BANG_OP_ALU, elems, eb);
-    break;
-  case OpKind::Add:
-    w.add(BANG_OP_ALU, elems * double(l.Inputs.size() - 1), eb);
-    break;
-  case OpKind::Scale:
-    w.add(BANG_OP_MUL, elems, eb);
-    break;
-  case OpKind::Lut: // one lookup per element (__bang_lut, the REDUCE class;
-                    // lg_lut gathers in a scalar loop)
-    w.add(BANG_OP_REDUCE, elems, eb);
-    break;
-  case OpKind::Mul: // CVVH: one product per element; its bias above
-    w.add(BANG_OP_MUL, elems, eb);
-    break;
-  case OpKind::Lif: // V = decay * V, + x - leak, >= threshold, reset
-    // (lg_lif runs it as a scalar loop; the device could on the vector unit)
-    w.add(BANG_OP_MUL, elems, eb);
-    w.add(BANG_OP_ALU, 3 * elems, eb);
-    break;
+#include "layergroup/OpKinds.def"
   }
 }
 

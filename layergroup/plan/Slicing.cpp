@@ -216,27 +216,26 @@ std::optional<HSlicing> sliceW(const Net &n, const GroupInfo &g, int wSecs,
       why, [&](PlanError *e) { return sliceW(n, g, wSecs, e); });
 }
 
+/// The CHAN_SLICE column of layergroup/OpKinds.def: a kind that may follow
+/// the convolution of a channel-sliced group.
+static bool channelWise(OpKind k) {
+  switch (k) {
+#define LG_OPKIND(KIND, NAME, VECTORS, CHAN_SLICE, ...)                        \
+  case OpKind::KIND:                                                           \
+    return CHAN_SLICE;
+#include "layergroup/OpKinds.def"
+  }
+  return false;
+}
+
 bool channelSliceable(const Net &n, const GroupInfo &g) {
   if (g.Outputs.size() != 1 || g.Outputs[0] != n.Layers[g.Last].Output ||
       n.Layers[g.First].Kind != OpKind::Conv)
     return false;
   for (int l = g.First + 1; l <= g.Last; ++l) {
     const Layer &layer = n.Layers[l];
-    switch (layer.Kind) {
-    case OpKind::Relu:
-    case OpKind::Clamp:
-    case OpKind::Scale:
-    case OpKind::MaxPool:
-    case OpKind::MinPool:
-    case OpKind::SumPool:
-    case OpKind::Lif:
-      break;
-    case OpKind::Conv:
-    case OpKind::Add:
-    case OpKind::Mul:
-    case OpKind::Lut: // its table would be offset by the channel slice
+    if (!channelWise(layer.Kind))
       return false;
-    }
     if (layer.Inputs.size() != 1 || layer.Inputs[0] != n.Layers[l - 1].Output)
       return false;
   }
