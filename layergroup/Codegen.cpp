@@ -351,9 +351,16 @@ void KernelWriter::signature() {
     params += (params.empty() ? "" : ", ") + decl;
     k.Params.push_back(ref);
   };
-  for (int t : g.Inputs)
-    param(fmt::format("const {} *g_t{}", ctype(t), t),
-          {KernelParamRef::Tensor, t});
+  for (int t : g.Inputs) {
+    if (!n.Tensors[t].isView()) {
+      param(fmt::format("const {} *g_t{}", ctype(t), t),
+            {KernelParamRef::Tensor, t});
+      continue;
+    }
+    for (int s : n.viewSources(t)) // a view: the tensors it reads
+      param(fmt::format("const {} *g_t{}_{}", ctype(t), t, s),
+            {KernelParamRef::Tensor, s});
+  }
   for (int t : g.Outputs)
     param(fmt::format("{} *g_t{}", ctype(t), t), {KernelParamRef::Tensor, t});
   for (int l : g.Layers) {
@@ -482,6 +489,24 @@ void KernelWriter::tensorLoad(int t, const std::string &buf,
     return;
   }
   int s = g.slot(t);
+  if (tensor.isView()) {
+    // A box of a source per strided copy (lg_load_view), the source's
+    // images at its own pitch.
+    for (const ViewPiece &v : tensor.View)
+      e.line(call("lg_load_view",
+                  {dst, "g_t" + str(t) + "_" + str(v.Source), n0, pfx + "nb",
+                   str(tensor.C), pfx + "lo[" + slot + "]",
+                   pfx + "hi[" + slot + "]", pfx + "clo[" + slot + "]",
+                   pfx + "chi[" + slot + "]", str(p.H.RowsCap[s]),
+                   str(p.W.RowsCap[s]), str(v.H0), str(v.H1), str(v.W0),
+                   str(v.W1), str(v.C0), str(v.C1), str(v.Off) + "L",
+                   str(v.SH), str(v.SW), str(v.SC),
+                   str(n.Tensors[v.Source].elements()) + "L",
+                   boolLit(async)}) +
+             " // load a box of " + n.Tensors[v.Source].Name + " into " +
+             tensor.Name);
+    return;
+  }
   e.line(
       call("lg_load", {dst, src, n0, pfx + "nb", str(tensor.C), str(tensor.H),
                        str(tensor.W), pfx + "lo[" + slot + "]",

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "layergroup/Net.h"
+#include "layergroup/View.h"
 
 #include "graph/BlockInfo.h"
 #include "graph/Graph.h"
@@ -13,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -70,8 +72,12 @@ int Net::addLayer(Layer l, std::vector<int> ins, int64_t c, int64_t h,
   l.Output = int(Tensors.size()) - 1;
   if (l.Name.empty())
     l.Name = fmt::format("{}{}", opKindName(l.Kind), index);
-  for (int in : ins)
+  for (int in : ins) {
     Tensors[in].Consumers.push_back(index);
+    if (Tensors[in].isView())
+      for (int s : viewSources(in))
+        Tensors[s].ViewReaders.push_back(index);
+  }
   Layers.push_back(std::move(l));
   return index;
 }
@@ -168,8 +174,18 @@ int64_t Net::macs(int index) const {
 std::vector<int> Net::inputs() const {
   std::vector<int> r;
   for (size_t i = 0; i < Tensors.size(); ++i)
-    if (Tensors[i].Producer < 0)
+    if (Tensors[i].Producer < 0 && !Tensors[i].isView())
       r.push_back(int(i));
+  return r;
+}
+
+std::vector<int> Net::viewSources(int t) const {
+  if (!Tensors[t].isView())
+    return {t};
+  std::vector<int> r;
+  for (const ViewPiece &p : Tensors[t].View)
+    if (std::find(r.begin(), r.end(), p.Source) == r.end())
+      r.push_back(p.Source);
   return r;
 }
 
@@ -265,6 +281,9 @@ private:
   std::set<int64_t> flattened;
 
   Error addStorage(int64_t id);
+  Expected<int> addView(const tir::TaskBlock &b, int cluster);
+  Error addViewStorage(const tir::TaskBlock &b);
+  int tensorOf(int64_t block) const;
   Error addCompute(int64_t id);
   Error setKind(const tir::TaskBlock &b, Layer &l);
   Error setPrecision(const tir::TaskBlock &b, const Graph::Operands &ops,
@@ -277,6 +296,65 @@ private:
                                         const Graph::Operands &ops,
                                         const Layer &l);
 };
+
+int NetBuilder::tensorOf(int64_t block) const {
+  if (auto it = computeTensor.find(block); it != computeTensor.end())
+    return it->second;
+  if (auto it = storageTensor.find(block); it != storageTensor.end())
+    return it->second;
+  return -1;
+}
+
+/// The tensor input cluster \p cluster of \p b holds when its edges take
+/// sub-boxes, rearrange or concatenate: a view (Tensor::View) of the
+/// tensors it reads, [H][W][C] from the cluster's y, x and the rest, which
+/// the groups reading it load with strided DMA.
+Expected<int> NetBuilder::addView(const tir::TaskBlock &b, int cluster) {
+  Expected<ViewMap> map = clusterViewMap(
+      g, n, b, cluster, [&](int64_t block) { return tensorOf(block); });
+  if (!map)
+    return unsupported(b, "an input edge: " + toString(map.takeError()));
+  Dims cd = Dims::fromProto(b.input_clusters(cluster).shape());
+  int64_t h = dimOr(cd, DY, 1), w = dimOr(cd, DX, 1);
+  int64_t c = cd.volume() / (h * w);
+  std::string why;
+  std::vector<ViewPiece> pieces =
+      fitViewPieces(*map, h, w, c, MaxViewPieces, why);
+  if (pieces.empty())
+    return unsupported(b, "an edge rearrangement that strided copies do not "
+                          "express: " +
+                              why);
+  // The element type of its sources (clusterViewMap checked that they
+  // share one precision); the rest of a view's own.
+  Tensor t = n.Tensors[pieces[0].Source];
+  t.Name = fmt::format("{}.in{}",
+                       b.name().empty() ? fmt::format("b{}", b.id()) : b.name(),
+                       cluster);
+  t.C = c, t.H = h, t.W = w;
+  t.Producer = -1;
+  t.Consumers.clear(), t.ViewReaders.clear();
+  t.InputName.clear(), t.OutputNames.clear(), t.OutputShapes.clear();
+  t.View = std::move(pieces);
+  n.Tensors.push_back(std::move(t));
+  return int(n.Tensors.size()) - 1;
+}
+
+/// A storage block whose edges rearrange, take sub-boxes or concatenate
+/// holds a view; an SO cannot (the stores do not rearrange).
+Error NetBuilder::addViewStorage(const tir::TaskBlock &b) {
+  if (b.type() == tir::SO)
+    return unsupported(b, "an SO whose edge rearranges or takes a sub-box "
+                          "(group stores write whole tensors)");
+  // The reference executor passes values through storage blocks
+  // unconverted: one tensor holds one type.
+  if (g.inputPrecision(b.id(), 0) != b.precision())
+    return unsupported(b, "a precision other than its source's");
+  Expected<int> t = addView(b, 0);
+  if (!t)
+    return t.takeError();
+  storageTensor[b.id()] = *t;
+  return Error::success();
+}
 
 // A storage block is a tensor: a network input, or the tensor of its
 // source (an SO also marks it an output).
@@ -299,7 +377,7 @@ Error NetBuilder::addStorage(int64_t id) {
   }
   bool reshapes = false;
   if (in.size() != 1 || !plainEdge(g, in[0], reshapes))
-    return unsupported(b, "edges with rearrangements or sub-boxes");
+    return addViewStorage(b);
   int64_t src = g.sourceEnd(in[0]).Block;
   int tensor;
   if (computeTensor.count(src))
@@ -321,7 +399,7 @@ Error NetBuilder::addStorage(int64_t id) {
   int64_t h = dimOr(d, DY, 1), w = dimOr(d, DX, 1);
   if (reshapes && (c != t.C || h != t.H || w != t.W)) {
     if (type != tir::SIFC || c != t.elements())
-      return unsupported(b, "a RESHAPE other than flattening into an SIFC");
+      return addViewStorage(b);
     flattened.insert(id);
   }
   storageTensor[id] = tensor;
@@ -498,15 +576,37 @@ Error NetBuilder::setPrecision(const tir::TaskBlock &b,
 Expected<std::vector<int>> NetBuilder::dataInputs(const tir::TaskBlock &b,
                                                   const Graph::Operands &ops,
                                                   const Layer &l) {
+  (void)ops;
+  // Each data cluster: the tensor of its storage block when one whole edge
+  // moves it as it is (or flattened for a CVM), else a view.
+  std::vector<InputRole> roles = inputRoles(b);
   std::vector<int> ins;
-  for (int64_t src : ops.Data) {
-    if (!storageTensor.count(src))
-      return unsupported(b, "data input from an unsupported block");
-    ins.push_back(storageTensor[src]);
+  for (int k = 0; k < b.input_clusters_size() && k < int(roles.size()); ++k) {
+    if (roles[k] != InputRole::Data)
+      continue;
+    std::vector<int64_t> edges;
+    for (int64_t e : g.inEdges(b.id()))
+      if (g.destinationEnd(e).Cluster == k)
+        edges.push_back(e);
+    bool reshapes = false;
+    if (edges.size() == 1 && plainEdge(g, edges[0], reshapes)) {
+      int64_t src = g.sourceEnd(edges[0]).Block;
+      if (!storageTensor.count(src))
+        return unsupported(b, "data input from an unsupported block");
+      const Tensor &t = n.Tensors[storageTensor[src]];
+      Dims cd = Dims::fromProto(b.input_clusters(k).shape());
+      int64_t h = dimOr(cd, DY, 1), w = dimOr(cd, DX, 1);
+      if (flattened.count(src) ||
+          (t.H == h && t.W == w && t.C == cd.volume() / (h * w))) {
+        ins.push_back(storageTensor[src]);
+        continue;
+      }
+    }
+    Expected<int> v = addView(b, k);
+    if (!v)
+      return v.takeError();
+    ins.push_back(*v);
   }
-  for (const auto &sources : ops.ClusterSources)
-    if (sources.size() > 1)
-      return unsupported(b, "concatenated input cluster");
   if (ins.empty())
     return unsupported(b, "no data input");
   if (l.Kind == OpKind::Mul && ins.size() != 2)

@@ -49,6 +49,16 @@ ChanVectors chanVectors(OpKind k);
 /// "half", "int8_t", ...).
 const char *deviceCType(DType t);
 
+/// One box of a view tensor (Tensor::View): elements [H0, H1) x [W0, W1) x
+/// [C0, C1) of the view read element Off + h * SH + w * SW + c * SC of one
+/// image of tensor Source (NHWC, per image; strides may be 0 or negative).
+/// A strided DMA copies it (lg_load_view).
+struct ViewPiece {
+  int Source = -1;
+  int64_t H0 = 0, H1 = 0, W0 = 0, W1 = 0, C0 = 0, C1 = 0;
+  int64_t Off = 0, SH = 0, SW = 0, SC = 1;
+};
+
 struct Tensor {
   std::string Name;
   int64_t C = 0, H = 1, W = 1;
@@ -62,10 +72,18 @@ struct Tensor {
   /// The storage shape of each SO (by name) when it is not [H][W][C]
   /// (e.g. a CVM's [F]).
   std::map<std::string, std::vector<int64_t>> OutputShapes;
+  /// A view: the tensor a rearranging edge (or edges: a concatenation)
+  /// makes of other tensors, never stored itself; the groups that read it
+  /// load these boxes of their sources with strided DMA (docs/layergroup.md
+  /// "Rearranging edges"). The pieces tile [H][W][C] exactly.
+  std::vector<ViewPiece> View;
+  /// Layers that read a view of this tensor: it must be in GDRAM for them.
+  std::vector<int> ViewReaders;
   int64_t elements() const { return C * H * W; }
   int64_t elemBytes() const { return int64_t(dtypeSize(Type)); }
   int64_t bytes() const { return elements() * elemBytes(); }
   bool isOutput() const { return !OutputNames.empty(); }
+  bool isView() const { return !View.empty(); }
 };
 
 struct Layer {
@@ -139,7 +157,10 @@ struct Net {
   int64_t vectorElemBytes(const Layer &l) const {
     return Tensors[l.Output].elemBytes();
   }
+  /// Network inputs (no producer, not a view).
   std::vector<int> inputs() const;
+  /// The tensors views of tensor \p t read (itself if it is not a view).
+  std::vector<int> viewSources(int t) const;
   std::vector<int> outputs() const;
   /// Some layer carries state across images: the batch is time.
   bool stateful() const;

@@ -23,6 +23,14 @@ planGroupWith(const Net &n, const bangsim::DeviceSpec &spec, int64_t batch,
       *why = std::move(e);
     return std::nullopt;
   };
+  // A view is loaded from GDRAM by strided DMA: its sources must be there
+  // before the group starts (rearranging in NRAM is not implemented).
+  for (int t : g.Inputs)
+    for (int s : n.viewSources(t))
+      if (s != t && g.computes(n, s))
+        return fail({PlanFailure::ViewInGroup,
+                     fmt::format("{} rearranges {}, which the group computes",
+                                 n.Tensors[t].Name, n.Tensors[s].Name)});
   GroupPlan p;
   p.Info = g;
   if (auto e =

@@ -56,6 +56,7 @@ enum class PlanFailure {
   HDuplication,          ///< the h/2 rule
   WDuplication,          ///< the w/2 rule
   StateChain,            ///< a stateful layer's time steps split over cores
+  ViewInGroup, ///< a view read in the group whose source the group computes
   NramFull,
   WramFull,
 };

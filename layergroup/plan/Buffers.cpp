@@ -128,7 +128,7 @@ void choosePaddedInputs(GroupPass &pass) {
       if (pass.group.contains(c))
         reader = c, ++readers;
     if (readers != 1 || p.WSecs != 1 || p.ImagesPerSlice != 1 ||
-        net.Layers[reader].Kind != OpKind::Conv ||
+        net.Tensors[t].isView() || net.Layers[reader].Kind != OpKind::Conv ||
         !pass.layerSlice(reader).tile)
       continue;
     const Layer &conv = net.Layers[reader];

@@ -66,6 +66,9 @@ GroupInfo groupInfo(const Net &n, int first, int last) {
     for (int c : n.Tensors[t].Consumers)
       if (c > last)
         out = true;
+    for (int c : n.Tensors[t].ViewReaders) // a later group loads a view of it
+      if (c > last)
+        out = true;
     (out ? g.Outputs : g.Internal).push_back(t);
   }
   return g;

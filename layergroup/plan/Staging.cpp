@@ -200,11 +200,16 @@ Traffic chooseStaging(GroupPass &pass) {
   GroupPlan &p = pass.plan;
   Traffic traffic;
   countFeatureMaps(pass, traffic);
-  if (pass.options.UseSram && p.global() &&
+  // A view's boxes are loaded from its sources: never staged.
+  bool views = false;
+  for (int t : pass.group.Inputs)
+    views |= pass.net.Tensors[t].isView();
+  if (pass.options.UseSram && p.global() && !views &&
       p.Cores % pass.spec.coresPerCluster == 0)
     stageGlobalInputs(pass, traffic);
   countParameters(pass, traffic);
-  stageResidentInputs(pass, traffic);
+  if (!views)
+    stageResidentInputs(pass, traffic);
   // A core whose items all share one channel slice loads one tile and
   // never prefetches another: no second weight buffer.
   std::vector<LmemBuffer> &wram = p.WramBuffers;

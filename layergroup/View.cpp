@@ -1,0 +1,187 @@
+//===- View.cpp - LayerGroup: rearranging edges as strided views ----------===//
+//
+// The element map of an input cluster its edges fill (sub-boxes and
+// rearrangements, as the reference executor applies them), and its fit by
+// strided boxes that lg_load_view copies. See View.h.
+//
+//===----------------------------------------------------------------------===//
+#include "layergroup/View.h"
+
+#include "graph/Graph.h"
+#include "graph/Rearrange.h"
+
+#include <fmt/format.h>
+
+#include <cassert>
+
+using namespace llvm;
+using namespace bangc::graph;
+namespace tir = bangc::taskir;
+
+namespace bangc::lg {
+
+namespace {
+
+/// Flat indexes (C order of \p full's used dimensions) of the elements of
+/// the sub-box [pos, pos + size), in C order of the box: the elements the
+/// reference executor's copyBox moves.
+std::vector<int64_t> boxIndexes(const Dims &full, const Dims &pos,
+                                const Dims &size) {
+  std::vector<int64_t> f = full.present(), p = pos.present(),
+                       s = size.present();
+  size_t rank = f.size();
+  std::vector<int64_t> stride(rank, 1);
+  for (int i = int(rank) - 2; i >= 0; --i)
+    stride[i] = stride[i + 1] * f[i + 1];
+  std::vector<int64_t> out(size_t(size.volume()));
+  std::vector<int64_t> idx(rank, 0);
+  for (int64_t &o : out) {
+    o = 0;
+    for (size_t d = 0; d < rank; ++d)
+      o += (p[d] + idx[d]) * stride[d];
+    for (int d = int(rank) - 1; d >= 0; --d) {
+      if (++idx[d] < s[d])
+        break;
+      idx[d] = 0;
+    }
+  }
+  return out;
+}
+
+Error viewError(const std::string &msg) {
+  return createStringError(inconvertibleErrorCode(), msg);
+}
+
+/// Follows element \p i of view \p v to the tensor it reads.
+void resolve(const Tensor &v, int64_t i, int &source, int64_t &index) {
+  int64_t c = i % v.C, w = (i / v.C) % v.W, h = i / (v.C * v.W);
+  for (const ViewPiece &p : v.View)
+    if (h >= p.H0 && h < p.H1 && w >= p.W0 && w < p.W1 && c >= p.C0 &&
+        c < p.C1) {
+      source = p.Source;
+      index = p.Off + h * p.SH + w * p.SW + c * p.SC;
+      return;
+    }
+  assert(false && "the pieces of a view tile it");
+}
+
+} // namespace
+
+Expected<ViewMap> clusterViewMap(const Graph &g, const Net &n,
+                                 const tir::TaskBlock &b, int cluster,
+                                 const std::function<int(int64_t)> &tensorOf) {
+  Dims cd = Dims::fromProto(b.input_clusters(cluster).shape());
+  ViewMap m;
+  m.Source.assign(size_t(cd.volume()), -1);
+  m.Index.assign(size_t(cd.volume()), -1);
+  for (int64_t e : g.inEdges(b.id())) {
+    const Graph::End &d = g.destinationEnd(e);
+    if (d.Cluster != cluster)
+      continue;
+    const Graph::End &s = g.sourceEnd(e);
+    int t = tensorOf(s.Block);
+    if (t < 0)
+      return viewError("input from an unsupported block");
+    const tir::TaskBlock &sb = g.block(s.Block);
+    if (sb.precision() != g.inputPrecision(b.id(), cluster))
+      return viewError("a concatenation of several precisions");
+    Dims sc = Dims::fromProto(sb.output_clusters(s.Cluster).shape());
+    if (sc.volume() != n.Tensors[t].elements())
+      return viewError("a source cluster that is not its whole tensor");
+    std::vector<int64_t> cur = boxIndexes(sc, s.Position, s.Size);
+    std::vector<int64_t> shape = s.Size.present();
+    for (const tir::Rearrange &r : g.edge(e).rearranges()) {
+      std::vector<int64_t> out;
+      Expected<std::vector<int64_t>> map = rearrangeGatherMap(r, shape, out);
+      if (!map)
+        return map.takeError();
+      std::vector<int64_t> next(map->size());
+      for (size_t i = 0; i < next.size(); ++i)
+        next[i] = (*map)[i] < 0 ? -1 : cur[size_t((*map)[i])];
+      cur = std::move(next);
+      shape = std::move(out);
+    }
+    std::vector<int64_t> dst = boxIndexes(cd, d.Position, d.Size);
+    if (dst.size() != cur.size())
+      return viewError(fmt::format("edge {}: {} elements into {}", e,
+                                   cur.size(), dst.size()));
+    for (size_t i = 0; i < dst.size(); ++i) {
+      if (cur[i] < 0)
+        continue; // zero fill
+      int source = t;
+      int64_t index = cur[i];
+      if (n.Tensors[t].isView())
+        resolve(n.Tensors[t], index, source, index);
+      m.Source[size_t(dst[i])] = source;
+      m.Index[size_t(dst[i])] = index;
+    }
+  }
+  return m;
+}
+
+std::vector<ViewPiece> fitViewPieces(const ViewMap &m, int64_t h, int64_t w,
+                                     int64_t c, size_t maxPieces,
+                                     std::string &why) {
+  auto at = [&](int64_t y, int64_t x, int64_t k) {
+    return size_t((y * w + x) * c + k);
+  };
+  std::vector<ViewPiece> pieces;
+  std::vector<ViewPiece> work{ViewPiece{-1, 0, h, 0, w, 0, c}};
+  while (!work.empty()) {
+    ViewPiece b = work.back();
+    work.pop_back();
+    size_t o = at(b.H0, b.W0, b.C0);
+    int src = m.Source[o];
+    int64_t base = m.Index[o];
+    // Strides from the box's first element to its neighbours (0 along an
+    // axis of one element); the first element that breaks them splits the
+    // box there.
+    auto step = [&](int64_t extent, size_t next) -> int64_t {
+      return extent > 1 && m.Source[next] == src ? m.Index[next] - base : 0;
+    };
+    int64_t sc = step(b.C1 - b.C0, o + 1);
+    int64_t sw = step(b.W1 - b.W0, o + size_t(c));
+    int64_t sh = step(b.H1 - b.H0, o + size_t(w * c));
+    int64_t by = -1, bx = -1, bk = -1;
+    for (int64_t y = b.H0; y < b.H1 && by < 0; ++y)
+      for (int64_t x = b.W0; x < b.W1 && by < 0; ++x)
+        for (int64_t k = b.C0; k < b.C1; ++k) {
+          size_t i = at(y, x, k);
+          int64_t want =
+              base + (y - b.H0) * sh + (x - b.W0) * sw + (k - b.C0) * sc;
+          if (m.Source[i] != src || (src >= 0 && m.Index[i] != want)) {
+            by = y, bx = x, bk = k;
+            break;
+          }
+        }
+    if (by < 0) {
+      if (src < 0) {
+        why = "elements the edges fill with zeros (SHIFT mode 1, SHEAR, "
+              "AFFINE or PROJECT outside the input)";
+        return {};
+      }
+      b.Source = src;
+      b.SH = sh, b.SW = sw, b.SC = b.C1 - b.C0 > 1 ? sc : 1;
+      b.Off = base - b.H0 * sh - b.W0 * sw - b.C0 * b.SC;
+      pieces.push_back(b);
+      continue;
+    }
+    ViewPiece lo = b, hi = b;
+    if (by > b.H0)
+      lo.H1 = hi.H0 = by;
+    else if (bx > b.W0)
+      lo.W1 = hi.W0 = bx;
+    else
+      lo.C1 = hi.C0 = bk;
+    work.push_back(hi);
+    work.push_back(lo);
+    if (pieces.size() + work.size() > maxPieces) {
+      why =
+          fmt::format("a map that is not {} or fewer strided boxes", maxPieces);
+      return {};
+    }
+  }
+  return pieces;
+}
+
+} // namespace bangc::lg

@@ -1,0 +1,248 @@
+//===- ViewTest.cpp - LayerGroup: rearranging edges as strided views ------===//
+//
+// The fit of an edge's element map by strided boxes (View.h), the views
+// buildNet makes of Task IR edges, the planner keeping a view's source out
+// of the group that loads it, and grouped runs equal to the reference
+// executor with the planner's byte counts equal to the simulator's.
+//
+//===----------------------------------------------------------------------===//
+#include "layergroup/View.h"
+#include "layergroup/Planner.h"
+#include "layergroup/Runner.h"
+
+#include "graph/Builder.h"
+#include "graph/Executor.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+
+using namespace bangc;
+using namespace llvm;
+using namespace bangc::lg;
+using namespace bangc::graph;
+namespace tir = bangc::taskir;
+
+namespace {
+
+/// The map of an h x w x c view whose element (y, x, k) reads f(y, x, k).
+ViewMap mapOf(int64_t h, int64_t w, int64_t c,
+              const std::function<std::pair<int, int64_t>(int64_t, int64_t,
+                                                          int64_t)> &f) {
+  ViewMap m;
+  for (int64_t y = 0; y < h; ++y)
+    for (int64_t x = 0; x < w; ++x)
+      for (int64_t k = 0; k < c; ++k) {
+        auto [s, i] = f(y, x, k);
+        m.Source.push_back(s);
+        m.Index.push_back(i);
+      }
+  return m;
+}
+
+/// Every element of \p m as \p pieces read it.
+void expectTiles(const ViewMap &m, const std::vector<ViewPiece> &pieces,
+                 int64_t h, int64_t w, int64_t c) {
+  std::vector<int> seen(m.Source.size(), 0);
+  for (const ViewPiece &p : pieces)
+    for (int64_t y = p.H0; y < p.H1; ++y)
+      for (int64_t x = p.W0; x < p.W1; ++x)
+        for (int64_t k = p.C0; k < p.C1; ++k) {
+          size_t i = size_t((y * w + x) * c + k);
+          ++seen[i];
+          EXPECT_EQ(m.Source[i], p.Source);
+          EXPECT_EQ(m.Index[i], p.Off + y * p.SH + x * p.SW + k * p.SC);
+        }
+  for (int s : seen)
+    EXPECT_EQ(s, 1);
+  (void)h;
+}
+
+TEST(View, CropPermuteReflectAreOneBox) {
+  // Of a 10 x 9 x 6 source: rows 1.., columns 2.., channels 1..4.
+  auto crop = mapOf(8, 6, 4, [](int64_t y, int64_t x, int64_t k) {
+    return std::pair<int, int64_t>{0, ((y + 1) * 9 + x + 2) * 6 + k + 1};
+  });
+  std::string why;
+  auto p = fitViewPieces(crop, 8, 6, 4, MaxViewPieces, why);
+  ASSERT_EQ(p.size(), 1u) << why;
+  EXPECT_EQ(p[0].SH, 54);
+  EXPECT_EQ(p[0].SW, 6);
+  EXPECT_EQ(p[0].SC, 1);
+  expectTiles(crop, p, 8, 6, 4);
+  // The channel axis first ([C][H][W] of an 8 x 6 x 4 source), columns
+  // reflected.
+  auto perm = mapOf(4, 8, 6, [](int64_t y, int64_t x, int64_t k) {
+    return std::pair<int, int64_t>{0, (x * 6 + (5 - k)) * 4 + y};
+  });
+  p = fitViewPieces(perm, 4, 8, 6, MaxViewPieces, why);
+  ASSERT_EQ(p.size(), 1u) << why;
+  EXPECT_EQ(p[0].SC, -4);
+  expectTiles(perm, p, 4, 8, 6);
+}
+
+TEST(View, ConcatenationAndCyclicShiftAreABoxEach) {
+  // Channels [0, 3) of tensor 1, [3, 8) of tensor 2 (5 channels).
+  auto cat = mapOf(4, 4, 8, [](int64_t y, int64_t x, int64_t k) {
+    return k < 3 ? std::pair<int, int64_t>{1, (y * 4 + x) * 3 + k}
+                 : std::pair<int, int64_t>{2, (y * 4 + x) * 5 + k - 3};
+  });
+  std::string why;
+  auto p = fitViewPieces(cat, 4, 4, 8, MaxViewPieces, why);
+  ASSERT_EQ(p.size(), 2u) << why;
+  expectTiles(cat, p, 4, 4, 8);
+  // Rows shifted cyclically by 3 of 8.
+  auto shift = mapOf(8, 5, 2, [](int64_t y, int64_t x, int64_t k) {
+    return std::pair<int, int64_t>{0, (((y + 5) % 8) * 5 + x) * 2 + k};
+  });
+  p = fitViewPieces(shift, 8, 5, 2, MaxViewPieces, why);
+  ASSERT_EQ(p.size(), 2u) << why;
+  EXPECT_EQ(p[0].H1, 3);
+  expectTiles(shift, p, 8, 5, 2);
+}
+
+TEST(View, ZeroFillAndShufflesAreRefusedWithTheReason) {
+  auto zero = mapOf(4, 4, 2, [](int64_t y, int64_t x, int64_t k) {
+    return y == 0 ? std::pair<int, int64_t>{-1, -1}
+                  : std::pair<int, int64_t>{0, ((y - 1) * 4 + x) * 2 + k};
+  });
+  std::string why;
+  EXPECT_TRUE(fitViewPieces(zero, 4, 4, 2, MaxViewPieces, why).empty());
+  EXPECT_NE(why.find("zeros"), std::string::npos) << why;
+  auto shuffle = mapOf(8, 8, 1, [](int64_t y, int64_t x, int64_t) {
+    return std::pair<int, int64_t>{0, (y * 8 + x) * 37 % 64};
+  });
+  EXPECT_TRUE(fitViewPieces(shuffle, 8, 8, 1, MaxViewPieces, why).empty());
+  EXPECT_NE(why.find("16 or fewer"), std::string::npos) << why;
+}
+
+tir::Rearrange rearrange(tir::RearrangeType t, std::vector<double> ps) {
+  return makeRearrange(t, std::move(ps));
+}
+
+/// x [12][10][4] -> ReLU -> r; r's rows 1..9 and channels 1..3, columns
+/// swapped with rows (PERMUTE) -> view [10][9][3] -> ReLU -> y.
+Expected<Graph> cropPermuteGraph() {
+  GraphBuilder b;
+  int64_t x = b.input("x", tir::FLOAT32, 12, 10, 4);
+  int64_t r = b.relu(x, "r");
+  int64_t v = b.addBlock(tir::SI, tir::FLOAT32,
+                         Dims{{DY, 10}, {DX, 9}, {DF, 3}}, "view");
+  b.connectBox(
+      r, Dims{{DY, 1}, {DX, 0}, {DF, 1}}, Dims{{DY, 9}, {DX, 10}, {DF, 3}}, v,
+      0, Dims{{DY, 10}, {DX, 9}, {DF, 3}}, Dims{{DY, 0}, {DX, 0}, {DF, 0}},
+      Dims{{DY, 10}, {DX, 9}, {DF, 3}}, {rearrange(tir::PERMUTE, {1, 0, 2})});
+  b.output(b.relu(v, "r2"), "y");
+  return b.finish();
+}
+
+bangsim::DeviceSpec spec(const char *name) {
+  auto s = bangsim::loadDeviceSpec(name);
+  EXPECT_TRUE(bool(s));
+  return *s;
+}
+
+TEST(View, EdgesBecomeViewsLoadedByTheNextGroup) {
+  auto g = cropPermuteGraph();
+  ASSERT_TRUE(bool(g)) << toString(g.takeError());
+  auto n = buildNet(*g);
+  ASSERT_TRUE(bool(n)) << toString(n.takeError());
+  ASSERT_EQ(n->Layers.size(), 2u);
+  int view = n->Layers[1].Inputs[0], r = n->Layers[0].Output;
+  const Tensor &v = n->Tensors[view];
+  ASSERT_TRUE(v.isView());
+  EXPECT_EQ(v.H, 10);
+  EXPECT_EQ(v.W, 9);
+  EXPECT_EQ(v.C, 3);
+  ASSERT_EQ(v.View.size(), 1u);
+  EXPECT_EQ(v.View[0].Source, r);
+  EXPECT_EQ(v.View[0].SH, 4);                  // a view row is a column of r
+  EXPECT_EQ(v.View[0].SW, 10 * 4);             // a view column is a row of r
+  EXPECT_EQ(n->inputs(), std::vector<int>{0}); // the view is no input
+  EXPECT_EQ(n->Tensors[r].ViewReaders, std::vector<int>{1});
+  // One group of both would compute r and load its view: refused.
+  std::string why;
+  EXPECT_FALSE(planGroupWith(*n, spec("mlu370"), 1, groupInfo(*n, 0, 1), 1, 1,
+                             1, 1, PlanOptions{}, &why));
+  EXPECT_NE(why.find("which the group computes"), std::string::npos) << why;
+  // r is an output of its own group, for the view's reader.
+  EXPECT_EQ(groupInfo(*n, 0, 0).Outputs, std::vector<int>{r});
+}
+
+/// Runs \p g grouped on \p dev and compares with the reference executor
+/// (exactly: the views move values) and the planner's bytes with the
+/// simulator's.
+void runAgainstReference(const Graph &g, const char *dev, int64_t h, int64_t w,
+                         int64_t c, int *lastItems = nullptr) {
+  auto n = buildNet(g);
+  ASSERT_TRUE(bool(n)) << toString(n.takeError());
+  std::vector<double> xs(size_t(h * w * c));
+  for (size_t i = 0; i < xs.size(); ++i)
+    xs[i] = double(int64_t(i * 7919 % 257) - 128) / 64;
+  TensorMap in;
+  in["x"] = valuesToNpy(xs, {h, w, c}, tir::FLOAT32);
+  auto ref = runGraph(g, in);
+  ASSERT_TRUE(bool(ref)) << toString(ref.takeError());
+  auto want = npyToValues(ref->at("y"), tir::FLOAT32, "y");
+  ASSERT_TRUE(bool(want));
+  auto p = planNet(*n, spec(dev), 1);
+  ASSERT_TRUE(bool(p)) << toString(p.takeError());
+  EXPECT_GE(p->Groups.size(), 2u);
+  if (lastItems)
+    *lastItems = p->Groups.back().spatialSecs();
+  auto run = runPlan(*n, *p, spec(dev), 1, HostTensors{{0, xs}});
+  ASSERT_TRUE(bool(run)) << toString(run.takeError());
+  EXPECT_EQ(run->ReadBytes, p->ReadBytes);
+  EXPECT_EQ(run->WriteBytes, p->WriteBytes);
+  EXPECT_EQ(run->Outputs.at(n->outputs()[0]), *want);
+}
+
+TEST(View, CropAndPermuteRunAsTheReference) {
+  auto g = cropPermuteGraph();
+  ASSERT_TRUE(bool(g)) << toString(g.takeError());
+  runAgainstReference(*g, "mlu370", 12, 10, 4);
+}
+
+TEST(View, SlicedLoadsOfAConcatenationRunAsTheReference) {
+  // x [24][20][8] -> ReLU and x -> ReLU -> ReLU, side by side along
+  // channels, rows reflected -> ReLU: on the tiny device (16 KiB NRAM) the
+  // reader is H sliced, each slice loading its rows of both boxes.
+  GraphBuilder b;
+  int64_t x = b.input("x", tir::FLOAT32, 24, 20, 8);
+  int64_t r1 = b.relu(x, "r1");
+  int64_t r2 = b.relu(b.relu(x, "r2a"), "r2");
+  Dims whole{{DY, 24}, {DX, 20}, {DF, 16}}, half{{DY, 24}, {DX, 20}, {DF, 8}};
+  int64_t cat = b.addBlock(tir::SI, tir::FLOAT32, whole, "cat");
+  Dims origin{{DY, 0}, {DX, 0}, {DF, 0}};
+  b.connectBox(r1, origin, half, cat, 0, whole, origin, half,
+               {rearrange(tir::REFLECT, {0})});
+  b.connectBox(r2, origin, half, cat, 0, whole, Dims{{DY, 0}, {DX, 0}, {DF, 8}},
+               half, {rearrange(tir::REFLECT, {0})});
+  b.output(b.relu(cat, "y.relu"), "y");
+  auto g = b.finish();
+  ASSERT_TRUE(bool(g)) << toString(g.takeError());
+  auto n = buildNet(*g);
+  ASSERT_TRUE(bool(n)) << toString(n.takeError());
+  int view = n->Layers.back().Inputs[0];
+  EXPECT_EQ(n->Tensors[view].View.size(), 2u);
+  int items = 0;
+  runAgainstReference(*g, "tiny", 24, 20, 8, &items);
+  EXPECT_GT(items, 1);
+}
+
+TEST(View, AnSoOverARearrangingEdgeIsRefused) {
+  GraphBuilder b;
+  int64_t x = b.input("x", tir::FLOAT32, 4, 4, 2);
+  int64_t r = b.relu(x, "r");
+  int64_t y =
+      b.addBlock(tir::SO, tir::FLOAT32, Dims{{DY, 4}, {DX, 4}, {DF, 2}}, "y");
+  b.connect(r, y, {rearrange(tir::REFLECT, {1})});
+  auto g = b.finish();
+  ASSERT_TRUE(bool(g)) << toString(g.takeError());
+  auto n = buildNet(*g);
+  ASSERT_FALSE(bool(n));
+  EXPECT_NE(toString(n.takeError()).find("SO whose edge rearranges"),
+            std::string::npos);
+}
+
+} // namespace
