@@ -11,78 +11,78 @@ using namespace bangc::taskir;
 
 namespace bangc::graph {
 
-std::string describeBlock(const TaskBlock &B) {
-  std::string Id = B.has_id() ? std::to_string(B.id()) : "<no id>";
-  std::string S = fmt::format("block {} ({}", Id, blockTypeName(B.type()));
-  if (!B.name().empty())
-    S += fmt::format(" '{}'", B.name());
-  return S + ")";
+std::string describeBlock(const TaskBlock &b) {
+  std::string id = b.has_id() ? std::to_string(b.id()) : "<no id>";
+  std::string s = fmt::format("block {} ({}", id, blockTypeName(b.type()));
+  if (!b.name().empty())
+    s += fmt::format(" '{}'", b.name());
+  return s + ")";
 }
 
-const Attribute *findAttr(const TaskBlock &B, AttributeType T) {
-  for (const Attribute &A : B.attributes())
-    if (A.type() == T)
-      return &A;
+const Attribute *findAttr(const TaskBlock &b, AttributeType t) {
+  for (const Attribute &a : b.attributes())
+    if (a.type() == t)
+      return &a;
   return nullptr;
 }
 
-std::optional<double> attrNumber(const TaskBlock &B, AttributeType T) {
-  const Attribute *A = findAttr(B, T);
-  if (!A)
+std::optional<double> attrNumber(const TaskBlock &b, AttributeType t) {
+  const Attribute *a = findAttr(b, t);
+  if (!a)
     return std::nullopt;
-  if (A->value_case() == Attribute::kIntValue)
-    return double(A->int_value());
-  if (A->value_case() == Attribute::kFloatValue)
-    return A->float_value();
+  if (a->value_case() == Attribute::kIntValue)
+    return double(a->int_value());
+  if (a->value_case() == Attribute::kFloatValue)
+    return a->float_value();
   return std::nullopt;
 }
 
-bool attrIsFloat(const TaskBlock &B, AttributeType T) {
-  const Attribute *A = findAttr(B, T);
-  return A && A->value_case() == Attribute::kFloatValue;
+bool attrIsFloat(const TaskBlock &b, AttributeType t) {
+  const Attribute *a = findAttr(b, t);
+  return a && a->value_case() == Attribute::kFloatValue;
 }
 
-static int64_t intAttrOr(const TaskBlock &B, AttributeType T, int64_t Def) {
-  std::optional<double> V = attrNumber(B, T);
-  return V ? int64_t(*V) : Def;
+static int64_t intAttrOr(const TaskBlock &b, AttributeType t, int64_t def) {
+  std::optional<double> v = attrNumber(b, t);
+  return v ? int64_t(*v) : def;
 }
 
-KernelParams kernelParams(const TaskBlock &B) {
-  KernelParams K;
-  Dims D = blockDims(B);
-  K.KY = D.has(DKY) ? D[DKY] : 1;
-  K.KX = D.has(DKX) ? D[DKX] : 1;
-  K.SY = intAttrOr(B, STRIDE_Y, 1);
-  K.SX = intAttrOr(B, STRIDE_X, 1);
-  K.PadUp = intAttrOr(B, PAD_UP, 0);
-  K.PadDown = intAttrOr(B, PAD_DOWN, 0);
-  K.PadLeft = intAttrOr(B, PAD_LEFT, 0);
-  K.PadRight = intAttrOr(B, PAD_RIGHT, 0);
-  K.DY = intAttrOr(B, DILATION_Y, 1);
-  K.DX = intAttrOr(B, DILATION_X, 1);
-  return K;
+KernelParams kernelParams(const TaskBlock &b) {
+  KernelParams k;
+  Dims d = blockDims(b);
+  k.KY = d.has(DKY) ? d[DKY] : 1;
+  k.KX = d.has(DKX) ? d[DKX] : 1;
+  k.SY = intAttrOr(b, STRIDE_Y, 1);
+  k.SX = intAttrOr(b, STRIDE_X, 1);
+  k.PadUp = intAttrOr(b, PAD_UP, 0);
+  k.PadDown = intAttrOr(b, PAD_DOWN, 0);
+  k.PadLeft = intAttrOr(b, PAD_LEFT, 0);
+  k.PadRight = intAttrOr(b, PAD_RIGHT, 0);
+  k.DY = intAttrOr(b, DILATION_Y, 1);
+  k.DX = intAttrOr(b, DILATION_X, 1);
+  return k;
 }
 
-int64_t windowOutputSize(int64_t In, int64_t PadA, int64_t PadB, int64_t K,
-                         int64_t S, int64_t Dil) {
-  int64_t Span = In + PadA + PadB - Dil * (K - 1) - 1;
-  if (Span < 0 || S <= 0)
+int64_t windowOutputSize(int64_t in, int64_t padA, int64_t padB, int64_t k,
+                         int64_t s, int64_t dil) {
+  int64_t span = in + padA + padB - dil * (k - 1) - 1;
+  if (span < 0 || s <= 0)
     return 0;
-  return Span / S + 1;
+  return span / s + 1;
 }
 
-bool hasWindow(BlockType T) {
-  std::optional<BlockKind> K = blockKind(T);
-  return K && hasWindow(*K);
+bool hasWindow(BlockType t) {
+  std::optional<BlockKind> k = blockKind(t);
+  return k && hasWindow(*k);
 }
 
-bool takesBias(BlockType T) {
-  std::optional<BlockKind> K = blockKind(T);
-  return K && takesBias(*K);
+bool takesBias(BlockType t) {
+  std::optional<BlockKind> k = blockKind(t);
+  return k && takesBias(*k);
 }
 
-const char *roleName(InputRole R) {
-  switch (R) {
+const char *roleName(InputRole r) {
+  switch (r) {
   case InputRole::Data:
     return "input";
   case InputRole::Weight:
@@ -97,19 +97,19 @@ const char *roleName(InputRole R) {
 
 /// Whether \p T is fully connected: its data comes from SIFC (the READS
 /// column), its weights from SWFC, its output is [F].
-static bool fullyConnected(BlockType T) {
-  std::optional<BlockKind> K = blockKind(T);
-  return K && isCompute(*K) && dataSource(*K) == BlockKind::SIFC;
+static bool fullyConnected(BlockType t) {
+  std::optional<BlockKind> k = blockKind(t);
+  return k && isCompute(*k) && dataSource(*k) == BlockKind::SIFC;
 }
 
 /// The fixed leading roles of each compute type, its INPUTS column (CADD is
 /// variadic; storage types and types the table does not list have none).
-static std::vector<InputRole> fixedRoles(BlockType T) {
+static std::vector<InputRole> fixedRoles(BlockType t) {
   using R = InputRole;
-  std::optional<BlockKind> K = blockKind(T);
-  if (!K)
+  std::optional<BlockKind> k = blockKind(t);
+  if (!k)
     return {};
-  switch (inputLayout(*K)) {
+  switch (inputLayout(*k)) {
   case InputLayout::Data:
     return {R::Data};
   case InputLayout::DataData:
@@ -125,94 +125,94 @@ static std::vector<InputRole> fixedRoles(BlockType T) {
   llvm_unreachable("an INPUTS value of BlockKinds.def");
 }
 
-std::vector<InputRole> inputRoles(const TaskBlock &B) {
-  int N = B.input_clusters_size();
-  std::optional<BlockKind> K = blockKind(B.type());
-  if (K && inputLayout(*K) == InputLayout::Variadic) {
-    std::vector<InputRole> Roles(N, InputRole::Data);
-    if (N >= 2 && Dims::fromProto(B.input_clusters(N - 1).shape()).mask() ==
+std::vector<InputRole> inputRoles(const TaskBlock &b) {
+  int n = b.input_clusters_size();
+  std::optional<BlockKind> k = blockKind(b.type());
+  if (k && inputLayout(*k) == InputLayout::Variadic) {
+    std::vector<InputRole> roles(n, InputRole::Data);
+    if (n >= 2 && Dims::fromProto(b.input_clusters(n - 1).shape()).mask() ==
                       dimMask({DF}))
-      Roles.back() = InputRole::Bias;
-    return Roles;
+      roles.back() = InputRole::Bias;
+    return roles;
   }
-  std::vector<InputRole> Roles = fixedRoles(B.type());
-  if (takesBias(B.type()))
-    Roles.push_back(InputRole::Bias);
-  if (int(Roles.size()) > N)
-    Roles.resize(N);
-  return Roles;
+  std::vector<InputRole> roles = fixedRoles(b.type());
+  if (takesBias(b.type()))
+    roles.push_back(InputRole::Bias);
+  if (int(roles.size()) > n)
+    roles.resize(n);
+  return roles;
 }
 
-Dims expectedInputCluster(const TaskBlock &B, InputRole R) {
-  Dims D = blockDims(B);
-  BlockType T = B.type();
-  if (R == InputRole::Bias || R == InputRole::Alpha)
-    return Dims{{DF, D[DF]}};
-  if (R == InputRole::Weight) {
-    if (fullyConnected(T))
-      return Dims{{DF, D[DF]}, {DR, D[DR]}};
-    return Dims{{DF, D[DF]}, {DR, D[DR]}, {DKY, D[DKY]}, {DKX, D[DKX]}};
+Dims expectedInputCluster(const TaskBlock &b, InputRole r) {
+  Dims d = blockDims(b);
+  BlockType t = b.type();
+  if (r == InputRole::Bias || r == InputRole::Alpha)
+    return Dims{{DF, d[DF]}};
+  if (r == InputRole::Weight) {
+    if (fullyConnected(t))
+      return Dims{{DF, d[DF]}, {DR, d[DR]}};
+    return Dims{{DF, d[DF]}, {DR, d[DR]}, {DKY, d[DKY]}, {DKX, d[DKX]}};
   }
-  Dims Same{{DY, D[DY]}, {DX, D[DX]}, {DF, D[DF]}};
-  std::optional<BlockKind> K = blockKind(T);
-  if (!K || isStorage(*K))
-    return Same;
+  Dims same{{DY, d[DY]}, {DX, d[DX]}, {DF, d[DF]}};
+  std::optional<BlockKind> k = blockKind(t);
+  if (!k || isStorage(*k))
+    return same;
   // The data's shape is its source's (the READS column), seen through the
   // window if the kind slides one.
-  BlockKind Source = dataSource(*K);
-  if (Source == BlockKind::SIFC)
-    return Dims{{DR, D[DR]}};
-  if (Source == BlockKind::SIC || Source == BlockKind::SIC2D)
-    return Dims{{DY, D[DIY]}, {DX, D[DIX]}, {DR, D[DR]}};
-  if (hasWindow(*K))
-    return Dims{{DY, D[DIY]}, {DX, D[DIX]}, {DF, D[DF]}};
-  return Same;
+  BlockKind source = dataSource(*k);
+  if (source == BlockKind::SIFC)
+    return Dims{{DR, d[DR]}};
+  if (source == BlockKind::SIC || source == BlockKind::SIC2D)
+    return Dims{{DY, d[DIY]}, {DX, d[DIX]}, {DR, d[DR]}};
+  if (hasWindow(*k))
+    return Dims{{DY, d[DIY]}, {DX, d[DIX]}, {DF, d[DF]}};
+  return same;
 }
 
-Dims expectedOutputCluster(const TaskBlock &B) {
-  Dims D = blockDims(B);
-  if (isStorageBlock(B.type()))
-    return D;
-  if (fullyConnected(B.type()))
-    return Dims{{DF, D[DF]}};
-  return Dims{{DY, D[DY]}, {DX, D[DX]}, {DF, D[DF]}};
+Dims expectedOutputCluster(const TaskBlock &b) {
+  Dims d = blockDims(b);
+  if (isStorageBlock(b.type()))
+    return d;
+  if (fullyConnected(b.type()))
+    return Dims{{DF, d[DF]}};
+  return Dims{{DY, d[DY]}, {DX, d[DX]}, {DF, d[DF]}};
 }
 
-Dims expectedStorageInputCluster(const TaskBlock &B) {
-  Dims D = blockDims(B);
-  std::optional<BlockKind> K = blockKind(B.type());
-  if (!K)
-    return D;
-  switch (*K) {
+Dims expectedStorageInputCluster(const TaskBlock &b) {
+  Dims d = blockDims(b);
+  std::optional<BlockKind> k = blockKind(b.type());
+  if (!k)
+    return d;
+  switch (*k) {
   case BlockKind::SIC:
   case BlockKind::SIC2D:
-    return Dims{{DY, D[DY]}, {DX, D[DX]}, {DF, D[DR]}};
+    return Dims{{DY, d[DY]}, {DX, d[DX]}, {DF, d[DR]}};
   case BlockKind::SIFC:
-    return Dims{{DF, D[DR]}};
+    return Dims{{DF, d[DR]}};
   case BlockKind::SI:
   case BlockKind::SW:
   case BlockKind::SWFC:
   case BlockKind::SB:
   case BlockKind::SO:
 #include "graph/ComputeKindCases.inc"
-    return D;
+    return d;
   }
   llvm_unreachable("a kind of BlockKinds.def");
 }
 
-std::vector<BlockType> allowedSources(BlockType Compute, InputRole R) {
-  switch (R) {
+std::vector<BlockType> allowedSources(BlockType compute, InputRole r) {
+  switch (r) {
   case InputRole::Bias:
   case InputRole::Alpha:
     return {SB};
   case InputRole::Weight:
-    return fullyConnected(Compute) ? std::vector<BlockType>{SWFC}
+    return fullyConnected(compute) ? std::vector<BlockType>{SWFC}
                                    : std::vector<BlockType>{SW};
   case InputRole::Data: {
-    std::optional<BlockKind> K = blockKind(Compute);
-    if (!K || isStorage(*K))
+    std::optional<BlockKind> k = blockKind(compute);
+    if (!k || isStorage(*k))
       return {SI};
-    return {BlockType(dataSource(*K))};
+    return {BlockType(dataSource(*k))};
   }
   }
   llvm_unreachable("bad role");

@@ -17,8 +17,8 @@ struct Row {
   OutputRule Out;
 };
 
-Row row(BlockKind K) {
-  switch (K) {
+Row row(BlockKind k) {
+  switch (k) {
 #define TASKIR_BLOCK_KIND(NAME, ROLE, WINDOW, BIAS, DATA, INPUTS, READS,       \
                           ATTRS, OUT)                                          \
   case BlockKind::NAME:                                                        \
@@ -34,8 +34,8 @@ Row row(BlockKind K) {
 }
 } // namespace
 
-std::optional<BlockKind> blockKind(BlockType T) {
-  switch (int(T)) {
+std::optional<BlockKind> blockKind(BlockType t) {
+  switch (int(t)) {
 #define TASKIR_BLOCK_KIND(NAME, ...)                                           \
   case taskir::NAME:                                                           \
     return BlockKind::NAME;
@@ -46,19 +46,19 @@ std::optional<BlockKind> blockKind(BlockType T) {
   }
 }
 
-BlockKind kindOf(const TaskBlock &B) {
-  std::optional<BlockKind> K = blockKind(B.type());
+BlockKind kindOf(const TaskBlock &b) {
+  std::optional<BlockKind> k = blockKind(b.type());
   assert(K && "a block of a validated graph");
-  return K ? *K : BlockKind::SI;
+  return k ? *k : BlockKind::SI;
 }
 
-BlockRole blockRole(BlockKind K) { return row(K).Role; }
-bool hasWindow(BlockKind K) { return row(K).Window; }
-bool takesBias(BlockKind K) { return row(K).Bias; }
-bool carriesData(BlockKind K) { return row(K).Data; }
-InputLayout inputLayout(BlockKind K) { return row(K).Inputs; }
-BlockKind dataSource(BlockKind K) { return row(K).Reads; }
-AttrSet attrSet(BlockKind K) { return row(K).Attrs; }
-OutputRule outputRule(BlockKind K) { return row(K).Out; }
+BlockRole blockRole(BlockKind k) { return row(k).Role; }
+bool hasWindow(BlockKind k) { return row(k).Window; }
+bool takesBias(BlockKind k) { return row(k).Bias; }
+bool carriesData(BlockKind k) { return row(k).Data; }
+InputLayout inputLayout(BlockKind k) { return row(k).Inputs; }
+BlockKind dataSource(BlockKind k) { return row(k).Reads; }
+AttrSet attrSet(BlockKind k) { return row(k).Attrs; }
+OutputRule outputRule(BlockKind k) { return row(k).Out; }
 
 } // namespace bangc::graph

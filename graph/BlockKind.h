@@ -27,21 +27,21 @@ enum class BlockRole { Compute, Tensor, Param, Output };
 
 /// The kind of block type \p T, or nullopt for BLOCK_TYPE_UNSPECIFIED and
 /// values the table does not list.
-std::optional<BlockKind> blockKind(taskir::BlockType T);
+std::optional<BlockKind> blockKind(taskir::BlockType t);
 /// The kind of a block whose type is a row (a validated graph's blocks).
-BlockKind kindOf(const taskir::TaskBlock &B);
+BlockKind kindOf(const taskir::TaskBlock &b);
 
-BlockRole blockRole(BlockKind K);
-inline bool isCompute(BlockKind K) {
-  return blockRole(K) == BlockRole::Compute;
+BlockRole blockRole(BlockKind k);
+inline bool isCompute(BlockKind k) {
+  return blockRole(k) == BlockRole::Compute;
 }
-inline bool isStorage(BlockKind K) {
-  return blockRole(K) != BlockRole::Compute;
+inline bool isStorage(BlockKind k) {
+  return blockRole(k) != BlockRole::Compute;
 }
 /// The WINDOW, BIAS and DATA columns.
-bool hasWindow(BlockKind K);
-bool takesBias(BlockKind K);
-bool carriesData(BlockKind K);
+bool hasWindow(BlockKind k);
+bool takesBias(BlockKind k);
+bool carriesData(BlockKind k);
 
 /// The INPUTS column: the input clusters before the bias.
 enum class InputLayout {
@@ -52,15 +52,15 @@ enum class InputLayout {
   DataAlpha,
   Variadic
 };
-InputLayout inputLayout(BlockKind K);
+InputLayout inputLayout(BlockKind k);
 /// The READS column: the storage kind a compute kind's data comes from.
-BlockKind dataSource(BlockKind K);
+BlockKind dataSource(BlockKind k);
 /// The ATTRS column: the attributes besides the window's.
 enum class AttrSet { None, Dilation, Cmp, ConstB, ConstAB, Neuron };
-AttrSet attrSet(BlockKind K);
+AttrSet attrSet(BlockKind k);
 /// The OUT column: the rule of the output precision.
 enum class OutputRule { SameClass, Accumulates, Keeps, Table, Any, Stored };
-OutputRule outputRule(BlockKind K);
+OutputRule outputRule(BlockKind k);
 
 } // namespace bangc::graph
 

@@ -12,343 +12,354 @@ using namespace bangc::taskir;
 
 namespace bangc::graph {
 
-Param Param::values(Precision P, std::vector<double> V) {
-  Param R;
-  R.Prec = P;
-  R.Values = std::move(V);
-  return R;
+Param Param::values(Precision p, std::vector<double> v) {
+  Param r;
+  r.Prec = p;
+  r.Values = std::move(v);
+  return r;
 }
 
-Param Param::uniform(Precision P, uint32_t Seed, double Scale,
-                     bool Materialize) {
-  Param R;
-  R.Prec = P;
-  WeightInit I;
-  I.set_seed(Seed);
-  I.set_kind(WeightInit::UNIFORM);
-  I.set_scale(Scale);
-  R.Init = I;
-  R.Materialize = Materialize;
-  return R;
+Param Param::uniform(Precision p, uint32_t seed, double scale,
+                     bool materialize) {
+  Param r;
+  r.Prec = p;
+  WeightInit i;
+  i.set_seed(seed);
+  i.set_kind(WeightInit::UNIFORM);
+  i.set_scale(scale);
+  r.Init = i;
+  r.Materialize = materialize;
+  return r;
 }
 
-Rearrange makeRearrange(RearrangeType T, std::vector<double> Params) {
-  Rearrange R;
-  R.set_type(T);
-  for (double P : Params)
-    R.add_params(P);
-  return R;
+Rearrange makeRearrange(RearrangeType t, std::vector<double> params) {
+  Rearrange r;
+  r.set_type(t);
+  for (double p : params)
+    r.add_params(p);
+  return r;
 }
 
 GraphBuilder::GraphBuilder() { G.set_version("1.0"); }
 
-int64_t GraphBuilder::addBlock(BlockType T, Precision P, const Dims &Shape,
-                               StringRef Name) {
-  int64_t Id = NextBlock++;
-  TaskBlock *B = G.add_blocks();
-  B->set_id(int32_t(Id));
-  B->set_type(T);
-  B->set_precision(P);
-  Shape.toProto(B->mutable_shape());
-  if (!Name.empty())
-    B->set_name(Name.str());
-  Index[Id] = G.blocks_size() - 1;
-  return Id;
+int64_t GraphBuilder::addBlock(BlockType t, Precision p, const Dims &shape,
+                               StringRef name) {
+  int64_t id = NextBlock++;
+  TaskBlock *b = G.add_blocks();
+  b->set_id(int32_t(id));
+  b->set_type(t);
+  b->set_precision(p);
+  shape.toProto(b->mutable_shape());
+  if (!name.empty())
+    b->set_name(name.str());
+  Index[id] = G.blocks_size() - 1;
+  return id;
 }
 
-TaskBlock &GraphBuilder::block(int64_t Id) {
+TaskBlock &GraphBuilder::block(int64_t id) {
   assert(Index.count(Id) && "unknown block id");
-  return *G.mutable_blocks(Index[Id]);
+  return *G.mutable_blocks(Index[id]);
 }
 
-void GraphBuilder::setAttr(int64_t Id, AttributeType A, int64_t V) {
-  Attribute *At = block(Id).add_attributes();
-  At->set_type(A);
-  At->set_int_value(int32_t(V));
+void GraphBuilder::setAttr(int64_t id, AttributeType a, int64_t v) {
+  Attribute *at = block(id).add_attributes();
+  at->set_type(a);
+  at->set_int_value(int32_t(v));
 }
 
-void GraphBuilder::setAttrFloat(int64_t Id, AttributeType A, double V) {
-  Attribute *At = block(Id).add_attributes();
-  At->set_type(A);
-  At->set_float_value(V);
+void GraphBuilder::setAttrFloat(int64_t id, AttributeType a, double v) {
+  Attribute *at = block(id).add_attributes();
+  at->set_type(a);
+  at->set_float_value(v);
 }
 
-void GraphBuilder::setParam(int64_t Id, const Param &P) {
-  TaskBlock &B = block(Id);
-  if (P.Init && !P.Materialize) {
-    *B.mutable_init() = *P.Init;
+void GraphBuilder::setParam(int64_t id, const Param &p) {
+  TaskBlock &b = block(id);
+  if (p.Init && !p.Materialize) {
+    *b.mutable_init() = *p.Init;
     return;
   }
-  std::vector<double> V =
-      P.Init ? materializeInit(*P.Init, P.Prec, blockDims(B).volume())
-             : P.Values;
-  Data *D = B.mutable_data();
-  switch (dataContainer(P.Prec)) {
+  std::vector<double> v =
+      p.Init ? materializeInit(*p.Init, p.Prec, blockDims(b).volume())
+             : p.Values;
+  Data *d = b.mutable_data();
+  switch (dataContainer(p.Prec)) {
   case DataContainer::Float:
-    for (double X : V)
-      D->add_float_data(float(X));
+    for (double x : v)
+      d->add_float_data(float(x));
     break;
   case DataContainer::UInt32:
-    for (double X : V)
-      D->add_uint32_data(uint32_t(X));
+    for (double x : v)
+      d->add_uint32_data(uint32_t(x));
     break;
   case DataContainer::Int32:
-    for (double X : V)
-      D->add_int32_data(int32_t(X));
+    for (double x : v)
+      d->add_int32_data(int32_t(x));
     break;
   }
 }
 
-EdgeCluster &GraphBuilder::outputCluster(int64_t Id) {
-  TaskBlock &B = block(Id);
-  if (B.output_clusters_size() == 0)
-    expectedOutputCluster(B).toProto(B.add_output_clusters()->mutable_shape());
-  return *B.mutable_output_clusters(0);
+EdgeCluster &GraphBuilder::outputCluster(int64_t id) {
+  TaskBlock &b = block(id);
+  if (b.output_clusters_size() == 0)
+    expectedOutputCluster(b).toProto(b.add_output_clusters()->mutable_shape());
+  return *b.mutable_output_clusters(0);
 }
 
-static void addInterface(EdgeCluster &C, const Dims &Pos, const Dims &Size,
-                         int64_t Edge) {
-  Interface *I = C.add_interfaces();
-  Pos.toProto(I->mutable_position());
-  Size.toProto(I->mutable_size());
-  I->set_edge_id(int32_t(Edge));
+static void addInterface(EdgeCluster &c, const Dims &pos, const Dims &size,
+                         int64_t edge) {
+  Interface *i = c.add_interfaces();
+  pos.toProto(i->mutable_position());
+  size.toProto(i->mutable_size());
+  i->set_edge_id(int32_t(edge));
 }
 
-static Dims zerosLike(const Dims &D) {
-  Dims Z;
-  for (unsigned K = 0; K < NumDims; ++K)
-    if (D.has(K))
-      Z[K] = 0;
-  return Z;
+static Dims zerosLike(const Dims &d) {
+  Dims z;
+  for (unsigned k = 0; k < NumDims; ++k)
+    if (d.has(k))
+      z[k] = 0;
+  return z;
 }
 
-int64_t GraphBuilder::connectBox(int64_t Src, const Dims &SrcPos,
-                                 const Dims &SrcSize, int64_t Dst,
-                                 int DstCluster, const Dims &DstClusterShape,
-                                 const Dims &DstPos, const Dims &DstSize,
-                                 std::vector<Rearrange> Rs) {
-  int64_t E = NextEdge++;
-  Edge *Ed = G.add_edges();
-  Ed->set_id(int32_t(E));
-  Ed->set_source(int32_t(Src));
-  Ed->set_destination(int32_t(Dst));
-  for (Rearrange &R : Rs)
-    *Ed->add_rearranges() = std::move(R);
-  addInterface(outputCluster(Src), SrcPos, SrcSize, E);
-  TaskBlock &D = block(Dst);
-  while (D.input_clusters_size() <= DstCluster)
-    DstClusterShape.toProto(D.add_input_clusters()->mutable_shape());
-  addInterface(*D.mutable_input_clusters(DstCluster), DstPos, DstSize, E);
-  return E;
+int64_t GraphBuilder::connectBox(int64_t src, const Dims &srcPos,
+                                 const Dims &srcSize, int64_t dst,
+                                 int dstCluster, const Dims &dstClusterShape,
+                                 const Dims &dstPos, const Dims &dstSize,
+                                 std::vector<Rearrange> rs) {
+  int64_t e = NextEdge++;
+  Edge *ed = G.add_edges();
+  ed->set_id(int32_t(e));
+  ed->set_source(int32_t(src));
+  ed->set_destination(int32_t(dst));
+  for (Rearrange &r : rs)
+    *ed->add_rearranges() = std::move(r);
+  addInterface(outputCluster(src), srcPos, srcSize, e);
+  TaskBlock &d = block(dst);
+  while (d.input_clusters_size() <= dstCluster)
+    dstClusterShape.toProto(d.add_input_clusters()->mutable_shape());
+  addInterface(*d.mutable_input_clusters(dstCluster), dstPos, dstSize, e);
+  return e;
 }
 
-int64_t GraphBuilder::connect(int64_t Src, int64_t Dst, std::vector<Rearrange> Rs,
-                              InputRole Role) {
-  Dims SrcShape = Dims::fromProto(outputCluster(Src).shape());
-  TaskBlock &D = block(Dst);
-  Dims DstShape;
-  int Cluster = 0;
-  if (isStorageBlock(D.type())) {
-    DstShape = expectedStorageInputCluster(D);
+int64_t GraphBuilder::connect(int64_t src, int64_t dst,
+                              std::vector<Rearrange> rs, InputRole role) {
+  Dims srcShape = Dims::fromProto(outputCluster(src).shape());
+  TaskBlock &d = block(dst);
+  Dims dstShape;
+  int cluster = 0;
+  if (isStorageBlock(d.type())) {
+    dstShape = expectedStorageInputCluster(d);
   } else {
-    DstShape = expectedInputCluster(D, Role);
-    Cluster = D.input_clusters_size();
+    dstShape = expectedInputCluster(d, role);
+    cluster = d.input_clusters_size();
   }
-  return connectBox(Src, zerosLike(SrcShape), SrcShape, Dst, Cluster, DstShape,
-                    zerosLike(DstShape), DstShape, std::move(Rs));
+  return connectBox(src, zerosLike(srcShape), srcShape, dst, cluster, dstShape,
+                    zerosLike(dstShape), dstShape, std::move(rs));
 }
 
-int64_t GraphBuilder::addSI(Precision P, const Dims &D, StringRef Name) {
-  return addBlock(SI, P, D, Name);
+int64_t GraphBuilder::addSI(Precision p, const Dims &d, StringRef name) {
+  return addBlock(SI, p, d, name);
 }
 
-int64_t GraphBuilder::addParam(BlockType T, const Dims &D, const Param &P,
-                               StringRef Name) {
-  int64_t Id = addBlock(T, P.Prec, D, Name);
-  setParam(Id, P);
-  return Id;
+int64_t GraphBuilder::addParam(BlockType t, const Dims &d, const Param &p,
+                               StringRef name) {
+  int64_t id = addBlock(t, p.Prec, d, name);
+  setParam(id, p);
+  return id;
 }
 
-void GraphBuilder::setWindow(int64_t Id, const Window &W, bool Dilation) {
-  setAttr(Id, KERNEL_Y, W.K);
-  setAttr(Id, KERNEL_X, W.K);
-  setAttr(Id, STRIDE_Y, W.Stride);
-  setAttr(Id, STRIDE_X, W.Stride);
-  if (W.Pad) {
-    setAttr(Id, PAD_UP, W.Pad);
-    setAttr(Id, PAD_DOWN, W.Pad);
-    setAttr(Id, PAD_LEFT, W.Pad);
-    setAttr(Id, PAD_RIGHT, W.Pad);
+void GraphBuilder::setWindow(int64_t id, const Window &w, bool dilation) {
+  setAttr(id, KERNEL_Y, w.K);
+  setAttr(id, KERNEL_X, w.K);
+  setAttr(id, STRIDE_Y, w.Stride);
+  setAttr(id, STRIDE_X, w.Stride);
+  if (w.Pad) {
+    setAttr(id, PAD_UP, w.Pad);
+    setAttr(id, PAD_DOWN, w.Pad);
+    setAttr(id, PAD_LEFT, w.Pad);
+    setAttr(id, PAD_RIGHT, w.Pad);
   }
-  if (Dilation && W.Dilation != 1) {
-    setAttr(Id, DILATION_Y, W.Dilation);
-    setAttr(Id, DILATION_X, W.Dilation);
+  if (dilation && w.Dilation != 1) {
+    setAttr(id, DILATION_Y, w.Dilation);
+    setAttr(id, DILATION_X, w.Dilation);
   }
 }
 
-static std::string sub(StringRef Name, StringRef Suffix) {
-  return Name.empty() ? std::string() : (Name + "." + Suffix).str();
+static std::string sub(StringRef name, StringRef suffix) {
+  return name.empty() ? std::string() : (name + "." + suffix).str();
 }
 
-int64_t GraphBuilder::input(StringRef Name, Precision P, int64_t Y, int64_t X,
-                            int64_t F) {
-  return addSI(P, Dims{{DY, Y}, {DX, X}, {DF, F}}, Name);
+int64_t GraphBuilder::input(StringRef name, Precision p, int64_t y, int64_t x,
+                            int64_t f) {
+  return addSI(p, Dims{{DY, y}, {DX, x}, {DF, f}}, name);
 }
 
-int64_t GraphBuilder::output(int64_t Src, StringRef Name) {
-  TaskBlock &S = block(Src);
-  int64_t O = addBlock(SO, S.precision(), blockDims(S), Name);
-  connect(Src, O);
-  return O;
+int64_t GraphBuilder::output(int64_t src, StringRef name) {
+  TaskBlock &s = block(src);
+  int64_t o = addBlock(SO, s.precision(), blockDims(s), name);
+  connect(src, o);
+  return o;
 }
 
-int64_t GraphBuilder::conv2d(int64_t Src, int64_t NF, Window W,
-                             const Param &Weight,
-                             const std::optional<Param> &Bias, Precision Out,
-                             StringRef Name) {
-  Dims In = siDims(Src);
-  Precision InP = block(Src).precision();
-  int64_t IY = In[DY], IX = In[DX], NR = In[DF];
-  int64_t OY = windowOutputSize(IY, W.Pad, W.Pad, W.K, W.Stride, W.Dilation);
-  int64_t OX = windowOutputSize(IX, W.Pad, W.Pad, W.K, W.Stride, W.Dilation);
-  int64_t Sic = addBlock(SIC, InP, Dims{{DY, IY}, {DX, IX}, {DR, NR}},
-                         sub(Name, "in"));
-  connect(Src, Sic);
-  int64_t Sw = addParam(SW, Dims{{DF, NF}, {DR, NR}, {DKY, W.K}, {DKX, W.K}},
-                        Weight, sub(Name, "w"));
-  int64_t C = addBlock(CC, Out,
-                       Dims{{DY, OY}, {DX, OX}, {DF, NF}, {DR, NR},
-                            {DKY, W.K}, {DKX, W.K}, {DIY, IY}, {DIX, IX}},
-                       Name);
-  setWindow(C, W, /*Dilation=*/true);
-  connect(Sic, C, {}, InputRole::Data);
-  connect(Sw, C, {}, InputRole::Weight);
-  if (Bias) {
-    int64_t Sb = addParam(SB, Dims{{DF, NF}}, *Bias, sub(Name, "b"));
-    connect(Sb, C, {}, InputRole::Bias);
+int64_t GraphBuilder::conv2d(int64_t src, int64_t nf, Window w,
+                             const Param &weight,
+                             const std::optional<Param> &bias, Precision out,
+                             StringRef name) {
+  Dims in = siDims(src);
+  Precision inP = block(src).precision();
+  int64_t iy = in[DY], ix = in[DX], nr = in[DF];
+  int64_t oy = windowOutputSize(iy, w.Pad, w.Pad, w.K, w.Stride, w.Dilation);
+  int64_t ox = windowOutputSize(ix, w.Pad, w.Pad, w.K, w.Stride, w.Dilation);
+  int64_t sic =
+      addBlock(SIC, inP, Dims{{DY, iy}, {DX, ix}, {DR, nr}}, sub(name, "in"));
+  connect(src, sic);
+  int64_t sw = addParam(SW, Dims{{DF, nf}, {DR, nr}, {DKY, w.K}, {DKX, w.K}},
+                        weight, sub(name, "w"));
+  int64_t c = addBlock(CC, out,
+                       Dims{{DY, oy},
+                            {DX, ox},
+                            {DF, nf},
+                            {DR, nr},
+                            {DKY, w.K},
+                            {DKX, w.K},
+                            {DIY, iy},
+                            {DIX, ix}},
+                       name);
+  setWindow(c, w, /*Dilation=*/true);
+  connect(sic, c, {}, InputRole::Data);
+  connect(sw, c, {}, InputRole::Weight);
+  if (bias) {
+    int64_t sb = addParam(SB, Dims{{DF, nf}}, *bias, sub(name, "b"));
+    connect(sb, c, {}, InputRole::Bias);
   }
-  int64_t O = addSI(Out, Dims{{DY, OY}, {DX, OX}, {DF, NF}}, sub(Name, "out"));
-  connect(C, O);
-  return O;
+  int64_t o = addSI(out, Dims{{DY, oy}, {DX, ox}, {DF, nf}}, sub(name, "out"));
+  connect(c, o);
+  return o;
 }
 
-static int64_t pool(GraphBuilder &GB, BlockType T, int64_t Src, Window W,
-                    StringRef Name) {
-  Dims In = blockDims(GB.block(Src));
-  Precision P = GB.block(Src).precision();
-  int64_t OY = windowOutputSize(In[DY], W.Pad, W.Pad, W.K, W.Stride, 1);
-  int64_t OX = windowOutputSize(In[DX], W.Pad, W.Pad, W.K, W.Stride, 1);
-  int64_t C = GB.addBlock(T, P,
-                          Dims{{DY, OY}, {DX, OX}, {DF, In[DF]}, {DKY, W.K},
-                               {DKX, W.K}, {DIY, In[DY]}, {DIX, In[DX]}},
-                          Name);
-  GB.setAttr(C, KERNEL_Y, W.K);
-  GB.setAttr(C, KERNEL_X, W.K);
-  GB.setAttr(C, STRIDE_Y, W.Stride);
-  GB.setAttr(C, STRIDE_X, W.Stride);
-  if (W.Pad) {
-    GB.setAttr(C, PAD_UP, W.Pad);
-    GB.setAttr(C, PAD_DOWN, W.Pad);
-    GB.setAttr(C, PAD_LEFT, W.Pad);
-    GB.setAttr(C, PAD_RIGHT, W.Pad);
+static int64_t pool(GraphBuilder &gb, BlockType t, int64_t src, Window w,
+                    StringRef name) {
+  Dims in = blockDims(gb.block(src));
+  Precision p = gb.block(src).precision();
+  int64_t oy = windowOutputSize(in[DY], w.Pad, w.Pad, w.K, w.Stride, 1);
+  int64_t ox = windowOutputSize(in[DX], w.Pad, w.Pad, w.K, w.Stride, 1);
+  int64_t c = gb.addBlock(t, p,
+                          Dims{{DY, oy},
+                               {DX, ox},
+                               {DF, in[DF]},
+                               {DKY, w.K},
+                               {DKX, w.K},
+                               {DIY, in[DY]},
+                               {DIX, in[DX]}},
+                          name);
+  gb.setAttr(c, KERNEL_Y, w.K);
+  gb.setAttr(c, KERNEL_X, w.K);
+  gb.setAttr(c, STRIDE_Y, w.Stride);
+  gb.setAttr(c, STRIDE_X, w.Stride);
+  if (w.Pad) {
+    gb.setAttr(c, PAD_UP, w.Pad);
+    gb.setAttr(c, PAD_DOWN, w.Pad);
+    gb.setAttr(c, PAD_LEFT, w.Pad);
+    gb.setAttr(c, PAD_RIGHT, w.Pad);
   }
-  GB.connect(Src, C);
-  int64_t O = GB.addBlock(SI, P, Dims{{DY, OY}, {DX, OX}, {DF, In[DF]}},
-                          sub(Name, "out"));
-  GB.connect(C, O);
-  return O;
+  gb.connect(src, c);
+  int64_t o = gb.addBlock(SI, p, Dims{{DY, oy}, {DX, ox}, {DF, in[DF]}},
+                          sub(name, "out"));
+  gb.connect(c, o);
+  return o;
 }
 
-int64_t GraphBuilder::maxPool(int64_t Src, Window W, StringRef Name) {
-  return pool(*this, CCMPB, Src, W, Name);
+int64_t GraphBuilder::maxPool(int64_t src, Window w, StringRef name) {
+  return pool(*this, CCMPB, src, w, name);
 }
 
-int64_t GraphBuilder::sumPool(int64_t Src, Window W, StringRef Name) {
-  return pool(*this, CAVG, Src, W, Name);
+int64_t GraphBuilder::sumPool(int64_t src, Window w, StringRef name) {
+  return pool(*this, CAVG, src, w, name);
 }
 
-int64_t GraphBuilder::relu(int64_t Src, StringRef Name) {
-  int64_t O = pool(*this, CCMPB, Src, Window{1, 1, 0, 1}, Name);
+int64_t GraphBuilder::relu(int64_t src, StringRef name) {
+  int64_t o = pool(*this, CCMPB, src, Window{1, 1, 0, 1}, name);
   // The compute block is the one just before the output SI.
-  int64_t C = O - 1;
-  setAttr(C, CMP, 0);
-  return O;
+  int64_t c = o - 1;
+  setAttr(c, CMP, 0);
+  return o;
 }
 
-int64_t GraphBuilder::fullyConnected(int64_t Src, int64_t NF,
-                                     const Param &Weight,
-                                     const std::optional<Param> &Bias,
-                                     Precision Out, StringRef Name) {
-  Dims In = siDims(Src);
-  Precision InP = block(Src).precision();
-  int64_t NR = In.volume();
-  int64_t Sifc = addBlock(SIFC, InP, Dims{{DR, NR}}, sub(Name, "in"));
-  std::vector<Rearrange> Rs;
-  if (In.present().size() != 1)
-    Rs.push_back(makeRearrange(RESHAPE, {double(NR)}));
-  connect(Src, Sifc, std::move(Rs));
-  int64_t Sw = addParam(SWFC, Dims{{DF, NF}, {DR, NR}}, Weight, sub(Name, "w"));
-  int64_t C = addBlock(CVM, Out, Dims{{DF, NF}, {DR, NR}}, Name);
-  connect(Sifc, C, {}, InputRole::Data);
-  connect(Sw, C, {}, InputRole::Weight);
-  if (Bias) {
-    int64_t Sb = addParam(SB, Dims{{DF, NF}}, *Bias, sub(Name, "b"));
-    connect(Sb, C, {}, InputRole::Bias);
+int64_t GraphBuilder::fullyConnected(int64_t src, int64_t nf,
+                                     const Param &weight,
+                                     const std::optional<Param> &bias,
+                                     Precision out, StringRef name) {
+  Dims in = siDims(src);
+  Precision inP = block(src).precision();
+  int64_t nr = in.volume();
+  int64_t sifc = addBlock(SIFC, inP, Dims{{DR, nr}}, sub(name, "in"));
+  std::vector<Rearrange> rs;
+  if (in.present().size() != 1)
+    rs.push_back(makeRearrange(RESHAPE, {double(nr)}));
+  connect(src, sifc, std::move(rs));
+  int64_t sw = addParam(SWFC, Dims{{DF, nf}, {DR, nr}}, weight, sub(name, "w"));
+  int64_t c = addBlock(CVM, out, Dims{{DF, nf}, {DR, nr}}, name);
+  connect(sifc, c, {}, InputRole::Data);
+  connect(sw, c, {}, InputRole::Weight);
+  if (bias) {
+    int64_t sb = addParam(SB, Dims{{DF, nf}}, *bias, sub(name, "b"));
+    connect(sb, c, {}, InputRole::Bias);
   }
-  int64_t O = addSI(Out, Dims{{DF, NF}}, sub(Name, "out"));
-  connect(C, O);
-  return O;
+  int64_t o = addSI(out, Dims{{DF, nf}}, sub(name, "out"));
+  connect(c, o);
+  return o;
 }
 
-int64_t GraphBuilder::add(std::vector<int64_t> Srcs, Precision Out,
-                          StringRef Name) {
+int64_t GraphBuilder::add(std::vector<int64_t> srcs, Precision out,
+                          StringRef name) {
   assert(!Srcs.empty() && "add of nothing");
-  Dims D = siDims(Srcs[0]);
-  int64_t C = addBlock(CADD, Out, D, Name);
-  for (int64_t S : Srcs)
-    connect(S, C, {}, InputRole::Data);
-  int64_t O = addSI(Out, D, sub(Name, "out"));
-  connect(C, O);
-  return O;
+  Dims d = siDims(srcs[0]);
+  int64_t c = addBlock(CADD, out, d, name);
+  for (int64_t s : srcs)
+    connect(s, c, {}, InputRole::Data);
+  int64_t o = addSI(out, d, sub(name, "out"));
+  connect(c, o);
+  return o;
 }
 
-int64_t GraphBuilder::scale(int64_t Src, double ConstA, Precision Out,
-                            StringRef Name) {
-  Dims D = siDims(Src);
-  int64_t C = addBlock(CVS, Out, D, Name);
-  if (ConstA == std::floor(ConstA) && std::fabs(ConstA) < 2e9)
-    setAttr(C, CONST_A, int64_t(ConstA));
+int64_t GraphBuilder::scale(int64_t src, double constA, Precision out,
+                            StringRef name) {
+  Dims d = siDims(src);
+  int64_t c = addBlock(CVS, out, d, name);
+  if (constA == std::floor(constA) && std::fabs(constA) < 2e9)
+    setAttr(c, CONST_A, int64_t(constA));
   else
-    setAttrFloat(C, CONST_A, ConstA);
-  connect(Src, C);
-  int64_t O = addSI(Out, D, sub(Name, "out"));
-  connect(C, O);
-  return O;
+    setAttrFloat(c, CONST_A, constA);
+  connect(src, c);
+  int64_t o = addSI(out, d, sub(name, "out"));
+  connect(c, o);
+  return o;
 }
 
-int64_t GraphBuilder::lif(int64_t Src, const LifParams &P, Precision Out,
-                          StringRef Name) {
-  Dims D = siDims(Src);
-  int64_t C = addBlock(CLIF, Out, D, Name);
-  setAttrFloat(C, V_TH, P.Threshold);
-  setAttrFloat(C, V_RESET, P.Reset);
-  setAttrFloat(C, V_LEAK, P.Leak);
-  setAttrFloat(C, DECAY, P.Decay);
-  setAttr(C, RESET_MODE, P.SoftReset ? 1 : 0);
-  connect(Src, C);
-  int64_t O = addSI(Out, D, sub(Name, "out"));
-  connect(C, O);
-  return O;
+int64_t GraphBuilder::lif(int64_t src, const LifParams &p, Precision out,
+                          StringRef name) {
+  Dims d = siDims(src);
+  int64_t c = addBlock(CLIF, out, d, name);
+  setAttrFloat(c, V_TH, p.Threshold);
+  setAttrFloat(c, V_RESET, p.Reset);
+  setAttrFloat(c, V_LEAK, p.Leak);
+  setAttrFloat(c, DECAY, p.Decay);
+  setAttr(c, RESET_MODE, p.SoftReset ? 1 : 0);
+  connect(src, c);
+  int64_t o = addSI(out, d, sub(name, "out"));
+  connect(c, o);
+  return o;
 }
 
-int64_t GraphBuilder::reshape(int64_t Src, Dims To, StringRef Name) {
-  Precision P = block(Src).precision();
-  int64_t O = addSI(P, To, Name);
-  std::vector<double> Shape;
-  for (int64_t N : To.present())
-    Shape.push_back(double(N));
-  connect(Src, O, {makeRearrange(RESHAPE, Shape)});
-  return O;
+int64_t GraphBuilder::reshape(int64_t src, Dims to, StringRef name) {
+  Precision p = block(src).precision();
+  int64_t o = addSI(p, to, name);
+  std::vector<double> shape;
+  for (int64_t n : to.present())
+    shape.push_back(double(n));
+  connect(src, o, {makeRearrange(RESHAPE, shape)});
+  return o;
 }
 
 } // namespace bangc::graph

@@ -3,110 +3,110 @@
 
 namespace bangc::graph {
 
-const char *dimName(unsigned D) {
-  static const char *Names[NumDims] = {"y", "x", "f", "r", "ky", "kx", "iy",
-                                       "ix"};
-  return D < NumDims ? Names[D] : "?";
+const char *dimName(unsigned d) {
+  static const char *names[NumDims] = {"y",  "x",  "f",  "r",
+                                       "ky", "kx", "iy", "ix"};
+  return d < NumDims ? names[d] : "?";
 }
 
-Dims::Dims(std::initializer_list<std::pair<Dim, int64_t>> Init) {
-  for (auto [D, N] : Init)
+Dims::Dims(std::initializer_list<std::pair<Dim, int64_t>> init) {
+  for (auto [D, N] : init)
     v[D] = N;
 }
 
-Dims Dims::fromProto(const taskir::Shape &S) {
-  Dims R;
-  R.v[DY] = S.has_y() ? S.y() : -1;
-  R.v[DX] = S.has_x() ? S.x() : -1;
-  R.v[DF] = S.has_f() ? S.f() : -1;
-  R.v[DR] = S.has_r() ? S.r() : -1;
-  R.v[DKY] = S.has_ky() ? S.ky() : -1;
-  R.v[DKX] = S.has_kx() ? S.kx() : -1;
-  R.v[DIY] = S.has_iy() ? S.iy() : -1;
-  R.v[DIX] = S.has_ix() ? S.ix() : -1;
-  return R;
+Dims Dims::fromProto(const taskir::Shape &s) {
+  Dims r;
+  r.v[DY] = s.has_y() ? s.y() : -1;
+  r.v[DX] = s.has_x() ? s.x() : -1;
+  r.v[DF] = s.has_f() ? s.f() : -1;
+  r.v[DR] = s.has_r() ? s.r() : -1;
+  r.v[DKY] = s.has_ky() ? s.ky() : -1;
+  r.v[DKX] = s.has_kx() ? s.kx() : -1;
+  r.v[DIY] = s.has_iy() ? s.iy() : -1;
+  r.v[DIX] = s.has_ix() ? s.ix() : -1;
+  return r;
 }
 
-void Dims::toProto(taskir::Shape *S) const {
-  S->Clear();
+void Dims::toProto(taskir::Shape *s) const {
+  s->Clear();
   if (has(DY))
-    S->set_y(v[DY]);
+    s->set_y(v[DY]);
   if (has(DX))
-    S->set_x(v[DX]);
+    s->set_x(v[DX]);
   if (has(DF))
-    S->set_f(v[DF]);
+    s->set_f(v[DF]);
   if (has(DR))
-    S->set_r(v[DR]);
+    s->set_r(v[DR]);
   if (has(DKY))
-    S->set_ky(v[DKY]);
+    s->set_ky(v[DKY]);
   if (has(DKX))
-    S->set_kx(v[DKX]);
+    s->set_kx(v[DKX]);
   if (has(DIY))
-    S->set_iy(v[DIY]);
+    s->set_iy(v[DIY]);
   if (has(DIX))
-    S->set_ix(v[DIX]);
+    s->set_ix(v[DIX]);
 }
 
 unsigned Dims::mask() const {
-  unsigned M = 0;
-  for (unsigned D = 0; D < NumDims; ++D)
-    if (has(D))
-      M |= 1u << D;
-  return M;
+  unsigned m = 0;
+  for (unsigned d = 0; d < NumDims; ++d)
+    if (has(d))
+      m |= 1u << d;
+  return m;
 }
 
 std::vector<int64_t> Dims::present() const {
-  std::vector<int64_t> P;
-  for (unsigned D = 0; D < NumDims; ++D)
-    if (has(D))
-      P.push_back(v[D]);
-  return P;
+  std::vector<int64_t> p;
+  for (unsigned d = 0; d < NumDims; ++d)
+    if (has(d))
+      p.push_back(v[d]);
+  return p;
 }
 
 int64_t Dims::volume() const {
-  int64_t N = 1;
-  for (unsigned D = 0; D < NumDims; ++D)
-    if (has(D))
-      N *= v[D];
-  return N;
+  int64_t n = 1;
+  for (unsigned d = 0; d < NumDims; ++d)
+    if (has(d))
+      n *= v[d];
+  return n;
 }
 
 std::string Dims::str() const {
-  std::string S = "[";
-  for (unsigned D = 0; D < NumDims; ++D) {
-    if (!has(D))
+  std::string s = "[";
+  for (unsigned d = 0; d < NumDims; ++d) {
+    if (!has(d))
       continue;
-    if (S.size() > 1)
-      S += ", ";
-    S += std::string(dimName(D)) + "=" + std::to_string(v[D]);
+    if (s.size() > 1)
+      s += ", ";
+    s += std::string(dimName(d)) + "=" + std::to_string(v[d]);
   }
-  return S + "]";
+  return s + "]";
 }
 
-unsigned dimMask(std::initializer_list<Dim> Ds) {
-  unsigned M = 0;
-  for (Dim D : Ds)
-    M |= 1u << D;
-  return M;
+unsigned dimMask(std::initializer_list<Dim> ds) {
+  unsigned m = 0;
+  for (Dim d : ds)
+    m |= 1u << d;
+  return m;
 }
 
-std::string maskStr(unsigned Mask) {
-  std::string S = "[";
-  for (unsigned D = 0; D < NumDims; ++D) {
-    if (!(Mask & (1u << D)))
+std::string maskStr(unsigned mask) {
+  std::string s = "[";
+  for (unsigned d = 0; d < NumDims; ++d) {
+    if (!(mask & (1u << d)))
       continue;
-    if (S.size() > 1)
-      S += ", ";
-    S += dimName(D);
+    if (s.size() > 1)
+      s += ", ";
+    s += dimName(d);
   }
-  return S + "]";
+  return s + "]";
 }
 
-std::string shapeStr(const std::vector<int64_t> &Shape) {
-  std::string S = "[";
-  for (size_t I = 0; I < Shape.size(); ++I)
-    S += (I ? ", " : "") + std::to_string(Shape[I]);
-  return S + "]";
+std::string shapeStr(const std::vector<int64_t> &shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
 }
 
 } // namespace bangc::graph

@@ -21,39 +21,39 @@ namespace bangc::graph {
 enum Dim : unsigned { DY, DX, DF, DR, DKY, DKX, DIY, DIX, NumDims };
 
 /// Lower-case name of a dimension ("y", "x", ..., "ix").
-const char *dimName(unsigned D);
+const char *dimName(unsigned d);
 
 struct Dims {
   std::array<int64_t, NumDims> v{-1, -1, -1, -1, -1, -1, -1, -1};
 
   Dims() = default;
   /// Dims with the listed (dimension, size) pairs set, others unused.
-  Dims(std::initializer_list<std::pair<Dim, int64_t>> Init);
+  Dims(std::initializer_list<std::pair<Dim, int64_t>> init);
 
-  static Dims fromProto(const taskir::Shape &S);
-  void toProto(taskir::Shape *S) const;
+  static Dims fromProto(const taskir::Shape &s);
+  void toProto(taskir::Shape *s) const;
 
-  int64_t operator[](unsigned D) const { return v[D]; }
-  int64_t &operator[](unsigned D) { return v[D]; }
-  bool has(unsigned D) const { return v[D] != -1; }
+  int64_t operator[](unsigned d) const { return v[d]; }
+  int64_t &operator[](unsigned d) { return v[d]; }
+  bool has(unsigned d) const { return v[d] != -1; }
   /// Bit set of the used dimensions.
   unsigned mask() const;
   /// Sizes of the used dimensions in canonical order (tensor shape).
   std::vector<int64_t> present() const;
   /// Product of the used dimensions (1 if none). Caller ensures all >= 0.
   int64_t volume() const;
-  bool operator==(const Dims &O) const { return v == O.v; }
-  bool operator!=(const Dims &O) const { return v != O.v; }
+  bool operator==(const Dims &o) const { return v == o.v; }
+  bool operator!=(const Dims &o) const { return v != o.v; }
   /// "[y=28, x=28, f=6]" (used dimensions only), or "[]".
   std::string str() const;
 };
 
 /// Mask of the given dimensions.
-unsigned dimMask(std::initializer_list<Dim> Ds);
+unsigned dimMask(std::initializer_list<Dim> ds);
 /// "[y, x, f]" for a mask.
-std::string maskStr(unsigned Mask);
+std::string maskStr(unsigned mask);
 /// "[2, 3, 4]".
-std::string shapeStr(const std::vector<int64_t> &Shape);
+std::string shapeStr(const std::vector<int64_t> &shape);
 
 } // namespace bangc::graph
 

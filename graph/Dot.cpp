@@ -10,45 +10,45 @@ using namespace bangc::taskir;
 
 namespace bangc::graph {
 
-static std::string escape(const std::string &S) {
-  std::string R;
-  for (char C : S) {
-    if (C == '"' || C == '\\')
-      R += '\\';
-    R += C;
+static std::string escape(const std::string &s) {
+  std::string r;
+  for (char c : s) {
+    if (c == '"' || c == '\\')
+      r += '\\';
+    r += c;
   }
-  return R;
+  return r;
 }
 
-std::string graphToDot(const TaskGraph &G) {
-  std::string Out = "digraph taskgraph {\n  rankdir=TB;\n"
+std::string graphToDot(const TaskGraph &g) {
+  std::string out = "digraph taskgraph {\n  rankdir=TB;\n"
                     "  node [fontname=\"monospace\", fontsize=10];\n";
-  for (const TaskBlock &B : G.blocks()) {
-    std::string Label = fmt::format("{}: {}", B.id(), blockTypeName(B.type()));
-    if (!B.name().empty())
-      Label += " " + B.name();
-    Label += "\\n" + Dims::fromProto(B.shape()).str() + " " +
-             precisionName(B.precision());
-    bool Storage = isStorageBlock(B.type());
-    Out += fmt::format("  b{} [shape={}, label=\"{}\"{}];\n", B.id(),
-                       Storage ? "box" : "ellipse", escape(Label),
-                       Storage ? "" : ", style=filled, fillcolor=lightblue");
+  for (const TaskBlock &b : g.blocks()) {
+    std::string label = fmt::format("{}: {}", b.id(), blockTypeName(b.type()));
+    if (!b.name().empty())
+      label += " " + b.name();
+    label += "\\n" + Dims::fromProto(b.shape()).str() + " " +
+             precisionName(b.precision());
+    bool storage = isStorageBlock(b.type());
+    out += fmt::format("  b{} [shape={}, label=\"{}\"{}];\n", b.id(),
+                       storage ? "box" : "ellipse", escape(label),
+                       storage ? "" : ", style=filled, fillcolor=lightblue");
   }
-  for (const Edge &E : G.edges()) {
-    std::string Label = fmt::format("e{}", E.id());
-    for (const Rearrange &R : E.rearranges()) {
-      Label += "\\n" + rearrangeName(R.type());
-      if (R.params_size()) {
-        Label += "(";
-        for (int I = 0; I < R.params_size(); ++I)
-          Label += fmt::format("{}{}", I ? "," : "", R.params(I));
-        Label += ")";
+  for (const Edge &e : g.edges()) {
+    std::string label = fmt::format("e{}", e.id());
+    for (const Rearrange &r : e.rearranges()) {
+      label += "\\n" + rearrangeName(r.type());
+      if (r.params_size()) {
+        label += "(";
+        for (int i = 0; i < r.params_size(); ++i)
+          label += fmt::format("{}{}", i ? "," : "", r.params(i));
+        label += ")";
       }
     }
-    Out += fmt::format("  b{} -> b{} [label=\"{}\"];\n", E.source(),
-                       E.destination(), escape(Label));
+    out += fmt::format("  b{} -> b{} [label=\"{}\"];\n", e.source(),
+                       e.destination(), escape(label));
   }
-  return Out + "}\n";
+  return out + "}\n";
 }
 
 } // namespace bangc::graph

@@ -11,7 +11,7 @@ namespace bangc::graph {
 /// Graphviz source: storage blocks as boxes, compute blocks as ellipses,
 /// labelled with id, type, name, shape and precision; edges labelled with
 /// their rearrangements. Works on unvalidated graphs too (for debugging).
-std::string graphToDot(const taskir::TaskGraph &G);
+std::string graphToDot(const taskir::TaskGraph &g);
 
 } // namespace bangc::graph
 

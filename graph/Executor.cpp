@@ -17,71 +17,71 @@ using namespace bangc::taskir;
 
 namespace bangc::graph {
 
-static Error runError(const std::string &Msg) {
-  return createStringError(inconvertibleErrorCode(), Msg);
+static Error runError(const std::string &msg) {
+  return createStringError(inconvertibleErrorCode(), msg);
 }
 
-Expected<std::vector<double>> npyToValues(const NpyArray &A, Precision P,
-                                          StringRef What) {
-  DType Want = precisionDType(P);
-  if (A.dtype != Want)
+Expected<std::vector<double>> npyToValues(const NpyArray &a, Precision p,
+                                          StringRef what) {
+  DType want = precisionDType(p);
+  if (a.dtype != want)
     return runError(fmt::format("{}: expected a {} array for {} data, got {}",
-                                What.str(), dtypeName(Want).str(),
-                                precisionName(P), dtypeName(A.dtype).str()));
-  std::vector<double> V(A.numElements());
-  loadValues(A.dtype, A.data.data(), V);
-  if (isIntegerPrecision(P))
-    for (size_t I = 0; I < V.size(); ++I)
-      if (V[I] < precisionMin(P) || V[I] > precisionMax(P))
+                                what.str(), dtypeName(want).str(),
+                                precisionName(p), dtypeName(a.dtype).str()));
+  std::vector<double> v(a.numElements());
+  loadValues(a.dtype, a.data.data(), v);
+  if (isIntegerPrecision(p))
+    for (size_t i = 0; i < v.size(); ++i)
+      if (v[i] < precisionMin(p) || v[i] > precisionMax(p))
         return runError(fmt::format("{}: element {} = {} is outside the {} "
                                     "range [{}, {}]",
-                                    What.str(), I, V[I], precisionName(P),
-                                    precisionMin(P), precisionMax(P)));
-  return V;
+                                    what.str(), i, v[i], precisionName(p),
+                                    precisionMin(p), precisionMax(p)));
+  return v;
 }
 
-NpyArray valuesToNpy(const std::vector<double> &V,
-                     const std::vector<int64_t> &Shape, Precision P) {
-  NpyArray A(precisionDType(P), Shape);
+NpyArray valuesToNpy(const std::vector<double> &v,
+                     const std::vector<int64_t> &shape, Precision p) {
+  NpyArray a(precisionDType(p), shape);
   assert(size_t(A.numElements()) == V.size() && "shape/value mismatch");
-  storeValues(A.dtype, V, A.data.data());
-  return A;
+  storeValues(a.dtype, v, a.data.data());
+  return a;
 }
 
 namespace {
 
 /// Copies the sub-box [Pos, Pos+Size) of a tensor of shape \p Full (all in
 /// the used dims of a Dims) to or from a dense tensor of shape Size.
-void copyBox(const Dims &Full, const Dims &Pos, const Dims &Size,
-             std::vector<double> &Big, std::vector<double> &Small,
-             bool ToSmall) {
-  std::vector<int64_t> F = Full.present(), P = Pos.present(),
-                       S = Size.present();
-  size_t Rank = F.size();
-  std::vector<int64_t> Stride(Rank, 1);
-  for (int I = int(Rank) - 2; I >= 0; --I)
-    Stride[I] = Stride[I + 1] * F[I + 1];
-  std::vector<int64_t> Idx(Rank, 0);
-  for (size_t K = 0; K < Small.size(); ++K) {
-    int64_t Off = 0;
-    for (size_t D = 0; D < Rank; ++D)
-      Off += (P[D] + Idx[D]) * Stride[D];
-    if (ToSmall)
-      Small[K] = Big[Off];
+void copyBox(const Dims &full, const Dims &pos, const Dims &size,
+             std::vector<double> &big, std::vector<double> &small,
+             bool toSmall) {
+  std::vector<int64_t> f = full.present(), p = pos.present(),
+                       s = size.present();
+  size_t rank = f.size();
+  std::vector<int64_t> stride(rank, 1);
+  for (int i = int(rank) - 2; i >= 0; --i)
+    stride[i] = stride[i + 1] * f[i + 1];
+  std::vector<int64_t> idx(rank, 0);
+  for (size_t k = 0; k < small.size(); ++k) {
+    int64_t off = 0;
+    for (size_t d = 0; d < rank; ++d)
+      off += (p[d] + idx[d]) * stride[d];
+    if (toSmall)
+      small[k] = big[off];
     else
-      Big[Off] = Small[K];
-    for (int D = int(Rank) - 1; D >= 0; --D) {
-      if (++Idx[D] < S[D])
+      big[off] = small[k];
+    for (int d = int(rank) - 1; d >= 0; --d) {
+      if (++idx[d] < s[d])
         break;
-      Idx[D] = 0;
+      idx[d] = 0;
     }
   }
 }
 
 class Engine {
 public:
-  Engine(const Graph &G, const RunOptions &O) : G(G), O(O) {}
-  Expected<TensorMap> run(const TensorMap &Inputs);
+  Engine(const Graph &g, const RunOptions &o) : G(g), O(o) {}
+  Expected<TensorMap> run(const TensorMap &inputs);
 
 private:
   const Graph &G;
@@ -89,174 +89,174 @@ private:
   std::map<int64_t, std::vector<double>> Consts, State, Value, HostIn;
   std::map<int64_t, int64_t> HostFrames; // 1 or T frames per input
 
-  Error prepareInputs(const TensorMap &Inputs);
+  Error prepareInputs(const TensorMap &inputs);
   Error prepareConstants();
-  Expected<std::vector<double>> gather(const TaskBlock &B, int Cluster);
-  Error evaluate(const TaskBlock &B, int Step);
+  Expected<std::vector<double>> gather(const TaskBlock &b, int cluster);
+  Error evaluate(const TaskBlock &b, int step);
 };
 
-Error Engine::prepareInputs(const TensorMap &Inputs) {
-  for (auto &[Name, A] : Inputs)
+Error Engine::prepareInputs(const TensorMap &inputs) {
+  for (auto &[Name, A] : inputs)
     if (!G.findBlock(Name) ||
         !is_contained(G.inputBlocks(), G.findBlock(Name)->id()))
       return runError(fmt::format("input '{}': the graph has no input block "
                                   "of that name",
                                   Name));
-  for (int64_t Id : G.inputBlocks()) {
-    const TaskBlock &B = G.block(Id);
-    std::string Name = Graph::ioName(B);
-    auto It = Inputs.find(Name);
-    if (It == Inputs.end())
-      return runError(fmt::format("input '{}' ({}) was not given", Name,
-                                  describeBlock(B)));
-    std::vector<int64_t> Shape = storageShape(B);
-    std::vector<int64_t> Timed = Shape;
-    Timed.insert(Timed.begin(), O.TimeSteps);
-    const NpyArray &A = It->second;
-    if (A.shape == Shape)
-      HostFrames[Id] = 1;
-    else if (O.TimeSteps > 1 && A.shape == Timed)
-      HostFrames[Id] = O.TimeSteps;
+  for (int64_t id : G.inputBlocks()) {
+    const TaskBlock &b = G.block(id);
+    std::string name = Graph::ioName(b);
+    auto it = inputs.find(name);
+    if (it == inputs.end())
+      return runError(
+          fmt::format("input '{}' ({}) was not given", name, describeBlock(b)));
+    std::vector<int64_t> shape = storageShape(b);
+    std::vector<int64_t> timed = shape;
+    timed.insert(timed.begin(), O.TimeSteps);
+    const NpyArray &a = it->second;
+    if (a.shape == shape)
+      HostFrames[id] = 1;
+    else if (O.TimeSteps > 1 && a.shape == timed)
+      HostFrames[id] = O.TimeSteps;
     else
       return runError(fmt::format(
-          "input '{}': shape {} does not match the block shape {}{}", Name,
-          shapeStr(A.shape), shapeStr(Shape),
-          O.TimeSteps > 1 ? " (or " + shapeStr(Timed) + " with time)" : ""));
-    Expected<std::vector<double>> V =
-        npyToValues(A, B.precision(), "input '" + Name + "'");
-    if (!V)
-      return V.takeError();
-    HostIn[Id] = std::move(*V);
+          "input '{}': shape {} does not match the block shape {}{}", name,
+          shapeStr(a.shape), shapeStr(shape),
+          O.TimeSteps > 1 ? " (or " + shapeStr(timed) + " with time)" : ""));
+    Expected<std::vector<double>> v =
+        npyToValues(a, b.precision(), "input '" + name + "'");
+    if (!v)
+      return v.takeError();
+    HostIn[id] = std::move(*v);
   }
   return Error::success();
 }
 
 Error Engine::prepareConstants() {
-  for (int64_t Id : G.topologicalOrder()) {
-    const TaskBlock &B = G.block(Id);
-    BlockType T = B.type();
-    bool Carries = carriesData(kindOf(B));
-    if (!Carries || (T != CLUT && !G.inEdges(Id).empty()))
+  for (int64_t id : G.topologicalOrder()) {
+    const TaskBlock &b = G.block(id);
+    BlockType t = b.type();
+    bool carries = carriesData(kindOf(b));
+    if (!carries || (t != CLUT && !G.inEdges(id).empty()))
       continue;
-    Expected<std::vector<double>> V = blockValues(B);
-    if (!V)
-      return V.takeError();
-    Consts[Id] = std::move(*V);
+    Expected<std::vector<double>> v = blockValues(b);
+    if (!v)
+      return v.takeError();
+    Consts[id] = std::move(*v);
   }
   return Error::success();
 }
 
-Expected<std::vector<double>> Engine::gather(const TaskBlock &B, int Cluster) {
-  const EdgeCluster &C = B.input_clusters(Cluster);
-  Dims CD = Dims::fromProto(C.shape());
-  std::vector<double> Out(CD.volume(), 0.0);
-  for (const Interface &If : C.interfaces()) {
-    int64_t EId = If.edge_id();
-    const Edge &E = G.edge(EId);
-    const Graph::End &S = G.sourceEnd(EId);
-    const Graph::End &D = G.destinationEnd(EId);
-    const TaskBlock &SB = G.block(S.Block);
-    Dims SrcCluster = Dims::fromProto(SB.output_clusters(S.Cluster).shape());
-    std::vector<double> Piece(S.Size.volume());
-    copyBox(SrcCluster, S.Position, S.Size, Value.at(S.Block), Piece, true);
-    std::vector<int64_t> Shape = S.Size.present();
-    Expected<std::vector<double>> R = applyRearranges(
-        E.rearranges(), Shape, std::move(Piece));
-    if (!R)
-      return runError(fmt::format("edge {}: {}", EId, toString(R.takeError())));
-    copyBox(CD, D.Position, D.Size, Out, *R, false);
+Expected<std::vector<double>> Engine::gather(const TaskBlock &b, int cluster) {
+  const EdgeCluster &c = b.input_clusters(cluster);
+  Dims cd = Dims::fromProto(c.shape());
+  std::vector<double> out(cd.volume(), 0.0);
+  for (const Interface &iface : c.interfaces()) {
+    int64_t eId = iface.edge_id();
+    const Edge &e = G.edge(eId);
+    const Graph::End &s = G.sourceEnd(eId);
+    const Graph::End &d = G.destinationEnd(eId);
+    const TaskBlock &sb = G.block(s.Block);
+    Dims srcCluster = Dims::fromProto(sb.output_clusters(s.Cluster).shape());
+    std::vector<double> piece(s.Size.volume());
+    copyBox(srcCluster, s.Position, s.Size, Value.at(s.Block), piece, true);
+    std::vector<int64_t> shape = s.Size.present();
+    Expected<std::vector<double>> r =
+        applyRearranges(e.rearranges(), shape, std::move(piece));
+    if (!r)
+      return runError(fmt::format("edge {}: {}", eId, toString(r.takeError())));
+    copyBox(cd, d.Position, d.Size, out, *r, false);
   }
-  return Out;
+  return out;
 }
 
-Error Engine::evaluate(const TaskBlock &B, int Step) {
-  int64_t Id = B.id();
-  if (isStorageBlock(B.type())) {
-    if (auto It = HostIn.find(Id); It != HostIn.end()) {
-      size_t N = size_t(blockDims(B).volume());
-      size_t Frame = HostFrames[Id] > 1 ? size_t(Step) : 0;
-      Value[Id].assign(It->second.begin() + Frame * N,
-                       It->second.begin() + (Frame + 1) * N);
-    } else if (auto CIt = Consts.find(Id); CIt != Consts.end()) {
-      Value[Id] = CIt->second;
+Error Engine::evaluate(const TaskBlock &b, int step) {
+  int64_t id = b.id();
+  if (isStorageBlock(b.type())) {
+    if (auto it = HostIn.find(id); it != HostIn.end()) {
+      size_t n = size_t(blockDims(b).volume());
+      size_t frame = HostFrames[id] > 1 ? size_t(step) : 0;
+      Value[id].assign(it->second.begin() + frame * n,
+                       it->second.begin() + (frame + 1) * n);
+    } else if (auto cIt = Consts.find(id); cIt != Consts.end()) {
+      Value[id] = cIt->second;
     } else {
       // Fed by its input cluster; the buffer is the same C-order data.
-      Expected<std::vector<double>> V = gather(B, 0);
-      if (!V)
-        return V.takeError();
-      Value[Id] = std::move(*V);
+      Expected<std::vector<double>> v = gather(b, 0);
+      if (!v)
+        return v.takeError();
+      Value[id] = std::move(*v);
     }
     return Error::success();
   }
-  KernelArgs A;
-  for (int C = 0; C < B.input_clusters_size(); ++C) {
-    Expected<std::vector<double>> V = gather(B, C);
-    if (!V)
-      return V.takeError();
-    A.Clusters.push_back(std::move(*V));
+  KernelArgs a;
+  for (int c = 0; c < b.input_clusters_size(); ++c) {
+    Expected<std::vector<double>> v = gather(b, c);
+    if (!v)
+      return v.takeError();
+    a.Clusters.push_back(std::move(*v));
   }
-  A.DataPrecision = G.inputPrecision(Id, 0);
-  if (auto It = Consts.find(Id); It != Consts.end())
-    A.Table = &It->second;
-  A.State = &State[Id];
-  Expected<std::vector<double>> Out = runComputeBlock(B, A);
-  if (!Out)
-    return Out.takeError();
-  Value[Id] = std::move(*Out);
+  a.DataPrecision = G.inputPrecision(id, 0);
+  if (auto it = Consts.find(id); it != Consts.end())
+    a.Table = &it->second;
+  a.State = &State[id];
+  Expected<std::vector<double>> out = runComputeBlock(b, a);
+  if (!out)
+    return out.takeError();
+  Value[id] = std::move(*out);
   return Error::success();
 }
 
-Expected<TensorMap> Engine::run(const TensorMap &Inputs) {
+Expected<TensorMap> Engine::run(const TensorMap &inputs) {
   if (O.TimeSteps < 1 || O.TimeSteps > MaxTimeSteps)
     return runError(fmt::format("time steps must be in [1, {}], got {}",
                                 MaxTimeSteps, O.TimeSteps));
   // The outputs of all steps are collected (as doubles) before they are
   // written: bound them before the first step runs.
-  uint64_t PerStep = 0;
-  for (int64_t Id : G.outputBlocks()) {
-    uint64_t N = 1;
-    for (int64_t D : storageShape(G.block(Id)))
-      N = D <= 0                                 ? 0
-          : N <= MaxCollectedValues / uint64_t(D) ? N * uint64_t(D)
+  uint64_t perStep = 0;
+  for (int64_t id : G.outputBlocks()) {
+    uint64_t n = 1;
+    for (int64_t d : storageShape(G.block(id)))
+      n = d <= 0                                  ? 0
+          : n <= MaxCollectedValues / uint64_t(d) ? n * uint64_t(d)
                                                   : MaxCollectedValues + 1;
-    PerStep = std::min<uint64_t>(PerStep + N, MaxCollectedValues + 1);
+    perStep = std::min<uint64_t>(perStep + n, MaxCollectedValues + 1);
   }
-  if (PerStep > MaxCollectedValues / uint64_t(O.TimeSteps))
+  if (perStep > MaxCollectedValues / uint64_t(O.TimeSteps))
     return runError(fmt::format(
         "{} time steps of {} output values each exceed the limit of {} values "
         "collected in one run",
-        O.TimeSteps, PerStep, MaxCollectedValues));
-  if (Error E = prepareInputs(Inputs))
-    return std::move(E);
-  if (Error E = prepareConstants())
-    return std::move(E);
-  std::map<int64_t, std::vector<double>> Collected;
-  for (int Step = 0; Step < O.TimeSteps; ++Step) {
+        O.TimeSteps, perStep, MaxCollectedValues));
+  if (Error e = prepareInputs(inputs))
+    return std::move(e);
+  if (Error e = prepareConstants())
+    return std::move(e);
+  std::map<int64_t, std::vector<double>> collected;
+  for (int step = 0; step < O.TimeSteps; ++step) {
     Value.clear();
-    for (int64_t Id : G.topologicalOrder())
-      if (Error E = evaluate(G.block(Id), Step))
-        return std::move(E);
-    for (int64_t Id : G.outputBlocks()) {
-      std::vector<double> &V = Collected[Id];
-      V.insert(V.end(), Value[Id].begin(), Value[Id].end());
+    for (int64_t id : G.topologicalOrder())
+      if (Error e = evaluate(G.block(id), step))
+        return std::move(e);
+    for (int64_t id : G.outputBlocks()) {
+      std::vector<double> &v = collected[id];
+      v.insert(v.end(), Value[id].begin(), Value[id].end());
     }
   }
-  TensorMap Out;
-  for (int64_t Id : G.outputBlocks()) {
-    const TaskBlock &B = G.block(Id);
-    std::vector<int64_t> Shape = storageShape(B);
+  TensorMap out;
+  for (int64_t id : G.outputBlocks()) {
+    const TaskBlock &b = G.block(id);
+    std::vector<int64_t> shape = storageShape(b);
     if (O.TimeSteps > 1)
-      Shape.insert(Shape.begin(), O.TimeSteps);
-    Out[Graph::ioName(B)] = valuesToNpy(Collected[Id], Shape, B.precision());
+      shape.insert(shape.begin(), O.TimeSteps);
+    out[Graph::ioName(b)] = valuesToNpy(collected[id], shape, b.precision());
   }
-  return Out;
+  return out;
 }
 
 } // namespace
 
-Expected<TensorMap> runGraph(const Graph &G, const TensorMap &Inputs,
-                             const RunOptions &Opts) {
-  return Engine(G, Opts).run(Inputs);
+Expected<TensorMap> runGraph(const Graph &g, const TensorMap &inputs,
+                             const RunOptions &opts) {
+  return Engine(g, opts).run(inputs);
 }
 
 } // namespace bangc::graph

@@ -44,15 +44,14 @@ using TensorMap = std::map<std::string, NpyArray>;
 /// Runs \p G. Inputs must cover Graph::inputBlocks() exactly, each with the
 /// block's numpy dtype (precisionDType) and shape (storageShape, optionally
 /// with a leading time axis). Returns one tensor per SO block.
-llvm::Expected<TensorMap> runGraph(const Graph &G, const TensorMap &Inputs,
-                                   const RunOptions &Opts = {});
+llvm::Expected<TensorMap> runGraph(const Graph &g, const TensorMap &inputs,
+                                   const RunOptions &opts = {});
 
 /// Host tensor <-> Task IR values, with dtype and range checks.
-llvm::Expected<std::vector<double>> npyToValues(const NpyArray &A,
-                                                taskir::Precision P,
-                                                llvm::StringRef What);
-NpyArray valuesToNpy(const std::vector<double> &V,
-                     const std::vector<int64_t> &Shape, taskir::Precision P);
+llvm::Expected<std::vector<double>>
+npyToValues(const NpyArray &a, taskir::Precision p, llvm::StringRef what);
+NpyArray valuesToNpy(const std::vector<double> &v,
+                     const std::vector<int64_t> &shape, taskir::Precision p);
 
 } // namespace bangc::graph
 

@@ -15,166 +15,168 @@ namespace bangc::graph {
 
 const std::vector<int64_t> Graph::NoEdges;
 
-static Dims orZero(const Interface &I, const Dims &C) {
-  Dims D = Dims::fromProto(I.position());
-  if (!I.has_position())
-    for (unsigned K = 0; K < NumDims; ++K)
-      if (C.has(K))
-        D[K] = 0;
-  return D;
+static Dims orZero(const Interface &i, const Dims &c) {
+  Dims d = Dims::fromProto(i.position());
+  if (!i.has_position())
+    for (unsigned k = 0; k < NumDims; ++k)
+      if (c.has(k))
+        d[k] = 0;
+  return d;
 }
 
-static Dims orWhole(const Interface &I, const Dims &C) {
-  return I.has_size() ? Dims::fromProto(I.size()) : C;
+static Dims orWhole(const Interface &i, const Dims &c) {
+  return i.has_size() ? Dims::fromProto(i.size()) : c;
 }
 
-Expected<Graph> Graph::create(TaskGraph TG) {
-  if (Error E = validateGraph(TG))
-    return std::move(E);
-  Graph G;
-  auto Owned = std::make_shared<TaskGraph>(std::move(TG));
-  G.P = Owned;
-  const TaskGraph &PG = *G.P;
-  for (int I = 0; I < PG.blocks_size(); ++I)
-    G.BlockIdx[PG.blocks(I).id()] = I;
-  for (int I = 0; I < PG.edges_size(); ++I)
-    G.EdgeIdx[PG.edges(I).id()] = I;
-  for (const TaskBlock &B : PG.blocks()) {
-    for (int C = 0; C < B.input_clusters_size(); ++C) {
-      const EdgeCluster &EC = B.input_clusters(C);
-      Dims CD = Dims::fromProto(EC.shape());
-      for (int K = 0; K < EC.interfaces_size(); ++K) {
-        const Interface &If = EC.interfaces(K);
-        G.Dst[If.edge_id()] = {B.id(), C, K, orZero(If, CD), orWhole(If, CD)};
-        G.In[B.id()].push_back(If.edge_id());
+Expected<Graph> Graph::create(TaskGraph tg) {
+  if (Error e = validateGraph(tg))
+    return std::move(e);
+  Graph g;
+  auto owned = std::make_shared<TaskGraph>(std::move(tg));
+  g.P = owned;
+  const TaskGraph &pg = *g.P;
+  for (int i = 0; i < pg.blocks_size(); ++i)
+    g.BlockIdx[pg.blocks(i).id()] = i;
+  for (int i = 0; i < pg.edges_size(); ++i)
+    g.EdgeIdx[pg.edges(i).id()] = i;
+  for (const TaskBlock &b : pg.blocks()) {
+    for (int c = 0; c < b.input_clusters_size(); ++c) {
+      const EdgeCluster &ec = b.input_clusters(c);
+      Dims cd = Dims::fromProto(ec.shape());
+      for (int k = 0; k < ec.interfaces_size(); ++k) {
+        const Interface &iface = ec.interfaces(k);
+        g.Dst[iface.edge_id()] = {b.id(), c, k, orZero(iface, cd),
+                                  orWhole(iface, cd)};
+        g.In[b.id()].push_back(iface.edge_id());
       }
     }
-    for (int C = 0; C < B.output_clusters_size(); ++C) {
-      const EdgeCluster &EC = B.output_clusters(C);
-      Dims CD = Dims::fromProto(EC.shape());
-      for (int K = 0; K < EC.interfaces_size(); ++K) {
-        const Interface &If = EC.interfaces(K);
-        G.Src[If.edge_id()] = {B.id(), C, K, orZero(If, CD), orWhole(If, CD)};
-        G.Out[B.id()].push_back(If.edge_id());
+    for (int c = 0; c < b.output_clusters_size(); ++c) {
+      const EdgeCluster &ec = b.output_clusters(c);
+      Dims cd = Dims::fromProto(ec.shape());
+      for (int k = 0; k < ec.interfaces_size(); ++k) {
+        const Interface &iface = ec.interfaces(k);
+        g.Src[iface.edge_id()] = {b.id(), c, k, orZero(iface, cd),
+                                  orWhole(iface, cd)};
+        g.Out[b.id()].push_back(iface.edge_id());
       }
     }
   }
   // Kahn's algorithm, always taking the ready block that comes first in the
   // file so the order is stable.
-  std::map<int64_t, int> InDeg;
-  for (const TaskBlock &B : PG.blocks())
-    InDeg[B.id()] = 0;
-  for (const Edge &E : PG.edges())
-    ++InDeg[E.destination()];
-  std::priority_queue<int, std::vector<int>, std::greater<int>> Ready;
-  for (const TaskBlock &B : PG.blocks())
-    if (InDeg[B.id()] == 0)
-      Ready.push(G.BlockIdx[B.id()]);
-  while (!Ready.empty()) {
-    int64_t Id = PG.blocks(Ready.top()).id();
-    Ready.pop();
-    G.Order.push_back(Id);
-    for (int64_t E : G.outEdges(Id)) {
-      int64_t D = PG.edges(G.EdgeIdx[E]).destination();
-      if (--InDeg[D] == 0)
-        Ready.push(G.BlockIdx[D]);
+  std::map<int64_t, int> inDeg;
+  for (const TaskBlock &b : pg.blocks())
+    inDeg[b.id()] = 0;
+  for (const Edge &e : pg.edges())
+    ++inDeg[e.destination()];
+  std::priority_queue<int, std::vector<int>, std::greater<int>> ready;
+  for (const TaskBlock &b : pg.blocks())
+    if (inDeg[b.id()] == 0)
+      ready.push(g.BlockIdx[b.id()]);
+  while (!ready.empty()) {
+    int64_t id = pg.blocks(ready.top()).id();
+    ready.pop();
+    g.Order.push_back(id);
+    for (int64_t e : g.outEdges(id)) {
+      int64_t d = pg.edges(g.EdgeIdx[e]).destination();
+      if (--inDeg[d] == 0)
+        ready.push(g.BlockIdx[d]);
     }
   }
   assert(G.Order.size() == size_t(PG.blocks_size()) &&
          "validation admitted a cyclic graph");
-  for (const TaskBlock &B : PG.blocks()) {
-    BlockType T = B.type();
-    bool Fed = !G.inEdges(B.id()).empty();
-    std::optional<BlockKind> K = blockKind(T);
-    if (!Fed && K && blockRole(*K) == BlockRole::Tensor)
-      G.Inputs.push_back(B.id());
-    if (T == SO)
-      G.Outputs.push_back(B.id());
+  for (const TaskBlock &b : pg.blocks()) {
+    BlockType t = b.type();
+    bool fed = !g.inEdges(b.id()).empty();
+    std::optional<BlockKind> k = blockKind(t);
+    if (!fed && k && blockRole(*k) == BlockRole::Tensor)
+      g.Inputs.push_back(b.id());
+    if (t == SO)
+      g.Outputs.push_back(b.id());
   }
-  return G;
+  return g;
 }
 
-Expected<Graph> Graph::load(StringRef Path) {
-  Expected<TaskGraph> TG = readGraphFile(Path);
-  if (!TG)
-    return TG.takeError();
-  Expected<Graph> G = create(std::move(*TG));
-  if (!G)
+Expected<Graph> Graph::load(StringRef path) {
+  Expected<TaskGraph> tg = readGraphFile(path);
+  if (!tg)
+    return tg.takeError();
+  Expected<Graph> g = create(std::move(*tg));
+  if (!g)
     return createStringError(inconvertibleErrorCode(),
-                             Path.str() + ": invalid graph: " +
-                                 toString(G.takeError()));
-  return G;
+                             path.str() +
+                                 ": invalid graph: " + toString(g.takeError()));
+  return g;
 }
 
-const TaskBlock &Graph::block(int64_t Id) const {
-  auto It = BlockIdx.find(Id);
+const TaskBlock &Graph::block(int64_t id) const {
+  auto it = BlockIdx.find(id);
   assert(It != BlockIdx.end() && "no block with this id");
-  return P->blocks(It->second);
+  return P->blocks(it->second);
 }
 
-const Edge &Graph::edge(int64_t Id) const {
-  auto It = EdgeIdx.find(Id);
+const Edge &Graph::edge(int64_t id) const {
+  auto it = EdgeIdx.find(id);
   assert(It != EdgeIdx.end() && "no edge with this id");
-  return P->edges(It->second);
+  return P->edges(it->second);
 }
 
-const std::vector<int64_t> &Graph::inEdges(int64_t Id) const {
-  auto It = In.find(Id);
-  return It == In.end() ? NoEdges : It->second;
+const std::vector<int64_t> &Graph::inEdges(int64_t id) const {
+  auto it = In.find(id);
+  return it == In.end() ? NoEdges : it->second;
 }
 
-const std::vector<int64_t> &Graph::outEdges(int64_t Id) const {
-  auto It = Out.find(Id);
-  return It == Out.end() ? NoEdges : It->second;
+const std::vector<int64_t> &Graph::outEdges(int64_t id) const {
+  auto it = Out.find(id);
+  return it == Out.end() ? NoEdges : it->second;
 }
 
-std::string Graph::ioName(const TaskBlock &B) {
-  return B.name().empty() ? std::to_string(B.id()) : B.name();
+std::string Graph::ioName(const TaskBlock &b) {
+  return b.name().empty() ? std::to_string(b.id()) : b.name();
 }
 
-const TaskBlock *Graph::findBlock(StringRef NameOrId) const {
-  for (const TaskBlock &B : P->blocks())
-    if (B.name() == NameOrId)
-      return &B;
-  int64_t Id;
-  if (!NameOrId.getAsInteger(10, Id) && hasBlock(Id))
-    return &block(Id);
+const TaskBlock *Graph::findBlock(StringRef nameOrId) const {
+  for (const TaskBlock &b : P->blocks())
+    if (b.name() == nameOrId)
+      return &b;
+  int64_t id;
+  if (!nameOrId.getAsInteger(10, id) && hasBlock(id))
+    return &block(id);
   return nullptr;
 }
 
-Graph::Operands Graph::operands(int64_t Id) const {
-  const TaskBlock &B = block(Id);
-  Operands Ops;
-  std::vector<InputRole> Roles = inputRoles(B);
-  Ops.ClusterSources.resize(B.input_clusters_size());
-  for (int64_t E : inEdges(Id)) {
-    const End &D = Dst.at(E);
-    int64_t S = edge(E).source();
-    Ops.ClusterSources[D.Cluster].push_back(S);
-    if (D.Cluster >= int(Roles.size()))
+Graph::Operands Graph::operands(int64_t id) const {
+  const TaskBlock &b = block(id);
+  Operands ops;
+  std::vector<InputRole> roles = inputRoles(b);
+  ops.ClusterSources.resize(b.input_clusters_size());
+  for (int64_t e : inEdges(id)) {
+    const End &d = Dst.at(e);
+    int64_t s = edge(e).source();
+    ops.ClusterSources[d.Cluster].push_back(s);
+    if (d.Cluster >= int(roles.size()))
       continue;
-    switch (Roles[D.Cluster]) {
+    switch (roles[d.Cluster]) {
     case InputRole::Data:
-      Ops.Data.push_back(S);
+      ops.Data.push_back(s);
       break;
     case InputRole::Weight:
-      Ops.Weight = S;
+      ops.Weight = s;
       break;
     case InputRole::Alpha:
-      Ops.Alpha = S;
+      ops.Alpha = s;
       break;
     case InputRole::Bias:
-      Ops.Bias = S;
+      ops.Bias = s;
       break;
     }
   }
-  return Ops;
+  return ops;
 }
 
-Precision Graph::inputPrecision(int64_t Id, int C) const {
-  for (int64_t E : inEdges(Id))
-    if (Dst.at(E).Cluster == C)
-      return block(edge(E).source()).precision();
+Precision Graph::inputPrecision(int64_t id, int c) const {
+  for (int64_t e : inEdges(id))
+    if (Dst.at(e).Cluster == c)
+      return block(edge(e).source()).precision();
   return PRECISION_UNSPECIFIED;
 }
 

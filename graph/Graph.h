@@ -35,17 +35,17 @@ namespace bangc::graph {
 class Graph {
 public:
   /// Validates \p G and builds the indexes.
-  static llvm::Expected<Graph> create(taskir::TaskGraph G);
+  static llvm::Expected<Graph> create(taskir::TaskGraph g);
   /// Reads (binary or JSON), validates and indexes a graph file.
-  static llvm::Expected<Graph> load(llvm::StringRef Path);
+  static llvm::Expected<Graph> load(llvm::StringRef path);
 
   const taskir::TaskGraph &proto() const { return *P; }
   /// Block ids, producers before consumers (ties broken by file order).
   const std::vector<int64_t> &topologicalOrder() const { return Order; }
 
-  bool hasBlock(int64_t Id) const { return BlockIdx.count(Id); }
-  const taskir::TaskBlock &block(int64_t Id) const;
-  const taskir::Edge &edge(int64_t Id) const;
+  bool hasBlock(int64_t id) const { return BlockIdx.count(id); }
+  const taskir::TaskBlock &block(int64_t id) const;
+  const taskir::Edge &edge(int64_t id) const;
 
   /// One end of an edge: the interface it attaches to.
   struct End {
@@ -55,20 +55,20 @@ public:
     Dims Position; ///< absent position filled with zeros
     Dims Size;     ///< absent size filled with the cluster shape
   };
-  const End &sourceEnd(int64_t EdgeId) const { return Src.at(EdgeId); }
-  const End &destinationEnd(int64_t EdgeId) const { return Dst.at(EdgeId); }
+  const End &sourceEnd(int64_t edgeId) const { return Src.at(edgeId); }
+  const End &destinationEnd(int64_t edgeId) const { return Dst.at(edgeId); }
   /// Edges into / out of a block, ordered by cluster then interface.
-  const std::vector<int64_t> &inEdges(int64_t Id) const;
-  const std::vector<int64_t> &outEdges(int64_t Id) const;
+  const std::vector<int64_t> &inEdges(int64_t id) const;
+  const std::vector<int64_t> &outEdges(int64_t id) const;
 
   /// Storage blocks whose values the host supplies (SI, SIC, SIC2D, SIFC
   /// without a producing edge), and the SO blocks, in file order.
   const std::vector<int64_t> &inputBlocks() const { return Inputs; }
   const std::vector<int64_t> &outputBlocks() const { return Outputs; }
   /// The name a block is addressed by: its name, or its id as text.
-  static std::string ioName(const taskir::TaskBlock &B);
+  static std::string ioName(const taskir::TaskBlock &b);
   /// Looks a block up by name, or by id written as a number.
-  const taskir::TaskBlock *findBlock(llvm::StringRef NameOrId) const;
+  const taskir::TaskBlock *findBlock(llvm::StringRef nameOrId) const;
 
   /// The storage blocks feeding a compute block, by role. A role cluster fed
   /// by several interfaces (a concatenation) lists each source.
@@ -77,11 +77,11 @@ public:
     std::optional<int64_t> Weight, Alpha, Bias;
     std::vector<std::vector<int64_t>> ClusterSources; ///< per input cluster
   };
-  Operands operands(int64_t ComputeId) const;
+  Operands operands(int64_t computeId) const;
 
   /// Precision of the values arriving in input cluster \p C of block \p Id
   /// (the precision of the blocks feeding it).
-  taskir::Precision inputPrecision(int64_t Id, int C) const;
+  taskir::Precision inputPrecision(int64_t id, int c) const;
 
 private:
   std::shared_ptr<const taskir::TaskGraph> P;

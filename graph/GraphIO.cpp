@@ -16,124 +16,125 @@ using namespace llvm;
 
 namespace bangc::graph {
 
-static Error ioError(StringRef Name, const std::string &Msg) {
+static Error ioError(StringRef name, const std::string &msg) {
   return createStringError(inconvertibleErrorCode(),
-                           fmt::format("{}: {}", Name.str(), Msg));
+                           fmt::format("{}: {}", name.str(), msg));
 }
 
 /// True if \p M or any nested message carries fields this schema does not
 /// know. Protobuf's binary parser keeps them silently, which would let a
 /// random file parse as an (odd) graph.
-static bool hasUnknownFields(const google::protobuf::Message &M) {
-  const google::protobuf::Reflection *R = M.GetReflection();
-  if (!R->GetUnknownFields(M).empty())
+static bool hasUnknownFields(const google::protobuf::Message &m) {
+  const google::protobuf::Reflection *r = m.GetReflection();
+  if (!r->GetUnknownFields(m).empty())
     return true;
-  std::vector<const google::protobuf::FieldDescriptor *> Fields;
-  R->ListFields(M, &Fields);
-  for (const auto *F : Fields) {
-    if (F->cpp_type() != google::protobuf::FieldDescriptor::CPPTYPE_MESSAGE)
+  std::vector<const google::protobuf::FieldDescriptor *> fields;
+  r->ListFields(m, &fields);
+  for (const auto *f : fields) {
+    if (f->cpp_type() != google::protobuf::FieldDescriptor::CPPTYPE_MESSAGE)
       continue;
-    if (F->is_repeated()) {
-      for (int I = 0, E = R->FieldSize(M, F); I < E; ++I)
-        if (hasUnknownFields(R->GetRepeatedMessage(M, F, I)))
+    if (f->is_repeated()) {
+      for (int i = 0, e = r->FieldSize(m, f); i < e; ++i)
+        if (hasUnknownFields(r->GetRepeatedMessage(m, f, i)))
           return true;
-    } else if (hasUnknownFields(R->GetMessage(M, F))) {
+    } else if (hasUnknownFields(r->GetMessage(m, f))) {
       return true;
     }
   }
   return false;
 }
 
-Expected<taskir::TaskGraph> parseGraphJson(StringRef Text, StringRef Name) {
-  taskir::TaskGraph G;
-  google::protobuf::util::JsonParseOptions Opts;
-  Opts.ignore_unknown_fields = false;
-  auto Status = google::protobuf::util::JsonStringToMessage(
-      google::protobuf::StringPiece(Text.data(), Text.size()), &G, Opts);
-  if (!Status.ok())
-    return ioError(Name, fmt::format("invalid TaskGraph JSON: {}",
-                                     std::string(Status.message())));
-  return G;
+Expected<taskir::TaskGraph> parseGraphJson(StringRef text, StringRef name) {
+  taskir::TaskGraph g;
+  google::protobuf::util::JsonParseOptions opts;
+  opts.ignore_unknown_fields = false;
+  auto status = google::protobuf::util::JsonStringToMessage(
+      google::protobuf::StringPiece(text.data(), text.size()), &g, opts);
+  if (!status.ok())
+    return ioError(name, fmt::format("invalid TaskGraph JSON: {}",
+                                     std::string(status.message())));
+  return g;
 }
 
-Expected<taskir::TaskGraph> parseGraphBinary(StringRef Bytes, StringRef Name) {
-  taskir::TaskGraph G;
-  if (Bytes.size() > size_t(INT32_MAX))
-    return ioError(Name, "binary TaskGraph larger than 2 GiB");
-  google::protobuf::io::CodedInputStream In(
-      reinterpret_cast<const uint8_t *>(Bytes.data()), int(Bytes.size()));
+Expected<taskir::TaskGraph> parseGraphBinary(StringRef bytes, StringRef name) {
+  taskir::TaskGraph g;
+  if (bytes.size() > size_t(INT32_MAX))
+    return ioError(name, "binary TaskGraph larger than 2 GiB");
+  google::protobuf::io::CodedInputStream in(
+      reinterpret_cast<const uint8_t *>(bytes.data()), int(bytes.size()));
   // protobuf would log its own complaint (invalid UTF-8, say) to stderr; the
   // error below is the one the user gets.
-  google::protobuf::LogSilencer Quiet;
-  if (!G.ParseFromCodedStream(&In) || !In.ConsumedEntireMessage())
-    return ioError(Name, "not a valid binary TaskGraph (protobuf parse failed)");
-  if (hasUnknownFields(G))
-    return ioError(Name, "not a valid binary TaskGraph (it contains fields "
+  google::protobuf::LogSilencer quiet;
+  if (!g.ParseFromCodedStream(&in) || !in.ConsumedEntireMessage())
+    return ioError(name,
+                   "not a valid binary TaskGraph (protobuf parse failed)");
+  if (hasUnknownFields(g))
+    return ioError(name, "not a valid binary TaskGraph (it contains fields "
                          "unknown to the Task IR schema)");
-  return G;
+  return g;
 }
 
-Expected<taskir::TaskGraph> parseGraph(StringRef Bytes, StringRef Name) {
-  StringRef Trimmed = Bytes.ltrim(" \t\r\n");
-  if (Trimmed.starts_with("{"))
-    return parseGraphJson(Bytes, Name);
-  return parseGraphBinary(Bytes, Name);
+Expected<taskir::TaskGraph> parseGraph(StringRef bytes, StringRef name) {
+  StringRef trimmed = bytes.ltrim(" \t\r\n");
+  if (trimmed.starts_with("{"))
+    return parseGraphJson(bytes, name);
+  return parseGraphBinary(bytes, name);
 }
 
-Expected<taskir::TaskGraph> readGraphFile(StringRef Path) {
+Expected<taskir::TaskGraph> readGraphFile(StringRef path) {
   // A graph file is small: 1 GiB bounds a mistaken /dev/zero or FIFO.
-  Expected<std::unique_ptr<MemoryBuffer>> Buf =
-      readInputFile(Path, uint64_t(1) << 30);
-  if (!Buf)
-    return Buf.takeError();
-  if ((*Buf)->getBufferSize() == 0)
-    return ioError(Path, "empty file");
-  return parseGraph((*Buf)->getBuffer(), Path);
+  Expected<std::unique_ptr<MemoryBuffer>> buf =
+      readInputFile(path, uint64_t(1) << 30);
+  if (!buf)
+    return buf.takeError();
+  if ((*buf)->getBufferSize() == 0)
+    return ioError(path, "empty file");
+  return parseGraph((*buf)->getBuffer(), path);
 }
 
-Expected<std::string> graphToJson(const taskir::TaskGraph &G) {
-  std::string Out;
-  google::protobuf::util::JsonPrintOptions Opts;
-  Opts.add_whitespace = true;
-  Opts.preserve_proto_field_names = true;
-  auto Status = google::protobuf::util::MessageToJsonString(G, &Out, Opts);
-  if (!Status.ok())
+Expected<std::string> graphToJson(const taskir::TaskGraph &g) {
+  std::string out;
+  google::protobuf::util::JsonPrintOptions opts;
+  opts.add_whitespace = true;
+  opts.preserve_proto_field_names = true;
+  auto status = google::protobuf::util::MessageToJsonString(g, &out, opts);
+  if (!status.ok())
     return createStringError(inconvertibleErrorCode(),
                              "cannot print TaskGraph as JSON: " +
-                                 std::string(Status.message()));
-  return Out;
+                                 std::string(status.message()));
+  return out;
 }
 
-std::string graphToBinary(const taskir::TaskGraph &G) {
-  google::protobuf::LogSilencer Quiet; // names are checked by validation
-  return G.SerializeAsString();
+std::string graphToBinary(const taskir::TaskGraph &g) {
+  google::protobuf::LogSilencer quiet; // names are checked by validation
+  return g.SerializeAsString();
 }
 
-static Error writeFile(StringRef Path, StringRef Bytes) {
-  std::error_code EC;
-  raw_fd_ostream OS(Path, EC, sys::fs::OF_None);
-  if (EC)
-    return ioError(Path,
-                   fmt::format("cannot open for writing: {}", EC.message()));
-  OS << Bytes;
-  OS.close();
-  if (OS.has_error()) {
-    std::error_code WEC = OS.error();
-    OS.clear_error();
-    return ioError(Path, fmt::format("write failed: {}", WEC.message()));
+static Error writeFile(StringRef path, StringRef bytes) {
+  std::error_code ec;
+  raw_fd_ostream os(path, ec, sys::fs::OF_None);
+  if (ec)
+    return ioError(path,
+                   fmt::format("cannot open for writing: {}", ec.message()));
+  os << bytes;
+  os.close();
+  if (os.has_error()) {
+    std::error_code wec = os.error();
+    os.clear_error();
+    return ioError(path, fmt::format("write failed: {}", wec.message()));
   }
   return Error::success();
 }
 
-Error writeGraphJson(StringRef Path, const taskir::TaskGraph &G) {
-  Expected<std::string> Json = graphToJson(G);
-  if (!Json)
-    return Json.takeError();
-  return writeFile(Path, *Json);
+Error writeGraphJson(StringRef path, const taskir::TaskGraph &g) {
+  Expected<std::string> json = graphToJson(g);
+  if (!json)
+    return json.takeError();
+  return writeFile(path, *json);
 }
 
-Error writeGraphBinary(StringRef Path, const taskir::TaskGraph &G) {
-  return writeFile(Path, graphToBinary(G));
+Error writeGraphBinary(StringRef path, const taskir::TaskGraph &g) {
+  return writeFile(path, graphToBinary(g));
 }
 
 } // namespace bangc::graph

@@ -17,19 +17,19 @@
 
 namespace bangc::graph {
 
-llvm::Expected<taskir::TaskGraph> parseGraphJson(llvm::StringRef Text,
-                                                 llvm::StringRef NameForErrors);
+llvm::Expected<taskir::TaskGraph> parseGraphJson(llvm::StringRef text,
+                                                 llvm::StringRef nameForErrors);
 llvm::Expected<taskir::TaskGraph>
-parseGraphBinary(llvm::StringRef Bytes, llvm::StringRef NameForErrors);
+parseGraphBinary(llvm::StringRef bytes, llvm::StringRef nameForErrors);
 /// Parses either form, chosen from the content.
-llvm::Expected<taskir::TaskGraph> parseGraph(llvm::StringRef Bytes,
-                                             llvm::StringRef NameForErrors);
-llvm::Expected<taskir::TaskGraph> readGraphFile(llvm::StringRef Path);
+llvm::Expected<taskir::TaskGraph> parseGraph(llvm::StringRef bytes,
+                                             llvm::StringRef nameForErrors);
+llvm::Expected<taskir::TaskGraph> readGraphFile(llvm::StringRef path);
 
-llvm::Expected<std::string> graphToJson(const taskir::TaskGraph &G);
-std::string graphToBinary(const taskir::TaskGraph &G);
-llvm::Error writeGraphJson(llvm::StringRef Path, const taskir::TaskGraph &G);
-llvm::Error writeGraphBinary(llvm::StringRef Path, const taskir::TaskGraph &G);
+llvm::Expected<std::string> graphToJson(const taskir::TaskGraph &g);
+std::string graphToBinary(const taskir::TaskGraph &g);
+llvm::Error writeGraphJson(llvm::StringRef path, const taskir::TaskGraph &g);
+llvm::Error writeGraphBinary(llvm::StringRef path, const taskir::TaskGraph &g);
 
 } // namespace bangc::graph
 

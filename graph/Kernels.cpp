@@ -20,75 +20,74 @@ namespace {
 /// Arithmetic of the integer path: two's complement, wrapping.
 struct IntOps {
   using T = int64_t;
-  static T load(double V) { return int64_t(V); }
-  static T add(T A, T B) { return int64_t(uint64_t(A) + uint64_t(B)); }
-  static T mul(T A, T B) { return int64_t(uint64_t(A) * uint64_t(B)); }
-  static double store(T V, Precision Out) {
-    if (isFloatPrecision(Out))
-      return roundToFloatPrecision(double(V), Out);
-    return double(saturateInt(V, Out));
+  static T load(double v) { return int64_t(v); }
+  static T add(T a, T b) { return int64_t(uint64_t(a) + uint64_t(b)); }
+  static T mul(T a, T b) { return int64_t(uint64_t(a) * uint64_t(b)); }
+  static double store(T v, Precision out) {
+    if (isFloatPrecision(out))
+      return roundToFloatPrecision(double(v), out);
+    return double(saturateInt(v, out));
   }
 };
 
 /// Arithmetic of the real path.
 struct RealOps {
   using T = double;
-  static T load(double V) { return V; }
-  static T add(T A, T B) { return A + B; }
-  static T mul(T A, T B) { return A * B; }
-  static double store(T V, Precision Out) {
-    if (isFloatPrecision(Out))
-      return roundToFloatPrecision(V, Out);
-    return double(realToInt(V, Out));
+  static T load(double v) { return v; }
+  static T add(T a, T b) { return a + b; }
+  static T mul(T a, T b) { return a * b; }
+  static double store(T v, Precision out) {
+    if (isFloatPrecision(out))
+      return roundToFloatPrecision(v, out);
+    return double(realToInt(v, out));
   }
 };
 
 /// The per-f bias: an SB cluster, CONST_B, or zero.
-std::vector<double> biasVector(const TaskBlock &B, const KernelArgs &A,
-                               int64_t NF) {
-  std::vector<InputRole> Roles = inputRoles(B);
-  for (size_t I = 0; I < Roles.size(); ++I)
-    if (Roles[I] == InputRole::Bias)
-      return A.Clusters[I];
-  double C = attrNumber(B, CONST_B).value_or(0.0);
-  return std::vector<double>(NF, C);
+std::vector<double> biasVector(const TaskBlock &b, const KernelArgs &a,
+                               int64_t nf) {
+  std::vector<InputRole> roles = inputRoles(b);
+  for (size_t i = 0; i < roles.size(); ++i)
+    if (roles[i] == InputRole::Bias)
+      return a.Clusters[i];
+  double c = attrNumber(b, CONST_B).value_or(0.0);
+  return std::vector<double>(nf, c);
 }
 
-bool useReal(const TaskBlock &B, const KernelArgs &A) {
-  return isFloatPrecision(B.precision()) ||
-         isFloatPrecision(A.DataPrecision) || attrIsFloat(B, CONST_A) ||
-         attrIsFloat(B, CONST_B);
+bool useReal(const TaskBlock &b, const KernelArgs &a) {
+  return isFloatPrecision(b.precision()) || isFloatPrecision(a.DataPrecision) ||
+         attrIsFloat(b, CONST_A) || attrIsFloat(b, CONST_B);
 }
 
 template <typename Ops>
-std::vector<double> elementwise(const TaskBlock &B, const KernelArgs &A) {
+std::vector<double> elementwise(const TaskBlock &b, const KernelArgs &a) {
   using T = typename Ops::T;
-  Dims D = blockDims(B);
-  int64_t NF = D[DF], N = D.volume();
-  std::vector<double> Bias = biasVector(B, A, NF);
-  std::vector<InputRole> Roles = inputRoles(B);
-  std::vector<double> Out(N);
-  Precision P = B.precision();
-  T ConstA = Ops::load(attrNumber(B, CONST_A).value_or(0.0));
-  for (int64_t O = 0; O < N; ++O) {
-    int64_t F = O % NF;
-    T Acc = Ops::load(Bias[F]);
-    switch (kindOf(B)) {
+  Dims d = blockDims(b);
+  int64_t nf = d[DF], n = d.volume();
+  std::vector<double> bias = biasVector(b, a, nf);
+  std::vector<InputRole> roles = inputRoles(b);
+  std::vector<double> out(n);
+  Precision p = b.precision();
+  T constA = Ops::load(attrNumber(b, CONST_A).value_or(0.0));
+  for (int64_t o = 0; o < n; ++o) {
+    int64_t f = o % nf;
+    T acc = Ops::load(bias[f]);
+    switch (kindOf(b)) {
     case BlockKind::CADD: // SO = bias + sum of the inputs (1x1 kernel)
-      for (size_t I = 0; I < Roles.size(); ++I)
-        if (Roles[I] == InputRole::Data)
-          Acc = Ops::add(Acc, Ops::load(A.Clusters[I][O]));
+      for (size_t i = 0; i < roles.size(); ++i)
+        if (roles[i] == InputRole::Data)
+          acc = Ops::add(acc, Ops::load(a.Clusters[i][o]));
       break;
     case BlockKind::CVVH: // SO = bias + SI * SI2
-      Acc = Ops::add(Acc, Ops::mul(Ops::load(A.Clusters[0][O]),
-                                   Ops::load(A.Clusters[1][O])));
+      acc = Ops::add(acc, Ops::mul(Ops::load(a.Clusters[0][o]),
+                                   Ops::load(a.Clusters[1][o])));
       break;
     case BlockKind::CAX: // SO = bias + A[f] * SI
-      Acc = Ops::add(Acc, Ops::mul(Ops::load(A.Clusters[1][F]),
-                                   Ops::load(A.Clusters[0][O])));
+      acc = Ops::add(acc, Ops::mul(Ops::load(a.Clusters[1][f]),
+                                   Ops::load(a.Clusters[0][o])));
       break;
     case BlockKind::CVS: // SO = bias + constant_a * SI
-      Acc = Ops::add(Acc, Ops::mul(ConstA, Ops::load(A.Clusters[0][O])));
+      acc = Ops::add(acc, Ops::mul(constA, Ops::load(a.Clusters[0][o])));
       break;
     case BlockKind::CAVG:
     case BlockKind::CVM:
@@ -101,9 +100,9 @@ std::vector<double> elementwise(const TaskBlock &B, const KernelArgs &A) {
 #include "graph/StorageKindCases.inc"
       llvm_unreachable("not an elementwise block");
     }
-    Out[O] = Ops::store(Acc, P);
+    out[o] = Ops::store(acc, p);
   }
-  return Out;
+  return out;
 }
 
 /// CAVG and CC/CC2D share the window loop of the seed:
@@ -111,118 +110,118 @@ std::vector<double> elementwise(const TaskBlock &B, const KernelArgs &A) {
 ///       SI[oy*sy + ky*dy - pad_up][ox*sx + kx*dx - pad_left][f or r] (* W)
 /// Padded positions contribute zero.
 template <typename Ops>
-std::vector<double> window(const TaskBlock &B, const KernelArgs &A) {
+std::vector<double> window(const TaskBlock &b, const KernelArgs &a) {
   using T = typename Ops::T;
-  Dims D = blockDims(B);
-  KernelParams K = kernelParams(B);
-  int64_t NY = D[DY], NX = D[DX], NF = D[DF], IY = D[DIY], IX = D[DIX];
-  bool Conv = B.type() == CC || B.type() == CC2D;
-  int64_t NR = Conv ? D[DR] : 1;
-  const std::vector<double> &In = A.Clusters[0];
-  const std::vector<double> *W = Conv ? &A.Clusters[1] : nullptr;
-  std::vector<double> Bias = biasVector(B, A, NF);
-  std::vector<double> Out(NY * NX * NF);
-  for (int64_t OY = 0; OY < NY; ++OY)
-    for (int64_t OX = 0; OX < NX; ++OX)
-      for (int64_t F = 0; F < NF; ++F) {
-        T Acc = Ops::load(Bias[F]);
-        for (int64_t R = 0; R < NR; ++R)
-          for (int64_t KY = 0; KY < K.KY; ++KY) {
-            int64_t Y = OY * K.SY + KY * K.DY - K.PadUp;
-            if (Y < 0 || Y >= IY)
+  Dims d = blockDims(b);
+  KernelParams k = kernelParams(b);
+  int64_t ny = d[DY], nx = d[DX], nf = d[DF], iy = d[DIY], ix = d[DIX];
+  bool conv = b.type() == CC || b.type() == CC2D;
+  int64_t nr = conv ? d[DR] : 1;
+  const std::vector<double> &in = a.Clusters[0];
+  const std::vector<double> *w = conv ? &a.Clusters[1] : nullptr;
+  std::vector<double> bias = biasVector(b, a, nf);
+  std::vector<double> out(ny * nx * nf);
+  for (int64_t oy = 0; oy < ny; ++oy)
+    for (int64_t ox = 0; ox < nx; ++ox)
+      for (int64_t f = 0; f < nf; ++f) {
+        T acc = Ops::load(bias[f]);
+        for (int64_t r = 0; r < nr; ++r)
+          for (int64_t ky = 0; ky < k.KY; ++ky) {
+            int64_t y = oy * k.SY + ky * k.DY - k.PadUp;
+            if (y < 0 || y >= iy)
               continue;
-            for (int64_t KX = 0; KX < K.KX; ++KX) {
-              int64_t X = OX * K.SX + KX * K.DX - K.PadLeft;
-              if (X < 0 || X >= IX)
+            for (int64_t kx = 0; kx < k.KX; ++kx) {
+              int64_t x = ox * k.SX + kx * k.DX - k.PadLeft;
+              if (x < 0 || x >= ix)
                 continue;
-              if (!Conv) {
-                Acc = Ops::add(Acc, Ops::load(In[(Y * IX + X) * NF + F]));
+              if (!conv) {
+                acc = Ops::add(acc, Ops::load(in[(y * ix + x) * nf + f]));
                 continue;
               }
               // Input [iy][ix][r]; weight [f][r][ky][kx].
-              T V = Ops::load(In[(Y * IX + X) * NR + R]);
-              T Wt = Ops::load((*W)[((F * NR + R) * K.KY + KY) * K.KX + KX]);
-              Acc = Ops::add(Acc, Ops::mul(V, Wt));
+              T v = Ops::load(in[(y * ix + x) * nr + r]);
+              T wt = Ops::load((*w)[((f * nr + r) * k.KY + ky) * k.KX + kx]);
+              acc = Ops::add(acc, Ops::mul(v, wt));
             }
           }
-        Out[(OY * NX + OX) * NF + F] = Ops::store(Acc, B.precision());
+        out[(oy * nx + ox) * nf + f] = Ops::store(acc, b.precision());
       }
-  return Out;
+  return out;
 }
 
 /// CVM: SO[f] = bias[f] + sum_r W[f][r] * SI[r] (weight stored [nf][nr]).
 template <typename Ops>
-std::vector<double> vectorMatrix(const TaskBlock &B, const KernelArgs &A) {
+std::vector<double> vectorMatrix(const TaskBlock &b, const KernelArgs &a) {
   using T = typename Ops::T;
-  Dims D = blockDims(B);
-  int64_t NF = D[DF], NR = D[DR];
-  std::vector<double> Bias = biasVector(B, A, NF);
-  std::vector<double> Out(NF);
-  for (int64_t F = 0; F < NF; ++F) {
-    T Acc = Ops::load(Bias[F]);
-    for (int64_t R = 0; R < NR; ++R)
-      Acc = Ops::add(Acc, Ops::mul(Ops::load(A.Clusters[1][F * NR + R]),
-                                   Ops::load(A.Clusters[0][R])));
-    Out[F] = Ops::store(Acc, B.precision());
+  Dims d = blockDims(b);
+  int64_t nf = d[DF], nr = d[DR];
+  std::vector<double> bias = biasVector(b, a, nf);
+  std::vector<double> out(nf);
+  for (int64_t f = 0; f < nf; ++f) {
+    T acc = Ops::load(bias[f]);
+    for (int64_t r = 0; r < nr; ++r)
+      acc = Ops::add(acc, Ops::mul(Ops::load(a.Clusters[1][f * nr + r]),
+                                   Ops::load(a.Clusters[0][r])));
+    out[f] = Ops::store(acc, b.precision());
   }
-  return Out;
+  return out;
 }
 
 /// CCMPB / CCMPS: SO = CMP, then max (min) over the window; padded
 /// positions are skipped. CMP defaults to the lowest (highest) value of the
 /// precision (-inf/+inf for floats).
-std::vector<double> compare(const TaskBlock &B, const KernelArgs &A) {
-  Dims D = blockDims(B);
-  KernelParams K = kernelParams(B);
-  bool Big = B.type() == CCMPB;
-  Precision P = B.precision();
-  double Init;
-  if (std::optional<double> C = attrNumber(B, CMP))
-    Init = *C;
-  else if (isFloatPrecision(P))
-    Init = Big ? -std::numeric_limits<double>::infinity()
+std::vector<double> compare(const TaskBlock &b, const KernelArgs &a) {
+  Dims d = blockDims(b);
+  KernelParams k = kernelParams(b);
+  bool big = b.type() == CCMPB;
+  Precision p = b.precision();
+  double init;
+  if (std::optional<double> c = attrNumber(b, CMP))
+    init = *c;
+  else if (isFloatPrecision(p))
+    init = big ? -std::numeric_limits<double>::infinity()
                : std::numeric_limits<double>::infinity();
   else
-    Init = double(Big ? precisionMin(P) : precisionMax(P));
-  int64_t NY = D[DY], NX = D[DX], NF = D[DF], IY = D[DIY], IX = D[DIX];
-  const std::vector<double> &In = A.Clusters[0];
-  std::vector<double> Out(NY * NX * NF);
-  for (int64_t OY = 0; OY < NY; ++OY)
-    for (int64_t OX = 0; OX < NX; ++OX)
-      for (int64_t F = 0; F < NF; ++F) {
-        double V = Init;
-        for (int64_t KY = 0; KY < K.KY; ++KY) {
-          int64_t Y = OY * K.SY + KY - K.PadUp;
-          if (Y < 0 || Y >= IY)
+    init = double(big ? precisionMin(p) : precisionMax(p));
+  int64_t ny = d[DY], nx = d[DX], nf = d[DF], iy = d[DIY], ix = d[DIX];
+  const std::vector<double> &in = a.Clusters[0];
+  std::vector<double> out(ny * nx * nf);
+  for (int64_t oy = 0; oy < ny; ++oy)
+    for (int64_t ox = 0; ox < nx; ++ox)
+      for (int64_t f = 0; f < nf; ++f) {
+        double v = init;
+        for (int64_t ky = 0; ky < k.KY; ++ky) {
+          int64_t y = oy * k.SY + ky - k.PadUp;
+          if (y < 0 || y >= iy)
             continue;
-          for (int64_t KX = 0; KX < K.KX; ++KX) {
-            int64_t X = OX * K.SX + KX - K.PadLeft;
-            if (X < 0 || X >= IX)
+          for (int64_t kx = 0; kx < k.KX; ++kx) {
+            int64_t x = ox * k.SX + kx - k.PadLeft;
+            if (x < 0 || x >= ix)
               continue;
-            double S = In[(Y * IX + X) * NF + F];
-            V = Big ? std::max(V, S) : std::min(V, S);
+            double s = in[(y * ix + x) * nf + f];
+            v = big ? std::max(v, s) : std::min(v, s);
           }
         }
-        Out[(OY * NX + OX) * NF + F] = RealOps::store(V, P);
+        out[(oy * nx + ox) * nf + f] = RealOps::store(v, p);
       }
-  return Out;
+  return out;
 }
 
 /// CLUT: SO = table[SI - min(input precision)].
-Expected<std::vector<double>> lookup(const TaskBlock &B, const KernelArgs &A) {
+Expected<std::vector<double>> lookup(const TaskBlock &b, const KernelArgs &a) {
   assert(A.Table && "CLUT without a table");
-  int64_t Lo = precisionMin(A.DataPrecision);
-  std::vector<double> Out(A.Clusters[0].size());
-  for (size_t I = 0; I < Out.size(); ++I) {
-    int64_t Idx = int64_t(A.Clusters[0][I]) - Lo;
-    if (Idx < 0 || Idx >= int64_t(A.Table->size()))
+  int64_t lo = precisionMin(a.DataPrecision);
+  std::vector<double> out(a.Clusters[0].size());
+  for (size_t i = 0; i < out.size(); ++i) {
+    int64_t idx = int64_t(a.Clusters[0][i]) - lo;
+    if (idx < 0 || idx >= int64_t(a.Table->size()))
       return createStringError(
           inconvertibleErrorCode(),
           fmt::format("{}: input value {} is outside the table",
-                      describeBlock(B), A.Clusters[0][I]));
-    Out[I] = (*A.Table)[Idx];
+                      describeBlock(b), a.Clusters[0][i]));
+    out[i] = (*a.Table)[idx];
   }
-  return Out;
+  return out;
 }
 
 /// CLIF, per neuron and time step t (docs/taskir.md "CLIF"):
@@ -231,81 +230,81 @@ Expected<std::vector<double>> lookup(const TaskBlock &B, const KernelArgs &A) {
 ///   if spike: V = V_RESET (RESET_MODE 0) or V - V_TH (RESET_MODE 1)
 ///   SO[t] = spike ? 1 : 0
 /// V starts at V_RESET.
-std::vector<double> integrateAndFire(const TaskBlock &B, const KernelArgs &A) {
-  double Th = attrNumber(B, V_TH).value_or(1.0);
-  double Reset = attrNumber(B, V_RESET).value_or(0.0);
-  double Leak = attrNumber(B, V_LEAK).value_or(0.0);
-  double Decay = attrNumber(B, DECAY).value_or(1.0);
-  bool Soft = attrNumber(B, RESET_MODE).value_or(0.0) == 1.0;
-  bool IntMode = !isFloatPrecision(A.DataPrecision);
-  const std::vector<double> &In = A.Clusters[0];
-  std::vector<double> &V = *A.State;
-  if (V.size() != In.size())
-    V.assign(In.size(), Reset);
-  std::vector<double> Out(In.size());
-  for (size_t I = 0; I < In.size(); ++I) {
-    double X = Decay * V[I] + In[I] - Leak;
-    if (IntMode)
-      X = std::floor(X);
-    bool Spike = X >= Th;
-    if (Spike)
-      X = Soft ? X - Th : Reset;
-    V[I] = X;
-    Out[I] = Spike ? 1.0 : 0.0;
+std::vector<double> integrateAndFire(const TaskBlock &b, const KernelArgs &a) {
+  double th = attrNumber(b, V_TH).value_or(1.0);
+  double reset = attrNumber(b, V_RESET).value_or(0.0);
+  double leak = attrNumber(b, V_LEAK).value_or(0.0);
+  double decay = attrNumber(b, DECAY).value_or(1.0);
+  bool soft = attrNumber(b, RESET_MODE).value_or(0.0) == 1.0;
+  bool intMode = !isFloatPrecision(a.DataPrecision);
+  const std::vector<double> &in = a.Clusters[0];
+  std::vector<double> &v = *a.State;
+  if (v.size() != in.size())
+    v.assign(in.size(), reset);
+  std::vector<double> out(in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    double x = decay * v[i] + in[i] - leak;
+    if (intMode)
+      x = std::floor(x);
+    bool spike = x >= th;
+    if (spike)
+      x = soft ? x - th : reset;
+    v[i] = x;
+    out[i] = spike ? 1.0 : 0.0;
   }
-  return Out;
+  return out;
 }
 
 template <template <typename> class Fn>
-std::vector<double> dispatch(const TaskBlock &B, const KernelArgs &A) {
-  return useReal(B, A) ? Fn<RealOps>::run(B, A) : Fn<IntOps>::run(B, A);
+std::vector<double> dispatch(const TaskBlock &b, const KernelArgs &a) {
+  return useReal(b, a) ? Fn<RealOps>::run(b, a) : Fn<IntOps>::run(b, a);
 }
 template <typename Ops> struct Elementwise {
-  static std::vector<double> run(const TaskBlock &B, const KernelArgs &A) {
-    return elementwise<Ops>(B, A);
+  static std::vector<double> run(const TaskBlock &b, const KernelArgs &a) {
+    return elementwise<Ops>(b, a);
   }
 };
 template <typename Ops> struct Window {
-  static std::vector<double> run(const TaskBlock &B, const KernelArgs &A) {
-    return window<Ops>(B, A);
+  static std::vector<double> run(const TaskBlock &b, const KernelArgs &a) {
+    return window<Ops>(b, a);
   }
 };
 template <typename Ops> struct VectorMatrix {
-  static std::vector<double> run(const TaskBlock &B, const KernelArgs &A) {
-    return vectorMatrix<Ops>(B, A);
+  static std::vector<double> run(const TaskBlock &b, const KernelArgs &a) {
+    return vectorMatrix<Ops>(b, a);
   }
 };
 
 } // namespace
 
-Expected<std::vector<double>> runComputeBlock(const TaskBlock &B,
-                                              const KernelArgs &A) {
+Expected<std::vector<double>> runComputeBlock(const TaskBlock &b,
+                                              const KernelArgs &a) {
   auto notCompute = [&] {
     return createStringError(inconvertibleErrorCode(),
-                             describeBlock(B) + ": not a compute block");
+                             describeBlock(b) + ": not a compute block");
   };
-  std::optional<BlockKind> K = blockKind(B.type());
-  if (!K)
+  std::optional<BlockKind> k = blockKind(b.type());
+  if (!k)
     return notCompute();
-  switch (*K) {
+  switch (*k) {
   case BlockKind::CADD:
   case BlockKind::CVVH:
   case BlockKind::CAX:
   case BlockKind::CVS:
-    return dispatch<Elementwise>(B, A);
+    return dispatch<Elementwise>(b, a);
   case BlockKind::CAVG:
   case BlockKind::CC:
   case BlockKind::CC2D:
-    return dispatch<Window>(B, A);
+    return dispatch<Window>(b, a);
   case BlockKind::CVM:
-    return dispatch<VectorMatrix>(B, A);
+    return dispatch<VectorMatrix>(b, a);
   case BlockKind::CCMPB:
   case BlockKind::CCMPS:
-    return compare(B, A);
+    return compare(b, a);
   case BlockKind::CLUT:
-    return lookup(B, A);
+    return lookup(b, a);
   case BlockKind::CLIF:
-    return integrateAndFire(B, A);
+    return integrateAndFire(b, a);
 #include "graph/StorageKindCases.inc"
     return notCompute();
   }

@@ -37,8 +37,8 @@ struct KernelArgs {
 };
 
 /// Evaluates a validated compute block; returns its output cluster values.
-llvm::Expected<std::vector<double>> runComputeBlock(const taskir::TaskBlock &B,
-                                                    const KernelArgs &Args);
+llvm::Expected<std::vector<double>> runComputeBlock(const taskir::TaskBlock &b,
+                                                    const KernelArgs &args);
 
 } // namespace bangc::graph
 

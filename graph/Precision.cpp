@@ -14,15 +14,15 @@ using namespace bangc::taskir;
 
 namespace bangc::graph {
 
-bool isFloatPrecision(Precision P) { return P == FLOAT16 || P == FLOAT32; }
+bool isFloatPrecision(Precision p) { return p == FLOAT16 || p == FLOAT32; }
 
-bool isIntegerPrecision(Precision P) {
-  return P != PRECISION_UNSPECIFIED && !isFloatPrecision(P) &&
-         Precision_IsValid(P);
+bool isIntegerPrecision(Precision p) {
+  return p != PRECISION_UNSPECIFIED && !isFloatPrecision(p) &&
+         Precision_IsValid(p);
 }
 
-unsigned precisionBits(Precision P) {
-  switch (P) {
+unsigned precisionBits(Precision p) {
+  switch (p) {
   case TERNARY:
     return 2;
   case INT8:
@@ -43,8 +43,8 @@ unsigned precisionBits(Precision P) {
   }
 }
 
-int64_t precisionMin(Precision P) {
-  switch (P) {
+int64_t precisionMin(Precision p) {
+  switch (p) {
   case TERNARY:
     return -1;
   case INT8:
@@ -64,8 +64,8 @@ int64_t precisionMin(Precision P) {
   }
 }
 
-int64_t precisionMax(Precision P) {
-  switch (P) {
+int64_t precisionMax(Precision p) {
+  switch (p) {
   case TERNARY:
     return 1;
   case INT8:
@@ -87,8 +87,8 @@ int64_t precisionMax(Precision P) {
   }
 }
 
-DType precisionDType(Precision P) {
-  switch (P) {
+DType precisionDType(Precision p) {
+  switch (p) {
   case TERNARY:
   case INT8:
     return DType::I8;
@@ -112,62 +112,62 @@ DType precisionDType(Precision P) {
   }
 }
 
-DataContainer dataContainer(Precision P) {
-  if (isFloatPrecision(P))
+DataContainer dataContainer(Precision p) {
+  if (isFloatPrecision(p))
     return DataContainer::Float;
-  if (P == UINT8 || P == UINT16 || P == UINT32)
+  if (p == UINT8 || p == UINT16 || p == UINT32)
     return DataContainer::UInt32;
   return DataContainer::Int32;
 }
 
-int64_t saturateInt(int64_t V, Precision P) {
-  int64_t Lo = precisionMin(P), Hi = precisionMax(P);
-  return V < Lo ? Lo : (V > Hi ? Hi : V);
+int64_t saturateInt(int64_t v, Precision p) {
+  int64_t lo = precisionMin(p), hi = precisionMax(p);
+  return v < lo ? lo : (v > hi ? hi : v);
 }
 
-int64_t realToInt(double V, Precision P) {
-  if (std::isnan(V))
+int64_t realToInt(double v, Precision p) {
+  if (std::isnan(v))
     return 0;
-  double R = std::round(V); // ties away from zero
-  if (R <= double(precisionMin(P)))
-    return precisionMin(P);
-  if (R >= double(precisionMax(P)))
-    return precisionMax(P);
-  return int64_t(R);
+  double r = std::round(v); // ties away from zero
+  if (r <= double(precisionMin(p)))
+    return precisionMin(p);
+  if (r >= double(precisionMax(p)))
+    return precisionMax(p);
+  return int64_t(r);
 }
 
-double roundToFloatPrecision(double V, Precision P) {
+double roundToFloatPrecision(double v, Precision p) {
   assert(isFloatPrecision(P) && "not a float precision");
-  float F = float(V);
-  if (P == FLOAT16)
-    return double(roundToHalf(F));
-  return double(F);
+  float f = float(v);
+  if (p == FLOAT16)
+    return double(roundToHalf(f));
+  return double(f);
 }
 
-std::string precisionName(Precision P) {
-  const std::string &N = Precision_Name(P);
-  return N.empty() ? "precision(" + std::to_string(int(P)) + ")" : N;
+std::string precisionName(Precision p) {
+  const std::string &n = Precision_Name(p);
+  return n.empty() ? "precision(" + std::to_string(int(p)) + ")" : n;
 }
-std::string blockTypeName(BlockType T) {
-  const std::string &N = BlockType_Name(T);
-  return N.empty() ? "type(" + std::to_string(int(T)) + ")" : N;
+std::string blockTypeName(BlockType t) {
+  const std::string &n = BlockType_Name(t);
+  return n.empty() ? "type(" + std::to_string(int(t)) + ")" : n;
 }
-std::string attributeName(AttributeType A) {
-  const std::string &N = AttributeType_Name(A);
-  return N.empty() ? "attribute(" + std::to_string(int(A)) + ")" : N;
+std::string attributeName(AttributeType a) {
+  const std::string &n = AttributeType_Name(a);
+  return n.empty() ? "attribute(" + std::to_string(int(a)) + ")" : n;
 }
-std::string rearrangeName(RearrangeType R) {
-  const std::string &N = RearrangeType_Name(R);
-  return N.empty() ? "rearrange(" + std::to_string(int(R)) + ")" : N;
+std::string rearrangeName(RearrangeType r) {
+  const std::string &n = RearrangeType_Name(r);
+  return n.empty() ? "rearrange(" + std::to_string(int(r)) + ")" : n;
 }
 
-bool isComputeBlock(BlockType T) {
-  std::optional<BlockKind> K = blockKind(T);
-  return K && isCompute(*K);
+bool isComputeBlock(BlockType t) {
+  std::optional<BlockKind> k = blockKind(t);
+  return k && isCompute(*k);
 }
-bool isStorageBlock(BlockType T) {
-  std::optional<BlockKind> K = blockKind(T);
-  return K && isStorage(*K);
+bool isStorageBlock(BlockType t) {
+  std::optional<BlockKind> k = blockKind(t);
+  return k && isStorage(*k);
 }
 
 } // namespace bangc::graph

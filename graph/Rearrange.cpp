@@ -18,47 +18,47 @@ namespace bangc::graph {
 
 namespace {
 
-Error bad(const Rearrange &R, const std::string &Msg) {
+Error bad(const Rearrange &r, const std::string &msg) {
   return createStringError(inconvertibleErrorCode(),
-                           fmt::format("{}: {}", rearrangeName(R.type()), Msg));
+                           fmt::format("{}: {}", rearrangeName(r.type()), msg));
 }
 
 /// Upper bound on the elements one rearrangement may produce (guards
 /// against absurd parameters allocating gigabytes).
 constexpr int64_t MaxElements = int64_t(1) << 28;
 
-int64_t volume(ArrayRef<int64_t> S) {
-  int64_t N = 1;
-  for (int64_t D : S)
-    N *= D;
-  return N;
+int64_t volume(ArrayRef<int64_t> s) {
+  int64_t n = 1;
+  for (int64_t d : s)
+    n *= d;
+  return n;
 }
 
-std::vector<int64_t> strides(ArrayRef<int64_t> S) {
-  std::vector<int64_t> St(S.size(), 1);
-  for (int I = int(S.size()) - 2; I >= 0; --I)
-    St[I] = St[I + 1] * S[I + 1];
-  return St;
+std::vector<int64_t> strides(ArrayRef<int64_t> s) {
+  std::vector<int64_t> st(s.size(), 1);
+  for (int i = int(s.size()) - 2; i >= 0; --i)
+    st[i] = st[i + 1] * s[i + 1];
+  return st;
 }
 
-bool isIntegral(double V) {
-  return std::isfinite(V) && V == std::floor(V) && std::fabs(V) < 1e15;
+bool isIntegral(double v) {
+  return std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e15;
 }
 
 /// Reads params[I] as an integer.
-Expected<int64_t> intParam(const Rearrange &R, int I, const char *What) {
-  double V = R.params(I);
-  if (!isIntegral(V))
-    return bad(R, fmt::format("parameter {} ({}) must be an integer, got {}", I,
-                              What, V));
-  return int64_t(V);
+Expected<int64_t> intParam(const Rearrange &r, int i, const char *what) {
+  double v = r.params(i);
+  if (!isIntegral(v))
+    return bad(r, fmt::format("parameter {} ({}) must be an integer, got {}", i,
+                              what, v));
+  return int64_t(v);
 }
 
-Error checkAxis(const Rearrange &R, int64_t Axis, size_t Rank,
-                const char *What) {
-  if (Axis < 0 || Axis >= int64_t(Rank))
-    return bad(R, fmt::format("{} {} is out of range for a rank-{} tensor",
-                              What, Axis, Rank));
+Error checkAxis(const Rearrange &r, int64_t axis, size_t rank,
+                const char *what) {
+  if (axis < 0 || axis >= int64_t(rank))
+    return bad(r, fmt::format("{} {} is out of range for a rank-{} tensor",
+                              what, axis, rank));
   return Error::success();
 }
 
@@ -69,441 +69,444 @@ struct Plan {
   std::vector<double> F;  // real parameters (AFFINE, PROJECT)
 };
 
-Expected<std::vector<int64_t>> intParams(const Rearrange &R) {
-  std::vector<int64_t> V;
-  for (int I = 0; I < R.params_size(); ++I) {
-    Expected<int64_t> P = intParam(R, I, "value");
-    if (!P)
-      return P.takeError();
-    V.push_back(*P);
+Expected<std::vector<int64_t>> intParams(const Rearrange &r) {
+  std::vector<int64_t> v;
+  for (int i = 0; i < r.params_size(); ++i) {
+    Expected<int64_t> p = intParam(r, i, "value");
+    if (!p)
+      return p.takeError();
+    v.push_back(*p);
   }
-  return V;
+  return v;
 }
 
-Error checkCount(const Rearrange &R, size_t Min, size_t Max) {
-  size_t N = R.params_size();
-  if (N >= Min && N <= Max)
+Error checkCount(const Rearrange &r, size_t min, size_t max) {
+  size_t n = r.params_size();
+  if (n >= min && n <= max)
     return Error::success();
-  if (Min == Max)
-    return bad(R, fmt::format("expects {} parameters, got {}", Min, N));
-  return bad(R, fmt::format("expects {} to {} parameters, got {}", Min, Max, N));
+  if (min == max)
+    return bad(r, fmt::format("expects {} parameters, got {}", min, n));
+  return bad(r,
+             fmt::format("expects {} to {} parameters, got {}", min, max, n));
 }
 
-Expected<Plan> planReshape(const Rearrange &R, ArrayRef<int64_t> In) {
-  auto P = intParams(R);
-  if (!P)
-    return P.takeError();
-  if (P->empty())
-    return bad(R, "needs the new shape as parameters");
-  int Infer = -1;
-  int64_t Known = 1;
-  for (size_t I = 0; I < P->size(); ++I) {
-    int64_t D = (*P)[I];
-    if (D == -1 && Infer < 0) {
-      Infer = int(I);
+Expected<Plan> planReshape(const Rearrange &r, ArrayRef<int64_t> in) {
+  auto p = intParams(r);
+  if (!p)
+    return p.takeError();
+  if (p->empty())
+    return bad(r, "needs the new shape as parameters");
+  int infer = -1;
+  int64_t known = 1;
+  for (size_t i = 0; i < p->size(); ++i) {
+    int64_t d = (*p)[i];
+    if (d == -1 && infer < 0) {
+      infer = int(i);
       continue;
     }
-    if (D < 1)
-      return bad(R, fmt::format("dimension {} of the new shape is {}", I, D));
-    if (Known > MaxElements / D)
-      return bad(R, "new shape is too large");
-    Known *= D;
+    if (d < 1)
+      return bad(r, fmt::format("dimension {} of the new shape is {}", i, d));
+    if (known > MaxElements / d)
+      return bad(r, "new shape is too large");
+    known *= d;
   }
-  int64_t N = volume(In);
-  if (Infer >= 0) {
-    if (N % Known)
-      return bad(R, fmt::format("cannot infer the -1 dimension: {} elements "
+  int64_t n = volume(in);
+  if (infer >= 0) {
+    if (n % known)
+      return bad(r, fmt::format("cannot infer the -1 dimension: {} elements "
                                 "are not divisible by {}",
-                                N, Known));
-    (*P)[Infer] = N / Known;
-    Known = N;
+                                n, known));
+    (*p)[infer] = n / known;
+    known = n;
   }
-  if (Known != N)
-    return bad(R, fmt::format("new shape {} has {} elements but the input {} "
+  if (known != n)
+    return bad(r, fmt::format("new shape {} has {} elements but the input {} "
                               "has {}",
-                              shapeStr(*P), Known, shapeStr(In), N));
-  return Plan{*P, {}, {}};
+                              shapeStr(*p), known, shapeStr(in), n));
+  return Plan{*p, {}, {}};
 }
 
-Expected<Plan> planPermute(const Rearrange &R, ArrayRef<int64_t> In) {
-  auto P = intParams(R);
-  if (!P)
-    return P.takeError();
-  if (P->size() != In.size())
-    return bad(R, fmt::format("permutation has {} entries but the input {} "
+Expected<Plan> planPermute(const Rearrange &r, ArrayRef<int64_t> in) {
+  auto p = intParams(r);
+  if (!p)
+    return p.takeError();
+  if (p->size() != in.size())
+    return bad(r, fmt::format("permutation has {} entries but the input {} "
                               "has rank {}",
-                              P->size(), shapeStr(In), In.size()));
-  std::vector<bool> Seen(In.size(), false);
-  std::vector<int64_t> Out;
-  for (int64_t A : *P) {
-    if (A < 0 || A >= int64_t(In.size()) || Seen[A])
-      return bad(R, fmt::format("{} is not a permutation of 0..{}", shapeStr(*P),
-                                In.size() - 1));
-    Seen[A] = true;
-    Out.push_back(In[A]);
+                              p->size(), shapeStr(in), in.size()));
+  std::vector<bool> seen(in.size(), false);
+  std::vector<int64_t> out;
+  for (int64_t a : *p) {
+    if (a < 0 || a >= int64_t(in.size()) || seen[a])
+      return bad(r, fmt::format("{} is not a permutation of 0..{}",
+                                shapeStr(*p), in.size() - 1));
+    seen[a] = true;
+    out.push_back(in[a]);
   }
-  return Plan{Out, *P, {}};
+  return Plan{out, *p, {}};
 }
 
-Expected<Plan> planShift(const Rearrange &R, ArrayRef<int64_t> In) {
-  if (Error E = checkCount(R, 2, 3))
-    return std::move(E);
-  auto P = intParams(R);
-  if (!P)
-    return P.takeError();
-  if (Error E = checkAxis(R, (*P)[0], In.size(), "axis"))
-    return std::move(E);
-  int64_t Mode = P->size() > 2 ? (*P)[2] : 0;
-  if (Mode != 0 && Mode != 1)
-    return bad(R, fmt::format("mode must be 0 (cyclic) or 1 (zero-fill), got "
+Expected<Plan> planShift(const Rearrange &r, ArrayRef<int64_t> in) {
+  if (Error e = checkCount(r, 2, 3))
+    return std::move(e);
+  auto p = intParams(r);
+  if (!p)
+    return p.takeError();
+  if (Error e = checkAxis(r, (*p)[0], in.size(), "axis"))
+    return std::move(e);
+  int64_t mode = p->size() > 2 ? (*p)[2] : 0;
+  if (mode != 0 && mode != 1)
+    return bad(r, fmt::format("mode must be 0 (cyclic) or 1 (zero-fill), got "
                               "{}",
-                              Mode));
-  return Plan{std::vector<int64_t>(In), {(*P)[0], (*P)[1], Mode}, {}};
+                              mode));
+  return Plan{std::vector<int64_t>(in), {(*p)[0], (*p)[1], mode}, {}};
 }
 
-Error checkPlaneAxes(const Rearrange &R, int64_t A, int64_t B, size_t Rank) {
-  if (Rank < 2)
-    return bad(R, fmt::format("needs a tensor of rank >= 2, got rank {}", Rank));
-  if (Error E = checkAxis(R, A, Rank, "axis"))
-    return E;
-  if (Error E = checkAxis(R, B, Rank, "axis"))
-    return E;
-  if (A == B)
-    return bad(R, fmt::format("the two axes must differ (both {})", A));
+Error checkPlaneAxes(const Rearrange &r, int64_t a, int64_t b, size_t rank) {
+  if (rank < 2)
+    return bad(r,
+               fmt::format("needs a tensor of rank >= 2, got rank {}", rank));
+  if (Error e = checkAxis(r, a, rank, "axis"))
+    return e;
+  if (Error e = checkAxis(r, b, rank, "axis"))
+    return e;
+  if (a == b)
+    return bad(r, fmt::format("the two axes must differ (both {})", a));
   return Error::success();
 }
 
-Expected<Plan> planRotate(const Rearrange &R, ArrayRef<int64_t> In) {
-  if (R.params_size() != 1 && R.params_size() != 3)
-    return bad(R, fmt::format("expects [quarter_turns] or [quarter_turns, "
+Expected<Plan> planRotate(const Rearrange &r, ArrayRef<int64_t> in) {
+  if (r.params_size() != 1 && r.params_size() != 3)
+    return bad(r, fmt::format("expects [quarter_turns] or [quarter_turns, "
                               "axis_a, axis_b], got {} parameters",
-                              R.params_size()));
-  auto P = intParams(R);
-  if (!P)
-    return P.takeError();
-  int64_t A = P->size() == 3 ? (*P)[1] : 0, B = P->size() == 3 ? (*P)[2] : 1;
-  if (Error E = checkPlaneAxes(R, A, B, In.size()))
-    return std::move(E);
-  int64_t Q = (((*P)[0] % 4) + 4) % 4;
-  std::vector<int64_t> Out(In);
-  if (Q % 2)
-    std::swap(Out[A], Out[B]);
-  return Plan{Out, {Q, A, B}, {}};
+                              r.params_size()));
+  auto p = intParams(r);
+  if (!p)
+    return p.takeError();
+  int64_t a = p->size() == 3 ? (*p)[1] : 0, b = p->size() == 3 ? (*p)[2] : 1;
+  if (Error e = checkPlaneAxes(r, a, b, in.size()))
+    return std::move(e);
+  int64_t q = (((*p)[0] % 4) + 4) % 4;
+  std::vector<int64_t> out(in);
+  if (q % 2)
+    std::swap(out[a], out[b]);
+  return Plan{out, {q, a, b}, {}};
 }
 
-Expected<Plan> planScale(const Rearrange &R, ArrayRef<int64_t> In) {
-  auto P = intParams(R);
-  if (!P)
-    return P.takeError();
-  if (P->empty() || P->size() > In.size())
-    return bad(R, fmt::format("expects 1 to {} factors (one per leading axis), "
+Expected<Plan> planScale(const Rearrange &r, ArrayRef<int64_t> in) {
+  auto p = intParams(r);
+  if (!p)
+    return p.takeError();
+  if (p->empty() || p->size() > in.size())
+    return bad(r, fmt::format("expects 1 to {} factors (one per leading axis), "
                               "got {}",
-                              In.size(), P->size()));
-  std::vector<int64_t> Out(In);
-  for (size_t I = 0; I < P->size(); ++I) {
-    int64_t S = (*P)[I];
-    if (S == 0)
-      return bad(R, fmt::format("factor for axis {} is 0", I));
-    if (S > 0) {
-      if (Out[I] > MaxElements / S)
-        return bad(R, fmt::format("factor {} for axis {} is too large", S, I));
-      Out[I] *= S;
+                              in.size(), p->size()));
+  std::vector<int64_t> out(in);
+  for (size_t i = 0; i < p->size(); ++i) {
+    int64_t s = (*p)[i];
+    if (s == 0)
+      return bad(r, fmt::format("factor for axis {} is 0", i));
+    if (s > 0) {
+      if (out[i] > MaxElements / s)
+        return bad(r, fmt::format("factor {} for axis {} is too large", s, i));
+      out[i] *= s;
       continue;
     }
-    if (In[I] % -S)
-      return bad(R, fmt::format("down-scaling axis {} of size {} by {} needs a "
+    if (in[i] % -s)
+      return bad(r, fmt::format("down-scaling axis {} of size {} by {} needs a "
                                 "size divisible by the factor",
-                                I, In[I], -S));
-    Out[I] /= -S;
+                                i, in[i], -s));
+    out[i] /= -s;
   }
-  return Plan{Out, *P, {}};
+  return Plan{out, *p, {}};
 }
 
-Expected<Plan> planShear(const Rearrange &R, ArrayRef<int64_t> In) {
-  if (R.params_size() != 2 && R.params_size() != 4)
-    return bad(R, fmt::format("expects [a, b] or [a, b, axis0, axis1], got {} "
+Expected<Plan> planShear(const Rearrange &r, ArrayRef<int64_t> in) {
+  if (r.params_size() != 2 && r.params_size() != 4)
+    return bad(r, fmt::format("expects [a, b] or [a, b, axis0, axis1], got {} "
                               "parameters",
-                              R.params_size()));
-  auto P = intParams(R);
-  if (!P)
-    return P.takeError();
-  int64_t A = (*P)[0], B = (*P)[1];
-  int64_t X0 = P->size() == 4 ? (*P)[2] : 0, X1 = P->size() == 4 ? (*P)[3] : 1;
-  if (Error E = checkPlaneAxes(R, X0, X1, In.size()))
-    return std::move(E);
-  if (A < 0 || B < 0)
-    return bad(R, fmt::format("zero-fill shear needs a >= 0 and b >= 0, got "
+                              r.params_size()));
+  auto p = intParams(r);
+  if (!p)
+    return p.takeError();
+  int64_t a = (*p)[0], b = (*p)[1];
+  int64_t x0 = p->size() == 4 ? (*p)[2] : 0, x1 = p->size() == 4 ? (*p)[3] : 1;
+  if (Error e = checkPlaneAxes(r, x0, x1, in.size()))
+    return std::move(e);
+  if (a < 0 || b < 0)
+    return bad(r, fmt::format("zero-fill shear needs a >= 0 and b >= 0, got "
                               "a={} b={}",
-                              A, B));
-  if (A * B == 1)
-    return bad(R, "a = b = 1 makes the shear matrix singular");
-  std::vector<int64_t> Out(In);
-  Out[X0] = In[X0] + A * In[X1];
-  Out[X1] = In[X1] + B * In[X0];
-  if (volume(Out) > MaxElements)
-    return bad(R, "sheared tensor is too large");
-  return Plan{Out, {A, B, X0, X1}, {}};
+                              a, b));
+  if (a * b == 1)
+    return bad(r, "a = b = 1 makes the shear matrix singular");
+  std::vector<int64_t> out(in);
+  out[x0] = in[x0] + a * in[x1];
+  out[x1] = in[x1] + b * in[x0];
+  if (volume(out) > MaxElements)
+    return bad(r, "sheared tensor is too large");
+  return Plan{out, {a, b, x0, x1}, {}};
 }
 
-Expected<Plan> planReflect(const Rearrange &R, ArrayRef<int64_t> In) {
-  if (Error E = checkCount(R, 0, 1))
-    return std::move(E);
-  auto P = intParams(R);
-  if (!P)
-    return P.takeError();
-  int64_t Axis = P->empty() ? 0 : (*P)[0];
-  if (Error E = checkAxis(R, Axis, In.size(), "axis"))
-    return std::move(E);
-  return Plan{std::vector<int64_t>(In), {Axis}, {}};
+Expected<Plan> planReflect(const Rearrange &r, ArrayRef<int64_t> in) {
+  if (Error e = checkCount(r, 0, 1))
+    return std::move(e);
+  auto p = intParams(r);
+  if (!p)
+    return p.takeError();
+  int64_t axis = p->empty() ? 0 : (*p)[0];
+  if (Error e = checkAxis(r, axis, in.size(), "axis"))
+    return std::move(e);
+  return Plan{std::vector<int64_t>(in), {axis}, {}};
 }
 
-Expected<Plan> planMatrix(const Rearrange &R, ArrayRef<int64_t> In,
-                          size_t NCoef) {
-  if (Error E = checkCount(R, NCoef, NCoef + 2))
-    return std::move(E);
-  if (R.params_size() == int(NCoef) + 1)
-    return bad(R, fmt::format("output size needs both extents (got 1 of 2)"));
-  if (In.size() < 2)
-    return bad(R, fmt::format("needs a tensor of rank >= 2, got rank {}",
-                              In.size()));
-  std::vector<double> F(R.params().begin(), R.params().begin() + NCoef);
-  for (size_t I = 0; I < NCoef; ++I)
-    if (!std::isfinite(F[I]))
-      return bad(R, fmt::format("coefficient {} is not finite", I));
-  std::vector<int64_t> Out(In);
-  if (R.params_size() == int(NCoef) + 2) {
-    for (int K = 0; K < 2; ++K) {
-      Expected<int64_t> E = intParam(R, NCoef + K, "output extent");
-      if (!E)
-        return E.takeError();
-      if (*E < 1)
-        return bad(R, fmt::format("output extent {} must be >= 1", *E));
-      Out[K] = *E;
+Expected<Plan> planMatrix(const Rearrange &r, ArrayRef<int64_t> in,
+                          size_t nCoef) {
+  if (Error e = checkCount(r, nCoef, nCoef + 2))
+    return std::move(e);
+  if (r.params_size() == int(nCoef) + 1)
+    return bad(r, fmt::format("output size needs both extents (got 1 of 2)"));
+  if (in.size() < 2)
+    return bad(
+        r, fmt::format("needs a tensor of rank >= 2, got rank {}", in.size()));
+  std::vector<double> f(r.params().begin(), r.params().begin() + nCoef);
+  for (size_t i = 0; i < nCoef; ++i)
+    if (!std::isfinite(f[i]))
+      return bad(r, fmt::format("coefficient {} is not finite", i));
+  std::vector<int64_t> out(in);
+  if (r.params_size() == int(nCoef) + 2) {
+    for (int k = 0; k < 2; ++k) {
+      Expected<int64_t> e = intParam(r, nCoef + k, "output extent");
+      if (!e)
+        return e.takeError();
+      if (*e < 1)
+        return bad(r, fmt::format("output extent {} must be >= 1", *e));
+      out[k] = *e;
     }
-    if (volume(Out) > MaxElements)
-      return bad(R, "output is too large");
+    if (volume(out) > MaxElements)
+      return bad(r, "output is too large");
   }
   // Inverse of the 3x3 matrix [[a11 a12 b1] [a21 a22 b2] [a31 a32 b3]]
   // (AFFINE has the last row 0 0 1).
-  double M[3][3] = {{F[0], F[1], F[2]}, {F[3], F[4], F[5]}, {0, 0, 1}};
-  if (NCoef == 9)
-    for (int J = 0; J < 3; ++J)
-      M[2][J] = F[6 + J];
-  double Det = M[0][0] * (M[1][1] * M[2][2] - M[1][2] * M[2][1]) -
-               M[0][1] * (M[1][0] * M[2][2] - M[1][2] * M[2][0]) +
-               M[0][2] * (M[1][0] * M[2][1] - M[1][1] * M[2][0]);
-  if (std::fabs(Det) < 1e-12)
-    return bad(R, "the transformation matrix is singular");
-  std::vector<double> Inv(9);
-  for (int I = 0; I < 3; ++I)
-    for (int J = 0; J < 3; ++J) {
+  double m[3][3] = {{f[0], f[1], f[2]}, {f[3], f[4], f[5]}, {0, 0, 1}};
+  if (nCoef == 9)
+    for (int j = 0; j < 3; ++j)
+      m[2][j] = f[6 + j];
+  double det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) -
+               m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
+               m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+  if (std::fabs(det) < 1e-12)
+    return bad(r, "the transformation matrix is singular");
+  std::vector<double> inv(9);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
       // Cofactor of M[J][I] (transposed) over the determinant.
-      int R0 = (J + 1) % 3, R1 = (J + 2) % 3, C0 = (I + 1) % 3, C1 = (I + 2) % 3;
-      Inv[I * 3 + J] = (M[R0][C0] * M[R1][C1] - M[R0][C1] * M[R1][C0]) / Det;
+      int r0 = (j + 1) % 3, r1 = (j + 2) % 3, c0 = (i + 1) % 3,
+          c1 = (i + 2) % 3;
+      inv[i * 3 + j] = (m[r0][c0] * m[r1][c1] - m[r0][c1] * m[r1][c0]) / det;
     }
-  return Plan{Out, {}, Inv};
+  return Plan{out, {}, inv};
 }
 
-Expected<Plan> planShuffle(const Rearrange &R, ArrayRef<int64_t> In) {
-  auto P = intParams(R);
-  if (!P)
-    return P.takeError();
-  if (P->empty())
-    return bad(R, "expects [axis, p0, p1, ...]");
-  int64_t Axis = (*P)[0];
-  int64_t N = Axis == -1 ? volume(In) : 0;
-  if (Axis != -1) {
-    if (Error E = checkAxis(R, Axis, In.size(), "axis"))
-      return std::move(E);
-    N = In[Axis];
+Expected<Plan> planShuffle(const Rearrange &r, ArrayRef<int64_t> in) {
+  auto p = intParams(r);
+  if (!p)
+    return p.takeError();
+  if (p->empty())
+    return bad(r, "expects [axis, p0, p1, ...]");
+  int64_t axis = (*p)[0];
+  int64_t n = axis == -1 ? volume(in) : 0;
+  if (axis != -1) {
+    if (Error e = checkAxis(r, axis, in.size(), "axis"))
+      return std::move(e);
+    n = in[axis];
   }
-  if (int64_t(P->size()) - 1 != N)
-    return bad(R, fmt::format("permutation along axis {} needs {} entries, got "
+  if (int64_t(p->size()) - 1 != n)
+    return bad(r, fmt::format("permutation along axis {} needs {} entries, got "
                               "{}",
-                              Axis, N, P->size() - 1));
-  std::vector<bool> Seen(N, false);
-  for (size_t I = 1; I < P->size(); ++I) {
-    int64_t V = (*P)[I];
-    if (V < 0 || V >= N || Seen[V])
-      return bad(R, fmt::format("entries must be a permutation of 0..{} (entry "
+                              axis, n, p->size() - 1));
+  std::vector<bool> seen(n, false);
+  for (size_t i = 1; i < p->size(); ++i) {
+    int64_t v = (*p)[i];
+    if (v < 0 || v >= n || seen[v])
+      return bad(r, fmt::format("entries must be a permutation of 0..{} (entry "
                                 "{} is {})",
-                                N - 1, I - 1, V));
-    Seen[V] = true;
+                                n - 1, i - 1, v));
+    seen[v] = true;
   }
-  return Plan{std::vector<int64_t>(In), *P, {}};
+  return Plan{std::vector<int64_t>(in), *p, {}};
 }
 
-Expected<Plan> plan(const Rearrange &R, ArrayRef<int64_t> In) {
-  for (int64_t D : In)
-    if (D < 1)
-      return bad(R, fmt::format("input shape {} has an empty dimension",
-                                shapeStr(In)));
-  switch (R.type()) {
+Expected<Plan> plan(const Rearrange &r, ArrayRef<int64_t> in) {
+  for (int64_t d : in)
+    if (d < 1)
+      return bad(r, fmt::format("input shape {} has an empty dimension",
+                                shapeStr(in)));
+  switch (r.type()) {
   case IDENTITY:
-    if (R.params_size())
-      return bad(R, "takes no parameters");
-    return Plan{std::vector<int64_t>(In), {}, {}};
+    if (r.params_size())
+      return bad(r, "takes no parameters");
+    return Plan{std::vector<int64_t>(in), {}, {}};
   case RESHAPE:
-    return planReshape(R, In);
+    return planReshape(r, in);
   case PERMUTE:
-    return planPermute(R, In);
+    return planPermute(r, in);
   case SHIFT:
-    return planShift(R, In);
+    return planShift(r, in);
   case ROTATE:
-    return planRotate(R, In);
+    return planRotate(r, in);
   case SCALE:
-    return planScale(R, In);
+    return planScale(r, in);
   case SHEAR:
-    return planShear(R, In);
+    return planShear(r, in);
   case REFLECT:
-    return planReflect(R, In);
+    return planReflect(r, in);
   case AFFINE:
-    return planMatrix(R, In, 6);
+    return planMatrix(r, in, 6);
   case PROJECT:
-    return planMatrix(R, In, 9);
+    return planMatrix(r, in, 9);
   case SHUFFLE:
-    return planShuffle(R, In);
+    return planShuffle(r, in);
   default:
-    return bad(R, "unknown or missing rearrangement type");
+    return bad(r, "unknown or missing rearrangement type");
   }
 }
 
 /// Calls F(outIndex, multiIndex) for every output element in C order.
-template <typename Fn> void forEachIndex(ArrayRef<int64_t> Shape, Fn F) {
-  int64_t N = volume(Shape);
-  std::vector<int64_t> Idx(Shape.size(), 0);
-  for (int64_t Flat = 0; Flat < N; ++Flat) {
-    F(Flat, Idx);
-    for (int D = int(Shape.size()) - 1; D >= 0; --D) {
-      if (++Idx[D] < Shape[D])
+template <typename Fn> void forEachIndex(ArrayRef<int64_t> shape, Fn f) {
+  int64_t n = volume(shape);
+  std::vector<int64_t> idx(shape.size(), 0);
+  for (int64_t flat = 0; flat < n; ++flat) {
+    f(flat, idx);
+    for (int d = int(shape.size()) - 1; d >= 0; --d) {
+      if (++idx[d] < shape[d])
         break;
-      Idx[D] = 0;
+      idx[d] = 0;
     }
   }
 }
 
-int64_t flatten(ArrayRef<int64_t> Idx, ArrayRef<int64_t> St) {
-  int64_t F = 0;
-  for (size_t I = 0; I < Idx.size(); ++I)
-    F += Idx[I] * St[I];
-  return F;
+int64_t flatten(ArrayRef<int64_t> idx, ArrayRef<int64_t> st) {
+  int64_t f = 0;
+  for (size_t i = 0; i < idx.size(); ++i)
+    f += idx[i] * st[i];
+  return f;
 }
 
-std::vector<int64_t> gather(const Rearrange &R, const Plan &P,
+std::vector<int64_t> gather(const Rearrange &r, const Plan &P,
                             ArrayRef<int64_t> In) {
   std::vector<int64_t> Map(volume(P.Out), -1);
   std::vector<int64_t> St = strides(In);
-  std::vector<int64_t> Src(In.size());
-  switch (R.type()) {
+  std::vector<int64_t> src(In.size());
+  switch (r.type()) {
   case IDENTITY:
   case RESHAPE:
     std::iota(Map.begin(), Map.end(), 0);
     break;
   case PERMUTE:
-    forEachIndex(P.Out, [&](int64_t O, const std::vector<int64_t> &Idx) {
-      for (size_t I = 0; I < Idx.size(); ++I)
-        Src[P.I[I]] = Idx[I];
-      Map[O] = flatten(Src, St);
+    forEachIndex(P.Out, [&](int64_t o, const std::vector<int64_t> &idx) {
+      for (size_t i = 0; i < idx.size(); ++i)
+        src[P.I[i]] = idx[i];
+      Map[o] = flatten(src, St);
     });
     break;
   case SHIFT: {
     int64_t Axis = P.I[0], K = P.I[1], N = In[Axis];
     bool Cyclic = P.I[2] == 0;
-    forEachIndex(P.Out, [&](int64_t O, const std::vector<int64_t> &Idx) {
-      Src = Idx;
-      int64_t S = Idx[Axis] - K;
+    forEachIndex(P.Out, [&](int64_t o, const std::vector<int64_t> &idx) {
+      src = idx;
+      int64_t s = idx[Axis] - K;
       if (Cyclic)
-        S = ((S % N) + N) % N;
-      else if (S < 0 || S >= N)
+        s = ((s % N) + N) % N;
+      else if (s < 0 || s >= N)
         return;
-      Src[Axis] = S;
-      Map[O] = flatten(Src, St);
+      src[Axis] = s;
+      Map[o] = flatten(src, St);
     });
     break;
   }
   case ROTATE: {
     int64_t Q = P.I[0], A = P.I[1], B = P.I[2];
     int64_t NA = In[A], NB = In[B];
-    forEachIndex(P.Out, [&](int64_t O, const std::vector<int64_t> &Idx) {
-      Src = Idx;
-      int64_t I = Idx[A], J = Idx[B];
+    forEachIndex(P.Out, [&](int64_t o, const std::vector<int64_t> &idx) {
+      src = idx;
+      int64_t i = idx[A], j = idx[B];
       if (Q == 1) { // numpy.rot90 k=1: out[i][j] = in[j][nb-1-i]
-        Src[A] = J;
-        Src[B] = NB - 1 - I;
+        src[A] = j;
+        src[B] = NB - 1 - i;
       } else if (Q == 2) {
-        Src[A] = NA - 1 - I;
-        Src[B] = NB - 1 - J;
+        src[A] = NA - 1 - i;
+        src[B] = NB - 1 - j;
       } else if (Q == 3) { // out[i][j] = in[na-1-j][i]
-        Src[A] = NA - 1 - J;
-        Src[B] = I;
+        src[A] = NA - 1 - j;
+        src[B] = i;
       }
-      Map[O] = flatten(Src, St);
+      Map[o] = flatten(src, St);
     });
     break;
   }
   case SCALE:
-    forEachIndex(P.Out, [&](int64_t O, const std::vector<int64_t> &Idx) {
-      Src = Idx;
-      for (size_t I = 0; I < P.I.size(); ++I) {
-        int64_t S = P.I[I];
-        Src[I] = S > 0 ? Idx[I] / S : Idx[I] * -S;
+    forEachIndex(P.Out, [&](int64_t o, const std::vector<int64_t> &idx) {
+      src = idx;
+      for (size_t i = 0; i < P.I.size(); ++i) {
+        int64_t s = P.I[i];
+        src[i] = s > 0 ? idx[i] / s : idx[i] * -s;
       }
-      Map[O] = flatten(Src, St);
+      Map[o] = flatten(src, St);
     });
     break;
   case SHEAR: {
     int64_t A = P.I[0], B = P.I[1], X0 = P.I[2], X1 = P.I[3];
     std::vector<int64_t> OutSt = strides(P.Out);
     // Forward scatter: (u, v) -> (u + a v, b u + v) is injective here.
-    forEachIndex(In, [&](int64_t I, const std::vector<int64_t> &Idx) {
-      std::vector<int64_t> Dst = Idx;
-      Dst[X0] = Idx[X0] + A * Idx[X1];
-      Dst[X1] = B * Idx[X0] + Idx[X1];
-      Map[flatten(Dst, OutSt)] = I;
+    forEachIndex(In, [&](int64_t i, const std::vector<int64_t> &idx) {
+      std::vector<int64_t> dst = idx;
+      dst[X0] = idx[X0] + A * idx[X1];
+      dst[X1] = B * idx[X0] + idx[X1];
+      Map[flatten(dst, OutSt)] = i;
     });
     break;
   }
   case REFLECT: {
     int64_t Axis = P.I[0];
-    forEachIndex(P.Out, [&](int64_t O, const std::vector<int64_t> &Idx) {
-      Src = Idx;
-      Src[Axis] = In[Axis] - 1 - Idx[Axis];
-      Map[O] = flatten(Src, St);
+    forEachIndex(P.Out, [&](int64_t o, const std::vector<int64_t> &idx) {
+      src = idx;
+      src[Axis] = In[Axis] - 1 - idx[Axis];
+      Map[o] = flatten(src, St);
     });
     break;
   }
   case AFFINE:
   case PROJECT: {
     const std::vector<double> &M = P.F;
-    forEachIndex(P.Out, [&](int64_t O, const std::vector<int64_t> &Idx) {
-      double X = double(Idx[0]), Y = double(Idx[1]);
-      double U = M[0] * X + M[1] * Y + M[2];
-      double V = M[3] * X + M[4] * Y + M[5];
-      double W = M[6] * X + M[7] * Y + M[8];
-      if (std::fabs(W) < 1e-12)
+    forEachIndex(P.Out, [&](int64_t o, const std::vector<int64_t> &idx) {
+      double x = double(idx[0]), y = double(idx[1]);
+      double u = M[0] * x + M[1] * y + M[2];
+      double v = M[3] * x + M[4] * y + M[5];
+      double w = M[6] * x + M[7] * y + M[8];
+      if (std::fabs(w) < 1e-12)
         return;
       // Nearest source element, ties toward +infinity.
-      double SU = std::floor(U / W + 0.5), SV = std::floor(V / W + 0.5);
-      if (SU < 0 || SV < 0 || SU >= double(In[0]) || SV >= double(In[1]))
+      double su = std::floor(u / w + 0.5), sv = std::floor(v / w + 0.5);
+      if (su < 0 || sv < 0 || su >= double(In[0]) || sv >= double(In[1]))
         return;
-      Src = Idx;
-      Src[0] = int64_t(SU);
-      Src[1] = int64_t(SV);
-      Map[O] = flatten(Src, St);
+      src = idx;
+      src[0] = int64_t(su);
+      src[1] = int64_t(sv);
+      Map[o] = flatten(src, St);
     });
     break;
   }
   case SHUFFLE: {
     int64_t Axis = P.I[0];
     if (Axis == -1) {
-      for (size_t O = 0; O < Map.size(); ++O)
-        Map[O] = P.I[O + 1];
+      for (size_t o = 0; o < Map.size(); ++o)
+        Map[o] = P.I[o + 1];
       break;
     }
-    forEachIndex(P.Out, [&](int64_t O, const std::vector<int64_t> &Idx) {
-      Src = Idx;
-      Src[Axis] = P.I[Idx[Axis] + 1];
-      Map[O] = flatten(Src, St);
+    forEachIndex(P.Out, [&](int64_t o, const std::vector<int64_t> &idx) {
+      src = idx;
+      src[Axis] = P.I[idx[Axis] + 1];
+      Map[o] = flatten(src, St);
     });
     break;
   }
@@ -515,41 +518,40 @@ std::vector<int64_t> gather(const Rearrange &R, const Plan &P,
 
 } // namespace
 
-Expected<std::vector<int64_t>> rearrangedShape(const Rearrange &R,
-                                               ArrayRef<int64_t> In) {
-  Expected<Plan> P = plan(R, In);
-  if (!P)
-    return P.takeError();
-  return std::move(P->Out);
+Expected<std::vector<int64_t>> rearrangedShape(const Rearrange &r,
+                                               ArrayRef<int64_t> in) {
+  Expected<Plan> p = plan(r, in);
+  if (!p)
+    return p.takeError();
+  return std::move(p->Out);
 }
 
-Expected<std::vector<int64_t>> rearrangeGatherMap(const Rearrange &R,
-                                                  ArrayRef<int64_t> In,
-                                                  std::vector<int64_t> &Out) {
-  Expected<Plan> P = plan(R, In);
-  if (!P)
-    return P.takeError();
-  Out = P->Out;
-  return gather(R, *P, In);
+Expected<std::vector<int64_t>> rearrangeGatherMap(const Rearrange &r,
+                                                  ArrayRef<int64_t> in,
+                                                  std::vector<int64_t> &out) {
+  Expected<Plan> p = plan(r, in);
+  if (!p)
+    return p.takeError();
+  out = p->Out;
+  return gather(r, *p, in);
 }
 
-Expected<std::vector<double>> applyRearranges(
-    const google::protobuf::RepeatedPtrField<Rearrange> &Rs,
-                                              std::vector<int64_t> &Shape,
-                                              std::vector<double> Data) {
-  for (const Rearrange &R : Rs) {
-    std::vector<int64_t> Out;
-    Expected<std::vector<int64_t>> Map = rearrangeGatherMap(R, Shape, Out);
-    if (!Map)
-      return Map.takeError();
-    std::vector<double> Next(Map->size(), 0.0);
-    for (size_t I = 0; I < Map->size(); ++I)
-      if ((*Map)[I] >= 0)
-        Next[I] = Data[(*Map)[I]];
-    Data = std::move(Next);
-    Shape = std::move(Out);
+Expected<std::vector<double>>
+applyRearranges(const google::protobuf::RepeatedPtrField<Rearrange> &rs,
+                std::vector<int64_t> &shape, std::vector<double> data) {
+  for (const Rearrange &r : rs) {
+    std::vector<int64_t> out;
+    Expected<std::vector<int64_t>> map = rearrangeGatherMap(r, shape, out);
+    if (!map)
+      return map.takeError();
+    std::vector<double> next(map->size(), 0.0);
+    for (size_t i = 0; i < map->size(); ++i)
+      if ((*map)[i] >= 0)
+        next[i] = data[(*map)[i]];
+    data = std::move(next);
+    shape = std::move(out);
   }
-  return Data;
+  return data;
 }
 
 } // namespace bangc::graph

@@ -44,19 +44,19 @@ namespace bangc::graph {
 /// an error naming the offending parameter (without the edge; callers add
 /// it).
 llvm::Expected<std::vector<int64_t>>
-rearrangedShape(const taskir::Rearrange &R, llvm::ArrayRef<int64_t> In);
+rearrangedShape(const taskir::Rearrange &r, llvm::ArrayRef<int64_t> in);
 
 /// Gather map of one rearrangement (see file comment). \p Out receives the
 /// output shape.
 llvm::Expected<std::vector<int64_t>>
-rearrangeGatherMap(const taskir::Rearrange &R, llvm::ArrayRef<int64_t> In,
-                   std::vector<int64_t> &Out);
+rearrangeGatherMap(const taskir::Rearrange &r, llvm::ArrayRef<int64_t> in,
+                   std::vector<int64_t> &out);
 
 /// Applies a list of rearrangements to \p Data of shape \p Shape; on return
 /// \p Shape is the final shape.
 llvm::Expected<std::vector<double>>
-applyRearranges(const google::protobuf::RepeatedPtrField<taskir::Rearrange> &Rs,
-                std::vector<int64_t> &Shape, std::vector<double> Data);
+applyRearranges(const google::protobuf::RepeatedPtrField<taskir::Rearrange> &rs,
+                std::vector<int64_t> &shape, std::vector<double> data);
 
 } // namespace bangc::graph
 

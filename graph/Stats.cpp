@@ -12,92 +12,92 @@ namespace bangc::graph {
 
 /// Parameter elements: a parameter block's shape, or the data another kind
 /// carries (CLUT's table).
-static int64_t paramElements(const TaskBlock &B) {
-  BlockKind K = kindOf(B);
-  if (blockRole(K) == BlockRole::Param)
-    return blockDims(B).volume();
-  if (carriesData(K))
-    return B.data().int32_data_size() + B.data().uint32_data_size() +
-           B.data().float_data_size();
+static int64_t paramElements(const TaskBlock &b) {
+  BlockKind k = kindOf(b);
+  if (blockRole(k) == BlockRole::Param)
+    return blockDims(b).volume();
+  if (carriesData(k))
+    return b.data().int32_data_size() + b.data().uint32_data_size() +
+           b.data().float_data_size();
   return 0;
 }
 
-static BlockStats blockStats(const Graph &G, const TaskBlock &B) {
-  BlockStats S;
-  S.Id = B.id();
-  S.Name = B.name();
-  S.Type = B.type();
-  Dims D = blockDims(B);
-  if (isStorageBlock(B.type())) {
-    S.Params = paramElements(B);
-    S.StorageBytes = (D.volume() * precisionBits(B.precision()) + 7) / 8;
-    return S;
+static BlockStats blockStats(const Graph &g, const TaskBlock &b) {
+  BlockStats s;
+  s.Id = b.id();
+  s.Name = b.name();
+  s.Type = b.type();
+  Dims d = blockDims(b);
+  if (isStorageBlock(b.type())) {
+    s.Params = paramElements(b);
+    s.StorageBytes = (d.volume() * precisionBits(b.precision()) + 7) / 8;
+    return s;
   }
-  S.Params = paramElements(B);
-  for (const std::vector<int64_t> &Srcs : G.operands(B.id()).ClusterSources)
-    for (int64_t Src : Srcs)
-      S.Params += paramElements(G.block(Src));
-  int64_t Out = D.has(DY) ? D[DY] * D[DX] * D[DF] : D[DF];
-  int64_t Window = D.has(DKY) ? D[DKY] * D[DKX] : 1;
-  switch (kindOf(B)) {
+  s.Params = paramElements(b);
+  for (const std::vector<int64_t> &srcs : g.operands(b.id()).ClusterSources)
+    for (int64_t src : srcs)
+      s.Params += paramElements(g.block(src));
+  int64_t out = d.has(DY) ? d[DY] * d[DX] * d[DF] : d[DF];
+  int64_t window = d.has(DKY) ? d[DKY] * d[DKX] : 1;
+  switch (kindOf(b)) {
   case BlockKind::CC:
   case BlockKind::CC2D:
-    S.MACs = Out * D[DR] * Window;
+    s.MACs = out * d[DR] * window;
     break;
   case BlockKind::CVM:
-    S.MACs = D[DF] * D[DR];
+    s.MACs = d[DF] * d[DR];
     break;
   case BlockKind::CVVH:
   case BlockKind::CAX:
   case BlockKind::CVS:
-    S.MACs = Out;
+    s.MACs = out;
     break;
   case BlockKind::CADD:
-    S.Ops = Out * std::max<int64_t>(B.input_clusters_size() - 1, 0);
+    s.Ops = out * std::max<int64_t>(b.input_clusters_size() - 1, 0);
     break;
   case BlockKind::CAVG:
   case BlockKind::CCMPB:
   case BlockKind::CCMPS:
-    S.Ops = Out * Window;
+    s.Ops = out * window;
     break;
   case BlockKind::CLUT:
   case BlockKind::CLIF:
-    S.Ops = Out;
+    s.Ops = out;
     break;
 #include "graph/StorageKindCases.inc"
     break; // returned above
   }
-  return S;
+  return s;
 }
 
-GraphStats computeStats(const Graph &G) {
-  GraphStats R;
-  for (int64_t Id : G.topologicalOrder()) {
-    const TaskBlock &B = G.block(Id);
-    BlockStats S = blockStats(G, B);
+GraphStats computeStats(const Graph &g) {
+  GraphStats r;
+  for (int64_t id : g.topologicalOrder()) {
+    const TaskBlock &b = g.block(id);
+    BlockStats s = blockStats(g, b);
     // Totals count each parameter once: at its storage block (or table).
-    if (isStorageBlock(B.type()) || carriesData(kindOf(B)))
-      R.Params += paramElements(B);
-    R.MACs += S.MACs;
-    R.Ops += S.Ops;
-    R.StorageBytes += S.StorageBytes;
-    R.Blocks.push_back(std::move(S));
+    if (isStorageBlock(b.type()) || carriesData(kindOf(b)))
+      r.Params += paramElements(b);
+    r.MACs += s.MACs;
+    r.Ops += s.Ops;
+    r.StorageBytes += s.StorageBytes;
+    r.Blocks.push_back(std::move(s));
   }
-  return R;
+  return r;
 }
 
-std::string formatStats(const GraphStats &S) {
-  std::string Out = fmt::format("{:>6} {:<6} {:<24} {:>12} {:>14} {:>12} {:>12}\n",
-                                "id", "type", "name", "params", "MACs", "ops",
-                                "bytes");
-  for (const BlockStats &B : S.Blocks)
-    Out += fmt::format("{:>6} {:<6} {:<24} {:>12} {:>14} {:>12} {:>12}\n", B.Id,
-                       blockTypeName(B.Type), B.Name, B.Params, B.MACs, B.Ops,
-                       B.StorageBytes);
-  Out += fmt::format("total: {} blocks, {} params, {} MACs, {} other ops, {} "
+std::string formatStats(const GraphStats &s) {
+  std::string out =
+      fmt::format("{:>6} {:<6} {:<24} {:>12} {:>14} {:>12} {:>12}\n", "id",
+                  "type", "name", "params", "MACs", "ops", "bytes");
+  for (const BlockStats &b : s.Blocks)
+    out += fmt::format("{:>6} {:<6} {:<24} {:>12} {:>14} {:>12} {:>12}\n", b.Id,
+                       blockTypeName(b.Type), b.Name, b.Params, b.MACs, b.Ops,
+                       b.StorageBytes);
+  out += fmt::format("total: {} blocks, {} params, {} MACs, {} other ops, {} "
                      "storage bytes\n",
-                     S.Blocks.size(), S.Params, S.MACs, S.Ops, S.StorageBytes);
-  return Out;
+                     s.Blocks.size(), s.Params, s.MACs, s.Ops, s.StorageBytes);
+  return out;
 }
 
 } // namespace bangc::graph

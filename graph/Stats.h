@@ -34,9 +34,9 @@ struct GraphStats {
   int64_t Params = 0, MACs = 0, Ops = 0, StorageBytes = 0;
 };
 
-GraphStats computeStats(const Graph &G);
+GraphStats computeStats(const Graph &g);
 /// A table, one line per block, then the totals.
-std::string formatStats(const GraphStats &S);
+std::string formatStats(const GraphStats &s);
 
 } // namespace bangc::graph
 

@@ -41,7 +41,7 @@ struct Box {
 
 class Validator {
 public:
-  explicit Validator(const TaskGraph &G) : G(G) {}
+  explicit Validator(const TaskGraph &g) : G(g) {}
   std::vector<std::string> run();
 
 private:
@@ -57,72 +57,70 @@ private:
   /// edge-link errors about them would only repeat the first problem.
   std::set<const TaskBlock *> BadClusters;
 
-  void error(const TaskBlock &B, const std::string &Field,
-             const std::string &Msg) {
-    Errors.push_back(fmt::format("{}: {}: {}", describeBlock(B), Field, Msg));
+  void error(const TaskBlock &b, const std::string &field,
+             const std::string &msg) {
+    Errors.push_back(fmt::format("{}: {}: {}", describeBlock(b), field, msg));
   }
-  void error(const Edge &E, const std::string &Field, const std::string &Msg) {
-    std::string Id = E.has_id() ? std::to_string(E.id()) : "<no id>";
-    Errors.push_back(fmt::format("edge {}: {}: {}", Id, Field, Msg));
+  void error(const Edge &e, const std::string &field, const std::string &msg) {
+    std::string id = e.has_id() ? std::to_string(e.id()) : "<no id>";
+    Errors.push_back(fmt::format("edge {}: {}: {}", id, field, msg));
   }
-  void graphError(const std::string &Msg) {
-    Errors.push_back("graph: " + Msg);
-  }
+  void graphError(const std::string &msg) { Errors.push_back("graph: " + msg); }
 
-  const TaskBlock *block(int64_t Id) const {
-    auto It = Blocks.find(Id);
-    return It == Blocks.end() ? nullptr : It->second;
+  const TaskBlock *block(int64_t id) const {
+    auto it = Blocks.find(id);
+    return it == Blocks.end() ? nullptr : it->second;
   }
 
   void checkBlockIds();
   void checkEdgeIds();
-  void checkBlockBasics(const TaskBlock &B);
-  bool checkShape(const TaskBlock &B);
-  void checkClusters(const TaskBlock &B);
-  void checkCluster(const TaskBlock &B, bool Input, int Idx,
-                    const Dims &Expected, const std::string &What);
-  void checkInterfaces(const TaskBlock &B, bool Input, int Idx);
+  void checkBlockBasics(const TaskBlock &b);
+  bool checkShape(const TaskBlock &b);
+  void checkClusters(const TaskBlock &b);
+  void checkCluster(const TaskBlock &b, bool input, int idx,
+                    const Dims &expected, const std::string &what);
+  void checkInterfaces(const TaskBlock &b, bool input, int idx);
   void checkEdgeLinks();
-  void checkEdgeShape(const Edge &E, const IfaceRef &Src, const IfaceRef &Dst);
-  void checkRolesAndPrecisions(const TaskBlock &B);
-  void checkData(const TaskBlock &B);
-  void checkAttributes(const TaskBlock &B);
-  void checkWindow(const TaskBlock &B);
+  void checkEdgeShape(const Edge &e, const IfaceRef &src, const IfaceRef &dst);
+  void checkRolesAndPrecisions(const TaskBlock &b);
+  void checkData(const TaskBlock &b);
+  void checkAttributes(const TaskBlock &b);
+  void checkWindow(const TaskBlock &b);
   void checkAcyclic();
 
-  Precision clusterPrecision(const TaskBlock &B, int Cluster);
-  std::vector<const TaskBlock *> clusterSources(const TaskBlock &B,
-                                                int Cluster);
+  Precision clusterPrecision(const TaskBlock &b, int cluster);
+  std::vector<const TaskBlock *> clusterSources(const TaskBlock &b,
+                                                int cluster);
 };
 
 /// True if the tensor described by \p D has at most MaxVolume elements
 /// (and all its dims are positive).
-bool volumeFits(const Dims &D) {
-  int64_t V = 1;
-  for (int64_t N : D.present()) {
-    if (N < 1 || V > MaxVolume / N)
+bool volumeFits(const Dims &d) {
+  int64_t v = 1;
+  for (int64_t n : d.present()) {
+    if (n < 1 || v > MaxVolume / n)
       return false;
-    V *= N;
+    v *= n;
   }
   return true;
 }
 
-std::string fieldName(bool Input, int Cluster) {
-  return fmt::format("{}[{}]", Input ? "input_clusters" : "output_clusters",
-                     Cluster);
+std::string fieldName(bool input, int cluster) {
+  return fmt::format("{}[{}]", input ? "input_clusters" : "output_clusters",
+                     cluster);
 }
 
-Box interfaceBox(const Interface &I, const Dims &Cluster) {
-  Box Bx;
-  Bx.Pos = Dims::fromProto(I.position());
-  Bx.Size = Dims::fromProto(I.size());
-  if (Bx.Pos.mask() == 0 && !I.has_position())
-    for (unsigned D = 0; D < NumDims; ++D)
-      if (Cluster.has(D))
-        Bx.Pos[D] = 0;
-  if (Bx.Size.mask() == 0 && !I.has_size())
-    Bx.Size = Cluster;
-  return Bx;
+Box interfaceBox(const Interface &i, const Dims &cluster) {
+  Box bx;
+  bx.Pos = Dims::fromProto(i.position());
+  bx.Size = Dims::fromProto(i.size());
+  if (bx.Pos.mask() == 0 && !i.has_position())
+    for (unsigned d = 0; d < NumDims; ++d)
+      if (cluster.has(d))
+        bx.Pos[d] = 0;
+  if (bx.Size.mask() == 0 && !i.has_size())
+    bx.Size = cluster;
+  return bx;
 }
 
 //===----------------------------------------------------------------------===//
@@ -130,70 +128,71 @@ Box interfaceBox(const Interface &I, const Dims &Cluster) {
 //===----------------------------------------------------------------------===//
 
 void Validator::checkBlockIds() {
-  for (const TaskBlock &B : G.blocks()) {
-    if (!B.has_id()) {
-      error(B, "id", "missing");
+  for (const TaskBlock &b : G.blocks()) {
+    if (!b.has_id()) {
+      error(b, "id", "missing");
       continue;
     }
-    if (!Blocks.emplace(B.id(), &B).second)
-      error(B, "id", fmt::format("duplicate block id {}", B.id()));
+    if (!Blocks.emplace(b.id(), &b).second)
+      error(b, "id", fmt::format("duplicate block id {}", b.id()));
   }
 }
 
 void Validator::checkEdgeIds() {
-  for (const Edge &E : G.edges()) {
-    if (!E.has_id()) {
-      error(E, "id", "missing");
+  for (const Edge &e : G.edges()) {
+    if (!e.has_id()) {
+      error(e, "id", "missing");
       continue;
     }
-    if (!Edges.emplace(E.id(), &E).second) {
-      error(E, "id", fmt::format("duplicate edge id {}", E.id()));
+    if (!Edges.emplace(e.id(), &e).second) {
+      error(e, "id", fmt::format("duplicate edge id {}", e.id()));
       continue;
     }
-    if (!E.has_source())
-      error(E, "source", "missing");
-    else if (!block(E.source()))
-      error(E, "source", fmt::format("block {} does not exist", E.source()));
-    if (!E.has_destination())
-      error(E, "destination", "missing");
-    else if (!block(E.destination()))
-      error(E, "destination",
-            fmt::format("block {} does not exist", E.destination()));
-    const TaskBlock *S = E.has_source() ? block(E.source()) : nullptr;
-    const TaskBlock *D = E.has_destination() ? block(E.destination()) : nullptr;
-    if (S && D && isComputeBlock(S->type()) && isComputeBlock(D->type()))
-      error(E, "destination",
+    if (!e.has_source())
+      error(e, "source", "missing");
+    else if (!block(e.source()))
+      error(e, "source", fmt::format("block {} does not exist", e.source()));
+    if (!e.has_destination())
+      error(e, "destination", "missing");
+    else if (!block(e.destination()))
+      error(e, "destination",
+            fmt::format("block {} does not exist", e.destination()));
+    const TaskBlock *s = e.has_source() ? block(e.source()) : nullptr;
+    const TaskBlock *d = e.has_destination() ? block(e.destination()) : nullptr;
+    if (s && d && isComputeBlock(s->type()) && isComputeBlock(d->type()))
+      error(e, "destination",
             fmt::format("joins two compute blocks ({} -> {}); a storage block "
                         "must sit between them",
-                        describeBlock(*S), describeBlock(*D)));
+                        describeBlock(*s), describeBlock(*d)));
   }
 }
 
-void Validator::checkBlockBasics(const TaskBlock &B) {
-  if (B.type() == BLOCK_TYPE_UNSPECIFIED || !BlockType_IsValid(B.type()))
-    error(B, "type", "missing or unknown block type");
-  if (B.precision() == PRECISION_UNSPECIFIED || !Precision_IsValid(B.precision()))
-    error(B, "precision", "missing or unknown precision");
+void Validator::checkBlockBasics(const TaskBlock &b) {
+  if (b.type() == BLOCK_TYPE_UNSPECIFIED || !BlockType_IsValid(b.type()))
+    error(b, "type", "missing or unknown block type");
+  if (b.precision() == PRECISION_UNSPECIFIED ||
+      !Precision_IsValid(b.precision()))
+    error(b, "precision", "missing or unknown precision");
 }
 
 /// Required and optional dims of a compute kind: from its data's source (the
 /// READS column) and its window.
-std::pair<unsigned, unsigned> computeShapeRule(BlockKind K) {
-  if (inputLayout(K) == InputLayout::Variadic)
+std::pair<unsigned, unsigned> computeShapeRule(BlockKind k) {
+  if (inputLayout(k) == InputLayout::Variadic)
     return {dimMask({DY, DX, DF}), dimMask({DKY, DKX})};
-  BlockKind Source = dataSource(K);
-  if (Source == BlockKind::SIFC)
+  BlockKind source = dataSource(k);
+  if (source == BlockKind::SIFC)
     return {dimMask({DF, DR}), 0};
-  if (Source == BlockKind::SIC || Source == BlockKind::SIC2D)
+  if (source == BlockKind::SIC || source == BlockKind::SIC2D)
     return {(1u << NumDims) - 1, 0};
-  if (hasWindow(K))
+  if (hasWindow(k))
     return {dimMask({DY, DX, DF, DKY, DKX, DIY, DIX}), 0};
   return {dimMask({DY, DX, DF}), 0};
 }
 
 /// Required and optional dims per block type (the seed's shape tables).
-std::pair<unsigned, unsigned> shapeRule(BlockKind K) {
-  switch (K) {
+std::pair<unsigned, unsigned> shapeRule(BlockKind k) {
+  switch (k) {
   case BlockKind::SI:
   case BlockKind::SO:
     return {dimMask({DF}), dimMask({DY, DX})};
@@ -209,245 +208,245 @@ std::pair<unsigned, unsigned> shapeRule(BlockKind K) {
   case BlockKind::SB:
     return {dimMask({DF}), 0};
 #include "graph/ComputeKindCases.inc"
-    return computeShapeRule(K);
+    return computeShapeRule(k);
   }
   llvm_unreachable("a kind of BlockKinds.def");
 }
 
-bool Validator::checkShape(const TaskBlock &B) {
-  if (B.type() == BLOCK_TYPE_UNSPECIFIED || !BlockType_IsValid(B.type()))
+bool Validator::checkShape(const TaskBlock &b) {
+  if (b.type() == BLOCK_TYPE_UNSPECIFIED || !BlockType_IsValid(b.type()))
     return false;
-  Dims D = blockDims(B);
-  bool Ok = true;
-  for (unsigned I = 0; I < NumDims; ++I)
-    if (D[I] == 0 || D[I] < -1) {
-      error(B, "shape", fmt::format("dimension '{}' is {}; used dimensions "
-                                    "must be >= 1 and unused ones -1",
-                                    dimName(I), D[I]));
-      Ok = false;
+  Dims d = blockDims(b);
+  bool ok = true;
+  for (unsigned i = 0; i < NumDims; ++i)
+    if (d[i] == 0 || d[i] < -1) {
+      error(b, "shape",
+            fmt::format("dimension '{}' is {}; used dimensions "
+                        "must be >= 1 and unused ones -1",
+                        dimName(i), d[i]));
+      ok = false;
     }
-  if (!Ok)
+  if (!ok)
     return false;
-  auto [Req, Opt] = shapeRule(kindOf(B));
-  for (unsigned I = 0; I < NumDims; ++I) {
-    bool Used = D.has(I);
-    if ((Req >> I & 1) && !Used) {
-      error(B, "shape", fmt::format("dimension '{}' is required for {}",
-                                    dimName(I), blockTypeName(B.type())));
-      Ok = false;
-    } else if (!(Req >> I & 1) && !(Opt >> I & 1) && Used) {
-      error(B, "shape", fmt::format("dimension '{}' must be -1 (unused) for {}",
-                                    dimName(I), blockTypeName(B.type())));
-      Ok = false;
+  auto [Req, Opt] = shapeRule(kindOf(b));
+  for (unsigned i = 0; i < NumDims; ++i) {
+    bool used = d.has(i);
+    if ((Req >> i & 1) && !used) {
+      error(b, "shape",
+            fmt::format("dimension '{}' is required for {}", dimName(i),
+                        blockTypeName(b.type())));
+      ok = false;
+    } else if (!(Req >> i & 1) && !(Opt >> i & 1) && used) {
+      error(b, "shape",
+            fmt::format("dimension '{}' must be -1 (unused) for {}", dimName(i),
+                        blockTypeName(b.type())));
+      ok = false;
     }
   }
-  if (B.type() == CADD && ((D.has(DKY) && D[DKY] != 1) ||
-                           (D.has(DKX) && D[DKX] != 1))) {
-    error(B, "shape", "CADD's ky and kx are 1 (or -1)");
-    Ok = false;
+  if (b.type() == CADD &&
+      ((d.has(DKY) && d[DKY] != 1) || (d.has(DKX) && d[DKX] != 1))) {
+    error(b, "shape", "CADD's ky and kx are 1 (or -1)");
+    ok = false;
   }
   // Storage shapes are tensors; compute shapes are loop nests whose
   // tensors (clusters) are checked in checkCluster.
-  if (Ok && isStorageBlock(B.type()) && !volumeFits(D)) {
-    error(B, "shape", fmt::format("{} is too large", D.str()));
+  if (ok && isStorageBlock(b.type()) && !volumeFits(d)) {
+    error(b, "shape", fmt::format("{} is too large", d.str()));
     return false;
   }
-  return Ok;
+  return ok;
 }
 
 //===----------------------------------------------------------------------===//
 // Clusters and interfaces
 //===----------------------------------------------------------------------===//
 
-void Validator::checkCluster(const TaskBlock &B, bool Input, int Idx,
-                             const Dims &Expected, const std::string &What) {
-  const EdgeCluster &C =
-      Input ? B.input_clusters(Idx) : B.output_clusters(Idx);
-  Dims Got = Dims::fromProto(C.shape());
-  if (!volumeFits(Expected)) {
-    error(B, fieldName(Input, Idx) + ".shape",
-          fmt::format("{} is too large", Expected.str()));
+void Validator::checkCluster(const TaskBlock &b, bool input, int idx,
+                             const Dims &expected, const std::string &what) {
+  const EdgeCluster &c = input ? b.input_clusters(idx) : b.output_clusters(idx);
+  Dims got = Dims::fromProto(c.shape());
+  if (!volumeFits(expected)) {
+    error(b, fieldName(input, idx) + ".shape",
+          fmt::format("{} is too large", expected.str()));
     return;
   }
-  if (Got != Expected) {
-    BadClusters.insert(&B);
-    error(B, fieldName(Input, Idx) + ".shape",
-          fmt::format("expected {} ({}), got {}", Expected.str(), What,
-                      Got.str()));
+  if (got != expected) {
+    BadClusters.insert(&b);
+    error(b, fieldName(input, idx) + ".shape",
+          fmt::format("expected {} ({}), got {}", expected.str(), what,
+                      got.str()));
     return;
   }
-  checkInterfaces(B, Input, Idx);
+  checkInterfaces(b, input, idx);
 }
 
-void Validator::checkInterfaces(const TaskBlock &B, bool Input, int Idx) {
-  const EdgeCluster &C =
-      Input ? B.input_clusters(Idx) : B.output_clusters(Idx);
-  Dims CD = Dims::fromProto(C.shape());
-  std::vector<Box> Boxes;
-  bool AllOk = true;
-  for (int I = 0; I < C.interfaces_size(); ++I) {
-    const Interface &If = C.interfaces(I);
-    std::string F = fmt::format("{}.interfaces[{}]", fieldName(Input, Idx), I);
-    Box Bx = interfaceBox(If, CD);
-    bool Ok = true;
-    if (Bx.Pos.mask() != CD.mask()) {
-      error(B, F + ".position",
+void Validator::checkInterfaces(const TaskBlock &b, bool input, int idx) {
+  const EdgeCluster &c = input ? b.input_clusters(idx) : b.output_clusters(idx);
+  Dims cd = Dims::fromProto(c.shape());
+  std::vector<Box> boxes;
+  bool allOk = true;
+  for (int i = 0; i < c.interfaces_size(); ++i) {
+    const Interface &iface = c.interfaces(i);
+    std::string f = fmt::format("{}.interfaces[{}]", fieldName(input, idx), i);
+    Box bx = interfaceBox(iface, cd);
+    bool ok = true;
+    if (bx.Pos.mask() != cd.mask()) {
+      error(b, f + ".position",
             fmt::format("uses dimensions {} but the cluster has {}",
-                        maskStr(Bx.Pos.mask()), maskStr(CD.mask())));
-      Ok = false;
+                        maskStr(bx.Pos.mask()), maskStr(cd.mask())));
+      ok = false;
     }
-    if (Bx.Size.mask() != CD.mask()) {
-      error(B, F + ".size",
+    if (bx.Size.mask() != cd.mask()) {
+      error(b, f + ".size",
             fmt::format("uses dimensions {} but the cluster has {}",
-                        maskStr(Bx.Size.mask()), maskStr(CD.mask())));
-      Ok = false;
+                        maskStr(bx.Size.mask()), maskStr(cd.mask())));
+      ok = false;
     }
-    for (unsigned D = 0; Ok && D < NumDims; ++D) {
-      if (!CD.has(D))
+    for (unsigned d = 0; ok && d < NumDims; ++d) {
+      if (!cd.has(d))
         continue;
-      if (Bx.Pos[D] < 0 || Bx.Size[D] < 1 ||
-          Bx.Pos[D] + Bx.Size[D] > CD[D]) {
-        error(B, F,
+      if (bx.Pos[d] < 0 || bx.Size[d] < 1 || bx.Pos[d] + bx.Size[d] > cd[d]) {
+        error(b, f,
               fmt::format("position {} size {} lies outside the cluster shape "
                           "{} in dimension '{}'",
-                          Bx.Pos.str(), Bx.Size.str(), CD.str(), dimName(D)));
-        Ok = false;
+                          bx.Pos.str(), bx.Size.str(), cd.str(), dimName(d)));
+        ok = false;
       }
     }
-    if (!If.has_edge_id()) {
-      error(B, F + ".edge_id", "missing");
-      Ok = false;
+    if (!iface.has_edge_id()) {
+      error(b, f + ".edge_id", "missing");
+      ok = false;
     } else {
-      auto It = Edges.find(If.edge_id());
-      if (It == Edges.end()) {
-        error(B, F + ".edge_id",
-              fmt::format("edge {} does not exist", If.edge_id()));
-        Ok = false;
+      auto it = Edges.find(iface.edge_id());
+      if (it == Edges.end()) {
+        error(b, f + ".edge_id",
+              fmt::format("edge {} does not exist", iface.edge_id()));
+        ok = false;
       } else {
-        const Edge &E = *It->second;
-        int64_t End = Input ? E.destination() : E.source();
-        if ((Input ? !E.has_destination() : !E.has_source()) || End != B.id()) {
-          error(B, F + ".edge_id",
-                fmt::format("edge {} has {} {}, not this block", E.id(),
-                            Input ? "destination" : "source", End));
-          Ok = false;
+        const Edge &e = *it->second;
+        int64_t end = input ? e.destination() : e.source();
+        if ((input ? !e.has_destination() : !e.has_source()) || end != b.id()) {
+          error(b, f + ".edge_id",
+                fmt::format("edge {} has {} {}, not this block", e.id(),
+                            input ? "destination" : "source", end));
+          ok = false;
         } else {
-          (Input ? EdgeIns : EdgeOuts)[E.id()].push_back({&B, Input, Idx, I});
+          (input ? EdgeIns : EdgeOuts)[e.id()].push_back({&b, input, idx, i});
         }
       }
     }
-    AllOk &= Ok;
-    Boxes.push_back(Bx);
+    allOk &= ok;
+    boxes.push_back(bx);
   }
-  if (!Input || !AllOk || Boxes.empty())
+  if (!input || !allOk || boxes.empty())
     return;
   // Input interfaces must tile the cluster: no overlap, no gap.
-  int64_t Sum = 0;
-  for (size_t I = 0; I < Boxes.size(); ++I) {
-    Sum += Boxes[I].Size.volume();
-    for (size_t J = 0; J < I; ++J) {
-      bool Overlap = true;
-      for (unsigned D = 0; D < NumDims; ++D)
-        if (CD.has(D) &&
-            (Boxes[I].Pos[D] >= Boxes[J].Pos[D] + Boxes[J].Size[D] ||
-             Boxes[J].Pos[D] >= Boxes[I].Pos[D] + Boxes[I].Size[D]))
-          Overlap = false;
-      if (Overlap) {
-        error(B, fieldName(Input, Idx) + ".interfaces",
-              fmt::format("input interfaces {} and {} overlap", J, I));
+  int64_t sum = 0;
+  for (size_t i = 0; i < boxes.size(); ++i) {
+    sum += boxes[i].Size.volume();
+    for (size_t j = 0; j < i; ++j) {
+      bool overlap = true;
+      for (unsigned d = 0; d < NumDims; ++d)
+        if (cd.has(d) &&
+            (boxes[i].Pos[d] >= boxes[j].Pos[d] + boxes[j].Size[d] ||
+             boxes[j].Pos[d] >= boxes[i].Pos[d] + boxes[i].Size[d]))
+          overlap = false;
+      if (overlap) {
+        error(b, fieldName(input, idx) + ".interfaces",
+              fmt::format("input interfaces {} and {} overlap", j, i));
         return;
       }
     }
   }
-  if (Sum != CD.volume())
-    error(B, fieldName(Input, Idx) + ".interfaces",
+  if (sum != cd.volume())
+    error(b, fieldName(input, idx) + ".interfaces",
           fmt::format("input interfaces cover {} of the cluster's {} elements; "
                       "they must cover it exactly",
-                      Sum, CD.volume()));
+                      sum, cd.volume()));
 }
 
-void Validator::checkClusters(const TaskBlock &B) {
-  BlockType T = B.type();
-  if (isStorageBlock(T)) {
-    if (B.input_clusters_size() > 1) {
-      BadClusters.insert(&B);
-      error(B, "input_clusters",
+void Validator::checkClusters(const TaskBlock &b) {
+  BlockType t = b.type();
+  if (isStorageBlock(t)) {
+    if (b.input_clusters_size() > 1) {
+      BadClusters.insert(&b);
+      error(b, "input_clusters",
             fmt::format("storage blocks have at most one input cluster, got "
                         "{}",
-                        B.input_clusters_size()));
-    } else if (B.input_clusters_size() == 1) {
-      checkCluster(B, true, 0, expectedStorageInputCluster(B), "input");
+                        b.input_clusters_size()));
+    } else if (b.input_clusters_size() == 1) {
+      checkCluster(b, true, 0, expectedStorageInputCluster(b), "input");
     }
-    if (T == SO && B.output_clusters_size() > 0) {
-      BadClusters.insert(&B);
-      error(B, "output_clusters", "SO blocks have no output cluster");
-    } else if (B.output_clusters_size() > 1) {
-      BadClusters.insert(&B);
-      error(B, "output_clusters",
+    if (t == SO && b.output_clusters_size() > 0) {
+      BadClusters.insert(&b);
+      error(b, "output_clusters", "SO blocks have no output cluster");
+    } else if (b.output_clusters_size() > 1) {
+      BadClusters.insert(&b);
+      error(b, "output_clusters",
             fmt::format("storage blocks have at most one output cluster, got "
                         "{}",
-                        B.output_clusters_size()));
-    } else if (B.output_clusters_size() == 1) {
-      checkCluster(B, false, 0, expectedOutputCluster(B), "output");
+                        b.output_clusters_size()));
+    } else if (b.output_clusters_size() == 1) {
+      checkCluster(b, false, 0, expectedOutputCluster(b), "output");
     }
     return;
   }
   // Compute blocks. A wrong number of clusters leaves their interfaces
   // unindexed: BadClusters keeps the edges from repeating the problem.
-  if (B.output_clusters_size() != 1) {
-    BadClusters.insert(&B);
-    error(B, "output_clusters",
+  if (b.output_clusters_size() != 1) {
+    BadClusters.insert(&b);
+    error(b, "output_clusters",
           fmt::format("compute blocks have exactly one output cluster, got {}",
-                      B.output_clusters_size()));
+                      b.output_clusters_size()));
   } else {
-    checkCluster(B, false, 0, expectedOutputCluster(B), "output");
+    checkCluster(b, false, 0, expectedOutputCluster(b), "output");
   }
 
-  std::vector<InputRole> Roles = inputRoles(B);
-  int N = B.input_clusters_size();
-  int NumData = int(count(Roles, InputRole::Data));
-  int Fixed = 0;
-  std::string Layout;
-  bool Variadic = inputLayout(kindOf(B)) == InputLayout::Variadic;
-  switch (inputLayout(kindOf(B))) {
+  std::vector<InputRole> roles = inputRoles(b);
+  int n = b.input_clusters_size();
+  int numData = int(count(roles, InputRole::Data));
+  int fixed = 0;
+  std::string layout;
+  bool variadic = inputLayout(kindOf(b)) == InputLayout::Variadic;
+  switch (inputLayout(kindOf(b))) {
   case InputLayout::Variadic:
-    Fixed = 1, Layout = "input1[, input2, ...]";
+    fixed = 1, layout = "input1[, input2, ...]";
     break;
   case InputLayout::DataData:
-    Fixed = 2, Layout = "input1, input2";
+    fixed = 2, layout = "input1, input2";
     break;
   case InputLayout::DataWeight:
-    Fixed = 2, Layout = "input, weight";
+    fixed = 2, layout = "input, weight";
     break;
   case InputLayout::DataAlpha:
-    Fixed = 2, Layout = "input, alpha";
+    fixed = 2, layout = "input, alpha";
     break;
   case InputLayout::Data:
-    Fixed = 1, Layout = "input";
+    fixed = 1, layout = "input";
     break;
   case InputLayout::None:
     llvm_unreachable("storage blocks returned above");
   }
-  if (takesBias(T))
-    Layout += "[, bias]";
-  int Max = Variadic ? INT32_MAX : Fixed + (takesBias(T) ? 1 : 0);
-  if (N < Fixed || N > Max || (Variadic && NumData < 1)) {
-    BadClusters.insert(&B);
-    error(B, "input_clusters",
-          fmt::format("{} takes input clusters ({}), got {}", blockTypeName(T),
-                      Layout, N));
+  if (takesBias(t))
+    layout += "[, bias]";
+  int max = variadic ? INT32_MAX : fixed + (takesBias(t) ? 1 : 0);
+  if (n < fixed || n > max || (variadic && numData < 1)) {
+    BadClusters.insert(&b);
+    error(b, "input_clusters",
+          fmt::format("{} takes input clusters ({}), got {}", blockTypeName(t),
+                      layout, n));
     return;
   }
-  for (int I = 0; I < N; ++I) {
-    if (B.input_clusters(I).interfaces_size() == 0) {
-      error(B, fieldName(true, I),
+  for (int i = 0; i < n; ++i) {
+    if (b.input_clusters(i).interfaces_size() == 0) {
+      error(b, fieldName(true, i),
             fmt::format("the {} cluster has no interfaces; every compute "
                         "input must be fed by an edge",
-                        roleName(Roles[I])));
+                        roleName(roles[i])));
       continue;
     }
-    checkCluster(B, true, I, expectedInputCluster(B, Roles[I]),
-                 roleName(Roles[I]));
+    checkCluster(b, true, i, expectedInputCluster(b, roles[i]),
+                 roleName(roles[i]));
   }
 }
 
@@ -456,241 +455,244 @@ void Validator::checkClusters(const TaskBlock &B) {
 //===----------------------------------------------------------------------===//
 
 void Validator::checkEdgeLinks() {
-  for (const Edge &E : G.edges()) {
-    if (!E.has_id() || Edges[E.id()] != &E)
+  for (const Edge &e : G.edges()) {
+    if (!e.has_id() || Edges[e.id()] != &e)
       continue;
-    const TaskBlock *S = E.has_source() ? block(E.source()) : nullptr;
-    const TaskBlock *D = E.has_destination() ? block(E.destination()) : nullptr;
-    auto &Outs = EdgeOuts[E.id()];
-    auto &Ins = EdgeIns[E.id()];
-    bool Ok = true;
-    if (S && ShapeOk.count(S) && !BadClusters.count(S) && Outs.size() != 1) {
-      error(E, "source",
-            Outs.empty()
+    const TaskBlock *s = e.has_source() ? block(e.source()) : nullptr;
+    const TaskBlock *d = e.has_destination() ? block(e.destination()) : nullptr;
+    auto &outs = EdgeOuts[e.id()];
+    auto &ins = EdgeIns[e.id()];
+    bool ok = true;
+    if (s && ShapeOk.count(s) && !BadClusters.count(s) && outs.size() != 1) {
+      error(e, "source",
+            outs.empty()
                 ? fmt::format("no output interface of {} refers to this edge",
-                              describeBlock(*S))
+                              describeBlock(*s))
                 : fmt::format("{} output interfaces refer to this edge; "
                               "exactly one must",
-                              Outs.size()));
-      Ok = false;
+                              outs.size()));
+      ok = false;
     }
-    if (D && ShapeOk.count(D) && !BadClusters.count(D) && Ins.size() != 1) {
-      error(E, "destination",
-            Ins.empty()
+    if (d && ShapeOk.count(d) && !BadClusters.count(d) && ins.size() != 1) {
+      error(e, "destination",
+            ins.empty()
                 ? fmt::format("no input interface of {} refers to this edge",
-                              describeBlock(*D))
+                              describeBlock(*d))
                 : fmt::format("{} input interfaces refer to this edge; "
                               "exactly one must",
-                              Ins.size()));
-      Ok = false;
+                              ins.size()));
+      ok = false;
     }
-    for (int I = 0; I < E.rearranges_size(); ++I) {
-      RearrangeType T = E.rearranges(I).type();
-      if (T == REARRANGE_UNSPECIFIED || !RearrangeType_IsValid(T)) {
-        error(E, fmt::format("rearranges[{}].type", I),
+    for (int i = 0; i < e.rearranges_size(); ++i) {
+      RearrangeType t = e.rearranges(i).type();
+      if (t == REARRANGE_UNSPECIFIED || !RearrangeType_IsValid(t)) {
+        error(e, fmt::format("rearranges[{}].type", i),
               "missing or unknown rearrangement type");
-        Ok = false;
+        ok = false;
       }
     }
-    if (Ok && Outs.size() == 1 && Ins.size() == 1)
-      checkEdgeShape(E, Outs[0], Ins[0]);
+    if (ok && outs.size() == 1 && ins.size() == 1)
+      checkEdgeShape(e, outs[0], ins[0]);
   }
 }
 
-void Validator::checkEdgeShape(const Edge &E, const IfaceRef &Src,
-                               const IfaceRef &Dst) {
-  const EdgeCluster &SC = Src.Block->output_clusters(Src.Cluster);
-  const EdgeCluster &DC = Dst.Block->input_clusters(Dst.Cluster);
-  Box SB = interfaceBox(SC.interfaces(Src.Index), Dims::fromProto(SC.shape()));
-  Box DB = interfaceBox(DC.interfaces(Dst.Index), Dims::fromProto(DC.shape()));
-  std::vector<int64_t> Shape = SB.Size.present();
-  for (int I = 0; I < E.rearranges_size(); ++I) {
-    Expected<std::vector<int64_t>> Next =
-        rearrangedShape(E.rearranges(I), Shape);
-    if (!Next) {
-      error(E, fmt::format("rearranges[{}]", I),
-            fmt::format("{} (input shape {})", toString(Next.takeError()),
-                        shapeStr(Shape)));
+void Validator::checkEdgeShape(const Edge &e, const IfaceRef &src,
+                               const IfaceRef &dst) {
+  const EdgeCluster &sc = src.Block->output_clusters(src.Cluster);
+  const EdgeCluster &dc = dst.Block->input_clusters(dst.Cluster);
+  Box sb = interfaceBox(sc.interfaces(src.Index), Dims::fromProto(sc.shape()));
+  Box db = interfaceBox(dc.interfaces(dst.Index), Dims::fromProto(dc.shape()));
+  std::vector<int64_t> shape = sb.Size.present();
+  for (int i = 0; i < e.rearranges_size(); ++i) {
+    Expected<std::vector<int64_t>> next =
+        rearrangedShape(e.rearranges(i), shape);
+    if (!next) {
+      error(e, fmt::format("rearranges[{}]", i),
+            fmt::format("{} (input shape {})", toString(next.takeError()),
+                        shapeStr(shape)));
       return;
     }
-    Shape = *Next;
+    shape = *next;
   }
-  std::vector<int64_t> Want = DB.Size.present();
-  if (Shape == Want)
+  std::vector<int64_t> want = db.Size.present();
+  if (shape == want)
     return;
-  if (E.rearranges_size() == 0)
-    error(E, "rearranges",
+  if (e.rearranges_size() == 0)
+    error(e, "rearranges",
           fmt::format("source interface size {} does not match destination "
                       "interface size {}; add a rearrangement (e.g. RESHAPE)",
-                      SB.Size.str(), DB.Size.str()));
+                      sb.Size.str(), db.Size.str()));
   else
-    error(E, "rearranges",
+    error(e, "rearranges",
           fmt::format("rearrangements turn the source interface size {} into "
                       "{}, but the destination interface size is {}",
-                      SB.Size.str(), shapeStr(Shape), DB.Size.str()));
+                      sb.Size.str(), shapeStr(shape), db.Size.str()));
 }
 
 //===----------------------------------------------------------------------===//
 // Roles and precisions
 //===----------------------------------------------------------------------===//
 
-std::vector<const TaskBlock *> Validator::clusterSources(const TaskBlock &B,
-                                                         int Cluster) {
-  std::vector<const TaskBlock *> Srcs;
-  for (const Interface &If : B.input_clusters(Cluster).interfaces()) {
-    auto It = Edges.find(If.edge_id());
-    if (It == Edges.end() || !It->second->has_source())
+std::vector<const TaskBlock *> Validator::clusterSources(const TaskBlock &b,
+                                                         int cluster) {
+  std::vector<const TaskBlock *> srcs;
+  for (const Interface &iface : b.input_clusters(cluster).interfaces()) {
+    auto it = Edges.find(iface.edge_id());
+    if (it == Edges.end() || !it->second->has_source())
       continue;
-    if (const TaskBlock *S = block(It->second->source()))
-      Srcs.push_back(S);
+    if (const TaskBlock *s = block(it->second->source()))
+      srcs.push_back(s);
   }
-  return Srcs;
+  return srcs;
 }
 
 /// Precision of the data arriving in an input cluster, or UNSPECIFIED if
 /// unknown (no source) or mixed (reported).
-Precision Validator::clusterPrecision(const TaskBlock &B, int Cluster) {
-  Precision P = PRECISION_UNSPECIFIED;
-  for (const TaskBlock *S : clusterSources(B, Cluster)) {
-    if (P != PRECISION_UNSPECIFIED && S->precision() != P) {
-      error(B, fieldName(true, Cluster),
+Precision Validator::clusterPrecision(const TaskBlock &b, int cluster) {
+  Precision p = PRECISION_UNSPECIFIED;
+  for (const TaskBlock *s : clusterSources(b, cluster)) {
+    if (p != PRECISION_UNSPECIFIED && s->precision() != p) {
+      error(b, fieldName(true, cluster),
             fmt::format("interfaces receive mixed precisions {} and {}",
-                        precisionName(P), precisionName(S->precision())));
+                        precisionName(p), precisionName(s->precision())));
       return PRECISION_UNSPECIFIED;
     }
-    P = S->precision();
+    p = s->precision();
   }
-  return P;
+  return p;
 }
 
-void Validator::checkRolesAndPrecisions(const TaskBlock &B) {
-  if (isStorageBlock(B.type())) {
+void Validator::checkRolesAndPrecisions(const TaskBlock &b) {
+  if (isStorageBlock(b.type())) {
     // Storage blocks store what they receive: the precision must match.
-    if (B.input_clusters_size() != 1)
+    if (b.input_clusters_size() != 1)
       return;
-    for (const TaskBlock *S : clusterSources(B, 0))
-      if (S->precision() != B.precision() &&
-          Precision_IsValid(S->precision()) &&
-          S->precision() != PRECISION_UNSPECIFIED)
-        error(B, "precision",
+    for (const TaskBlock *s : clusterSources(b, 0))
+      if (s->precision() != b.precision() &&
+          Precision_IsValid(s->precision()) &&
+          s->precision() != PRECISION_UNSPECIFIED)
+        error(b, "precision",
               fmt::format("is {} but its source {} produces {}; storage "
                           "blocks do not convert precisions",
-                          precisionName(B.precision()), describeBlock(*S),
-                          precisionName(S->precision())));
+                          precisionName(b.precision()), describeBlock(*s),
+                          precisionName(s->precision())));
     return;
   }
-  std::vector<InputRole> Roles = inputRoles(B);
-  Precision DataP = PRECISION_UNSPECIFIED, WeightP = PRECISION_UNSPECIFIED;
-  Precision BiasP = PRECISION_UNSPECIFIED, AlphaP = PRECISION_UNSPECIFIED;
-  bool HasBias = false;
-  for (int I = 0; I < int(Roles.size()); ++I) {
-    InputRole R = Roles[I];
-    std::vector<BlockType> Allowed = allowedSources(B.type(), R);
-    for (const TaskBlock *S : clusterSources(B, I))
-      if (!is_contained(Allowed, S->type())) {
-        std::string Names;
-        for (BlockType T : Allowed)
-          Names += (Names.empty() ? "" : " or ") + blockTypeName(T);
-        error(B, fieldName(true, I),
+  std::vector<InputRole> roles = inputRoles(b);
+  Precision dataP = PRECISION_UNSPECIFIED, weightP = PRECISION_UNSPECIFIED;
+  Precision biasP = PRECISION_UNSPECIFIED, alphaP = PRECISION_UNSPECIFIED;
+  bool hasBias = false;
+  for (int i = 0; i < int(roles.size()); ++i) {
+    InputRole r = roles[i];
+    std::vector<BlockType> allowed = allowedSources(b.type(), r);
+    for (const TaskBlock *s : clusterSources(b, i))
+      if (!is_contained(allowed, s->type())) {
+        std::string names;
+        for (BlockType t : allowed)
+          names += (names.empty() ? "" : " or ") + blockTypeName(t);
+        error(b, fieldName(true, i),
               fmt::format("the {} of {} must come from {}, but {} feeds it",
-                          roleName(R), blockTypeName(B.type()), Names,
-                          describeBlock(*S)));
+                          roleName(r), blockTypeName(b.type()), names,
+                          describeBlock(*s)));
       }
-    Precision P = clusterPrecision(B, I);
-    if (P == PRECISION_UNSPECIFIED)
+    Precision p = clusterPrecision(b, i);
+    if (p == PRECISION_UNSPECIFIED)
       continue;
-    switch (R) {
+    switch (r) {
     case InputRole::Data:
-      if (DataP != PRECISION_UNSPECIFIED &&
-          isFloatPrecision(DataP) != isFloatPrecision(P))
-        error(B, fieldName(true, I),
+      if (dataP != PRECISION_UNSPECIFIED &&
+          isFloatPrecision(dataP) != isFloatPrecision(p))
+        error(b, fieldName(true, i),
               fmt::format("mixes float and integer inputs ({} and {})",
-                          precisionName(DataP), precisionName(P)));
-      DataP = P;
+                          precisionName(dataP), precisionName(p)));
+      dataP = p;
       break;
     case InputRole::Weight:
-      WeightP = P;
+      weightP = p;
       break;
     case InputRole::Alpha:
-      AlphaP = P;
+      alphaP = p;
       break;
     case InputRole::Bias:
-      HasBias = true;
-      BiasP = P;
+      hasBias = true;
+      biasP = p;
       break;
     }
   }
-  if (DataP == PRECISION_UNSPECIFIED)
+  if (dataP == PRECISION_UNSPECIFIED)
     return;
-  bool FloatIn = isFloatPrecision(DataP);
-  Precision Out = B.precision();
-  std::string DataName = precisionName(DataP);
-  BlockType T = B.type();
-  auto Class = [](Precision P) { return isFloatPrecision(P) ? "float" : "integer"; };
-  if (WeightP != PRECISION_UNSPECIFIED && isFloatPrecision(WeightP) != FloatIn)
-    error(B, "precision",
+  bool floatIn = isFloatPrecision(dataP);
+  Precision out = b.precision();
+  std::string dataName = precisionName(dataP);
+  BlockType t = b.type();
+  auto precisionClass = [](Precision p) {
+    return isFloatPrecision(p) ? "float" : "integer";
+  };
+  if (weightP != PRECISION_UNSPECIFIED && isFloatPrecision(weightP) != floatIn)
+    error(b, "precision",
           fmt::format("{} inputs with {} weights; both must be integer or both "
                       "float",
-                      DataName, precisionName(WeightP)));
-  if (AlphaP != PRECISION_UNSPECIFIED && isFloatPrecision(AlphaP) != FloatIn)
-    error(B, "precision",
+                      dataName, precisionName(weightP)));
+  if (alphaP != PRECISION_UNSPECIFIED && isFloatPrecision(alphaP) != floatIn)
+    error(b, "precision",
           fmt::format("{} inputs with {} alpha; both must be integer or both "
                       "float",
-                      DataName, precisionName(AlphaP)));
-  if (HasBias) {
-    bool BiasOk = FloatIn ? isFloatPrecision(BiasP) : BiasP == INT32;
-    if (!BiasOk)
-      error(B, "precision",
-            fmt::format("bias is {} but {} inputs need a {} bias", 
-                        precisionName(BiasP), Class(DataP),
-                        FloatIn ? "FLOAT16 or FLOAT32" : "INT32"));
+                      dataName, precisionName(alphaP)));
+  if (hasBias) {
+    bool biasOk = floatIn ? isFloatPrecision(biasP) : biasP == INT32;
+    if (!biasOk)
+      error(b, "precision",
+            fmt::format("bias is {} but {} inputs need a {} bias",
+                        precisionName(biasP), precisionClass(dataP),
+                        floatIn ? "FLOAT16 or FLOAT32" : "INT32"));
   }
   // The output precision each compute kind produces from its inputs.
-  switch (outputRule(kindOf(B))) {
+  switch (outputRule(kindOf(b))) {
   case OutputRule::Accumulates:
-    if (!FloatIn && Out != INT32)
-      error(B, "precision",
+    if (!floatIn && out != INT32)
+      error(b, "precision",
             fmt::format("{} with {} inputs must produce INT32, got {}",
-                        blockTypeName(T), DataName, precisionName(Out)));
-    if (FloatIn && !isFloatPrecision(Out))
-      error(B, "precision",
+                        blockTypeName(t), dataName, precisionName(out)));
+    if (floatIn && !isFloatPrecision(out))
+      error(b, "precision",
             fmt::format("{} with {} inputs must produce FLOAT16 or FLOAT32, "
                         "got {}",
-                        blockTypeName(T), DataName, precisionName(Out)));
+                        blockTypeName(t), dataName, precisionName(out)));
     break;
   case OutputRule::Keeps:
-    if (Out != DataP)
-      error(B, "precision",
+    if (out != dataP)
+      error(b, "precision",
             fmt::format("{} keeps its input precision {}, got {}",
-                        blockTypeName(T), DataName, precisionName(Out)));
+                        blockTypeName(t), dataName, precisionName(out)));
     break;
   case OutputRule::Table: {
-    int64_t TableSize = B.data().int32_data_size() +
-                        B.data().uint32_data_size() +
-                        B.data().float_data_size();
-    if (FloatIn || DataP == INT32 || DataP == UINT32)
-      error(B, "precision",
+    int64_t tableSize = b.data().int32_data_size() +
+                        b.data().uint32_data_size() +
+                        b.data().float_data_size();
+    if (floatIn || dataP == INT32 || dataP == UINT32)
+      error(b, "precision",
             fmt::format("CLUT indexes its table with the input value; {} "
                         "inputs are not supported (use INT8, UINT8, INT9, "
                         "INT16, UINT16 or TERNARY)",
-                        DataName));
-    else if (TableSize > 0 && // no table: reported by checkData
-             TableSize != precisionMax(DataP) - precisionMin(DataP) + 1)
-      error(B, "data",
+                        dataName));
+    else if (tableSize > 0 && // no table: reported by checkData
+             tableSize != precisionMax(dataP) - precisionMin(dataP) + 1)
+      error(b, "data",
             fmt::format("CLUT table for {} inputs needs {} entries (one per "
                         "input value from {}), got {}",
-                        DataName, precisionMax(DataP) - precisionMin(DataP) + 1,
-                        precisionMin(DataP), TableSize));
+                        dataName, precisionMax(dataP) - precisionMin(dataP) + 1,
+                        precisionMin(dataP), tableSize));
     break;
   }
   case OutputRule::Any:
     break;
   case OutputRule::SameClass:
-    if (isFloatPrecision(Out) != FloatIn)
-      error(B, "precision",
-            fmt::format(
-                "{} with {} inputs must have {} output precision, got {}",
-                blockTypeName(T), DataName, Class(DataP), precisionName(Out)));
+    if (isFloatPrecision(out) != floatIn)
+      error(
+          b, "precision",
+          fmt::format("{} with {} inputs must have {} output precision, got {}",
+                      blockTypeName(t), dataName, precisionClass(dataP),
+                      precisionName(out)));
     break;
   case OutputRule::Stored:
     llvm_unreachable("storage blocks returned above");
@@ -701,112 +703,112 @@ void Validator::checkRolesAndPrecisions(const TaskBlock &B) {
 // Data and attributes
 //===----------------------------------------------------------------------===//
 
-void Validator::checkData(const TaskBlock &B) {
-  const Data &D = B.data();
-  BlockType T = B.type();
-  int NI = D.int32_data_size(), NU = D.uint32_data_size(),
-      NF = D.float_data_size();
-  bool HasData = NI + NU + NF > 0;
-  bool HasInit = B.has_init();
-  bool CarriesData = carriesData(kindOf(B));
-  if (HasData && !CarriesData) {
-    error(B, "data", "only SW, SWFC, SB and CLUT blocks carry data");
+void Validator::checkData(const TaskBlock &b) {
+  const Data &d = b.data();
+  BlockType t = b.type();
+  int ni = d.int32_data_size(), nu = d.uint32_data_size(),
+      nf = d.float_data_size();
+  bool hasData = ni + nu + nf > 0;
+  bool hasInit = b.has_init();
+  bool carries = carriesData(kindOf(b));
+  if (hasData && !carries) {
+    error(b, "data", "only SW, SWFC, SB and CLUT blocks carry data");
     return;
   }
-  if (HasInit && blockRole(kindOf(B)) != BlockRole::Param) {
-    error(B, "init", "only SW, SWFC and SB blocks may be initialised");
+  if (hasInit && blockRole(kindOf(b)) != BlockRole::Param) {
+    error(b, "init", "only SW, SWFC and SB blocks may be initialised");
     return;
   }
-  if (!CarriesData)
+  if (!carries)
     return;
-  if (HasInit) {
-    const WeightInit &I = B.init();
-    if (I.kind() != WeightInit::UNIFORM && I.kind() != WeightInit::CONSTANT)
-      error(B, "init.kind", "must be UNIFORM or CONSTANT");
-    if (!std::isfinite(I.scale()) ||
-        (I.kind() == WeightInit::UNIFORM && I.scale() < 0))
-      error(B, "init.scale",
+  if (hasInit) {
+    const WeightInit &i = b.init();
+    if (i.kind() != WeightInit::UNIFORM && i.kind() != WeightInit::CONSTANT)
+      error(b, "init.kind", "must be UNIFORM or CONSTANT");
+    if (!std::isfinite(i.scale()) ||
+        (i.kind() == WeightInit::UNIFORM && i.scale() < 0))
+      error(b, "init.scale",
             fmt::format("must be finite (and >= 0 for UNIFORM), got {}",
-                        I.scale()));
+                        i.scale()));
   }
-  bool HasProducer = B.input_clusters_size() > 0 &&
-                     B.input_clusters(0).interfaces_size() > 0;
-  if (T != CLUT) {
-    int Sources = int(HasData) + int(HasInit) + int(HasProducer);
-    if (Sources == 0) {
-      error(B, "data",
+  bool hasProducer =
+      b.input_clusters_size() > 0 && b.input_clusters(0).interfaces_size() > 0;
+  if (t != CLUT) {
+    int sources = int(hasData) + int(hasInit) + int(hasProducer);
+    if (sources == 0) {
+      error(b, "data",
             "has neither data, init nor a producing edge; weights and biases "
             "need values");
       return;
     }
-    if (Sources > 1) {
-      error(B, "data",
+    if (sources > 1) {
+      error(b, "data",
             "more than one of data, init and a producing edge give this "
             "block's values");
       return;
     }
   }
-  if (!HasData) {
-    if (T == CLUT)
-      error(B, "data", "CLUT needs its table in data");
+  if (!hasData) {
+    if (t == CLUT)
+      error(b, "data", "CLUT needs its table in data");
     return;
   }
-  if (!Precision_IsValid(B.precision()) ||
-      B.precision() == PRECISION_UNSPECIFIED)
+  if (!Precision_IsValid(b.precision()) ||
+      b.precision() == PRECISION_UNSPECIFIED)
     return;
-  Precision P = B.precision();
-  DataContainer C = dataContainer(P);
-  const char *Want = C == DataContainer::Float    ? "float_data"
-                     : C == DataContainer::UInt32 ? "uint32_data"
+  Precision p = b.precision();
+  DataContainer c = dataContainer(p);
+  const char *want = c == DataContainer::Float    ? "float_data"
+                     : c == DataContainer::UInt32 ? "uint32_data"
                                                   : "int32_data";
-  int Wrong = C == DataContainer::Float    ? NI + NU
-              : C == DataContainer::UInt32 ? NI + NF
-                                           : NU + NF;
-  if (Wrong) {
-    error(B, "data",
+  int wrong = c == DataContainer::Float    ? ni + nu
+              : c == DataContainer::UInt32 ? ni + nf
+                                           : nu + nf;
+  if (wrong) {
+    error(b, "data",
           fmt::format("{} values belong in {}, but {} values are in other "
                       "containers",
-                      precisionName(P), Want, Wrong));
+                      precisionName(p), want, wrong));
     return;
   }
-  if (D.precision() != PRECISION_UNSPECIFIED && D.precision() != P)
-    error(B, "data.precision",
+  if (d.precision() != PRECISION_UNSPECIFIED && d.precision() != p)
+    error(b, "data.precision",
           fmt::format("is {} but the block precision is {}",
-                      precisionName(D.precision()), precisionName(P)));
-  int N = NI + NU + NF;
-  if (T != CLUT) {
-    std::vector<int64_t> Shape = storageShape(B);
-    int64_t Need = blockDims(B).volume();
-    if (N != Need)
-      error(B, "data",
-            fmt::format("has {} values but shape {} needs {}", N,
-                        blockDims(B).str(), Need));
-    if (D.shape_size() &&
-        std::vector<int64_t>(D.shape().begin(), D.shape().end()) != Shape)
-      error(B, "data.shape",
+                      precisionName(d.precision()), precisionName(p)));
+  int n = ni + nu + nf;
+  if (t != CLUT) {
+    std::vector<int64_t> shape = storageShape(b);
+    int64_t need = blockDims(b).volume();
+    if (n != need)
+      error(b, "data",
+            fmt::format("has {} values but shape {} needs {}", n,
+                        blockDims(b).str(), need));
+    if (d.shape_size() &&
+        std::vector<int64_t>(d.shape().begin(), d.shape().end()) != shape)
+      error(b, "data.shape",
             fmt::format("{} does not match the block shape {}",
-                        shapeStr(std::vector<int64_t>(D.shape().begin(),
-                                                      D.shape().end())),
-                        shapeStr(Shape)));
-  } else if (D.shape_size() && (D.shape_size() != 1 || D.shape(0) != N)) {
-    error(B, "data.shape", fmt::format("a CLUT table is 1-D with {} entries", N));
+                        shapeStr(std::vector<int64_t>(d.shape().begin(),
+                                                      d.shape().end())),
+                        shapeStr(shape)));
+  } else if (d.shape_size() && (d.shape_size() != 1 || d.shape(0) != n)) {
+    error(b, "data.shape",
+          fmt::format("a CLUT table is 1-D with {} entries", n));
   }
-  if (C == DataContainer::Float) {
-    for (int I = 0; I < NF; ++I)
-      if (!std::isfinite(D.float_data(I))) {
-        error(B, "data", fmt::format("float_data[{}] is not finite", I));
+  if (c == DataContainer::Float) {
+    for (int i = 0; i < nf; ++i)
+      if (!std::isfinite(d.float_data(i))) {
+        error(b, "data", fmt::format("float_data[{}] is not finite", i));
         return;
       }
     return;
   }
-  for (int I = 0; I < N; ++I) {
-    int64_t V = C == DataContainer::UInt32 ? int64_t(D.uint32_data(I))
-                                           : int64_t(D.int32_data(I));
-    if (V < precisionMin(P) || V > precisionMax(P)) {
-      error(B, "data",
-            fmt::format("{}[{}] = {} is outside the {} range [{}, {}]", Want, I,
-                        V, precisionName(P), precisionMin(P),
-                        precisionMax(P)));
+  for (int i = 0; i < n; ++i) {
+    int64_t v = c == DataContainer::UInt32 ? int64_t(d.uint32_data(i))
+                                           : int64_t(d.int32_data(i));
+    if (v < precisionMin(p) || v > precisionMax(p)) {
+      error(b, "data",
+            fmt::format("{}[{}] = {} is outside the {} range [{}, {}]", want, i,
+                        v, precisionName(p), precisionMin(p), precisionMax(p)));
       return;
     }
   }
@@ -815,8 +817,8 @@ void Validator::checkData(const TaskBlock &B) {
 /// The attributes of a block kind, in groups.
 enum class AttrGroup { Window, Dilation, Cmp, ConstA, ConstB, Neuron, None };
 
-AttrGroup attrGroup(AttributeType A) {
-  switch (A) {
+AttrGroup attrGroup(AttributeType a) {
+  switch (a) {
   case KERNEL_X:
   case KERNEL_Y:
   case STRIDE_X:
@@ -849,18 +851,18 @@ AttrGroup attrGroup(AttributeType A) {
 /// Whether attribute group \p G (not the window's, which follows the WINDOW
 /// column) applies to kind \p K: its ATTRS column. CC and CC2D take a bias
 /// only as an SB cluster, not as CONST_B.
-bool kindTakes(BlockKind K, AttrGroup G) {
-  switch (attrSet(K)) {
+bool kindTakes(BlockKind k, AttrGroup g) {
+  switch (attrSet(k)) {
   case AttrSet::Dilation:
-    return G == AttrGroup::Dilation;
+    return g == AttrGroup::Dilation;
   case AttrSet::Cmp:
-    return G == AttrGroup::Cmp;
+    return g == AttrGroup::Cmp;
   case AttrSet::ConstAB:
-    return G == AttrGroup::ConstA || G == AttrGroup::ConstB;
+    return g == AttrGroup::ConstA || g == AttrGroup::ConstB;
   case AttrSet::ConstB:
-    return G == AttrGroup::ConstB;
+    return g == AttrGroup::ConstB;
   case AttrSet::Neuron:
-    return G == AttrGroup::Neuron;
+    return g == AttrGroup::Neuron;
   case AttrSet::None:
     return false;
   }
@@ -868,104 +870,104 @@ bool kindTakes(BlockKind K, AttrGroup G) {
 }
 
 /// Block kinds an attribute applies to.
-bool attrApplies(AttributeType A, BlockKind K) {
-  AttrGroup G = attrGroup(A);
-  if (G == AttrGroup::Window)
-    return hasWindow(K);
-  return G != AttrGroup::None && kindTakes(K, G);
+bool attrApplies(AttributeType a, BlockKind k) {
+  AttrGroup g = attrGroup(a);
+  if (g == AttrGroup::Window)
+    return hasWindow(k);
+  return g != AttrGroup::None && kindTakes(k, g);
 }
 
-void Validator::checkAttributes(const TaskBlock &B) {
-  std::set<int> Seen;
-  BlockType T = B.type();
-  for (int I = 0; I < B.attributes_size(); ++I) {
-    const Attribute &A = B.attributes(I);
-    std::string F = fmt::format("attributes[{}]", I);
-    AttributeType AT = A.type();
-    if (AT == ATTRIBUTE_UNSPECIFIED || !AttributeType_IsValid(AT)) {
-      error(B, F + ".type", "missing or unknown attribute type");
+void Validator::checkAttributes(const TaskBlock &b) {
+  std::set<int> seen;
+  BlockType t = b.type();
+  for (int i = 0; i < b.attributes_size(); ++i) {
+    const Attribute &a = b.attributes(i);
+    std::string f = fmt::format("attributes[{}]", i);
+    AttributeType at = a.type();
+    if (at == ATTRIBUTE_UNSPECIFIED || !AttributeType_IsValid(at)) {
+      error(b, f + ".type", "missing or unknown attribute type");
       continue;
     }
-    std::string Name = attributeName(AT);
-    if (!Seen.insert(AT).second) {
-      error(B, F, fmt::format("{} is given more than once", Name));
+    std::string name = attributeName(at);
+    if (!seen.insert(at).second) {
+      error(b, f, fmt::format("{} is given more than once", name));
       continue;
     }
-    if (!attrApplies(AT, kindOf(B))) {
-      error(B, F, fmt::format("{} does not apply to {}", Name,
-                              blockTypeName(T)));
+    if (!attrApplies(at, kindOf(b))) {
+      error(b, f,
+            fmt::format("{} does not apply to {}", name, blockTypeName(t)));
       continue;
     }
-    if (A.value_case() == Attribute::VALUE_NOT_SET) {
-      error(B, F, fmt::format("{} has no int_value or float_value", Name));
+    if (a.value_case() == Attribute::VALUE_NOT_SET) {
+      error(b, f, fmt::format("{} has no int_value or float_value", name));
       continue;
     }
-    double V = A.value_case() == Attribute::kIntValue ? double(A.int_value())
-                                                      : A.float_value();
-    if (!std::isfinite(V)) {
-      error(B, F, fmt::format("{} is not finite", Name));
+    double v = a.value_case() == Attribute::kIntValue ? double(a.int_value())
+                                                      : a.float_value();
+    if (!std::isfinite(v)) {
+      error(b, f, fmt::format("{} is not finite", name));
       continue;
     }
-    bool IntOnly = AT <= DILATION_Y || AT == RESET_MODE;
-    if (IntOnly && A.value_case() != Attribute::kIntValue) {
-      error(B, F, fmt::format("{} must be an int_value", Name));
+    bool intOnly = at <= DILATION_Y || at == RESET_MODE;
+    if (intOnly && a.value_case() != Attribute::kIntValue) {
+      error(b, f, fmt::format("{} must be an int_value", name));
       continue;
     }
-    Dims D = blockDims(B);
-    if ((AT == KERNEL_X && D.has(DKX) && V != D[DKX]) ||
-        (AT == KERNEL_Y && D.has(DKY) && V != D[DKY]))
-      error(B, F,
-            fmt::format("{} = {} disagrees with the shape's {} = {}", Name, V,
-                        AT == KERNEL_X ? "kx" : "ky",
-                        AT == KERNEL_X ? D[DKX] : D[DKY]));
-    else if ((AT == STRIDE_X || AT == STRIDE_Y || AT == DILATION_X ||
-              AT == DILATION_Y) &&
-             V < 1)
-      error(B, F, fmt::format("{} must be >= 1, got {}", Name, V));
-    else if (AT >= PAD_UP && AT <= PAD_RIGHT && V < 0)
-      error(B, F, fmt::format("{} must be >= 0, got {}", Name, V));
-    else if (AT == RESET_MODE && V != 0 && V != 1)
-      error(B, F,
+    Dims d = blockDims(b);
+    if ((at == KERNEL_X && d.has(DKX) && v != d[DKX]) ||
+        (at == KERNEL_Y && d.has(DKY) && v != d[DKY]))
+      error(b, f,
+            fmt::format("{} = {} disagrees with the shape's {} = {}", name, v,
+                        at == KERNEL_X ? "kx" : "ky",
+                        at == KERNEL_X ? d[DKX] : d[DKY]));
+    else if ((at == STRIDE_X || at == STRIDE_Y || at == DILATION_X ||
+              at == DILATION_Y) &&
+             v < 1)
+      error(b, f, fmt::format("{} must be >= 1, got {}", name, v));
+    else if (at >= PAD_UP && at <= PAD_RIGHT && v < 0)
+      error(b, f, fmt::format("{} must be >= 0, got {}", name, v));
+    else if (at == RESET_MODE && v != 0 && v != 1)
+      error(b, f,
             fmt::format("RESET_MODE must be 0 (reset to V_RESET) or 1 "
                         "(subtract V_TH), got {}",
-                        V));
-    else if (AT == DECAY && (V < 0 || V > 1))
-      error(B, F, fmt::format("DECAY must lie in [0, 1], got {}", V));
+                        v));
+    else if (at == DECAY && (v < 0 || v > 1))
+      error(b, f, fmt::format("DECAY must lie in [0, 1], got {}", v));
   }
-  if (T == CVS && !findAttr(B, CONST_A))
-    error(B, "attributes", "CVS needs CONST_A (the scale)");
-  if (T == CLIF && !findAttr(B, V_TH))
-    error(B, "attributes", "CLIF needs V_TH (the firing threshold)");
-  if (findAttr(B, CONST_B) && B.input_clusters_size() > 0) {
-    std::vector<InputRole> Roles = inputRoles(B);
-    if (is_contained(Roles, InputRole::Bias))
-      error(B, "attributes",
+  if (t == CVS && !findAttr(b, CONST_A))
+    error(b, "attributes", "CVS needs CONST_A (the scale)");
+  if (t == CLIF && !findAttr(b, V_TH))
+    error(b, "attributes", "CLIF needs V_TH (the firing threshold)");
+  if (findAttr(b, CONST_B) && b.input_clusters_size() > 0) {
+    std::vector<InputRole> roles = inputRoles(b);
+    if (is_contained(roles, InputRole::Bias))
+      error(b, "attributes",
             "the bias is given both by an SB input cluster and by CONST_B");
   }
 }
 
-void Validator::checkWindow(const TaskBlock &B) {
-  if (!hasWindow(B.type()))
+void Validator::checkWindow(const TaskBlock &b) {
+  if (!hasWindow(b.type()))
     return;
-  Dims D = blockDims(B);
-  KernelParams K = kernelParams(B);
-  if (K.SY < 1 || K.SX < 1 || K.DY < 1 || K.DX < 1 || K.PadUp < 0 ||
-      K.PadDown < 0 || K.PadLeft < 0 || K.PadRight < 0)
+  Dims d = blockDims(b);
+  KernelParams k = kernelParams(b);
+  if (k.SY < 1 || k.SX < 1 || k.DY < 1 || k.DX < 1 || k.PadUp < 0 ||
+      k.PadDown < 0 || k.PadLeft < 0 || k.PadRight < 0)
     return; // reported by checkAttributes
-  int64_t OY = windowOutputSize(D[DIY], K.PadUp, K.PadDown, K.KY, K.SY, K.DY);
-  int64_t OX =
-      windowOutputSize(D[DIX], K.PadLeft, K.PadRight, K.KX, K.SX, K.DX);
-  if (OY != D[DY])
-    error(B, "shape",
+  int64_t oy = windowOutputSize(d[DIY], k.PadUp, k.PadDown, k.KY, k.SY, k.DY);
+  int64_t ox =
+      windowOutputSize(d[DIX], k.PadLeft, k.PadRight, k.KX, k.SX, k.DX);
+  if (oy != d[DY])
+    error(b, "shape",
           fmt::format("y = {} but the window gives (iy {} + pad {} + {} - "
                       "dilation {} * (ky {} - 1) - 1) / stride {} + 1 = {}",
-                      D[DY], D[DIY], K.PadUp, K.PadDown, K.DY, K.KY, K.SY, OY));
-  if (OX != D[DX])
-    error(B, "shape",
+                      d[DY], d[DIY], k.PadUp, k.PadDown, k.DY, k.KY, k.SY, oy));
+  if (ox != d[DX])
+    error(b, "shape",
           fmt::format("x = {} but the window gives (ix {} + pad {} + {} - "
                       "dilation {} * (kx {} - 1) - 1) / stride {} + 1 = {}",
-                      D[DX], D[DIX], K.PadLeft, K.PadRight, K.DX, K.KX, K.SX,
-                      OX));
+                      d[DX], d[DIX], k.PadLeft, k.PadRight, k.DX, k.KX, k.SX,
+                      ox));
 }
 
 //===----------------------------------------------------------------------===//
@@ -973,39 +975,39 @@ void Validator::checkWindow(const TaskBlock &B) {
 //===----------------------------------------------------------------------===//
 
 void Validator::checkAcyclic() {
-  std::map<int64_t, std::vector<int64_t>> Succ;
-  std::map<int64_t, int> InDeg;
+  std::map<int64_t, std::vector<int64_t>> succ;
+  std::map<int64_t, int> inDeg;
   for (auto &[Id, B] : Blocks)
-    InDeg[Id] = 0;
+    inDeg[Id] = 0;
   for (auto &[Id, E] : Edges) {
     if (!E->has_source() || !E->has_destination() || !block(E->source()) ||
         !block(E->destination()))
       continue;
-    Succ[E->source()].push_back(E->destination());
-    ++InDeg[E->destination()];
+    succ[E->source()].push_back(E->destination());
+    ++inDeg[E->destination()];
   }
-  std::vector<int64_t> Ready;
-  for (auto &[Id, D] : InDeg)
+  std::vector<int64_t> ready;
+  for (auto &[Id, D] : inDeg)
     if (D == 0)
-      Ready.push_back(Id);
-  size_t Done = 0;
-  while (!Ready.empty()) {
-    int64_t Id = Ready.back();
-    Ready.pop_back();
-    ++Done;
-    for (int64_t S : Succ[Id])
-      if (--InDeg[S] == 0)
-        Ready.push_back(S);
+      ready.push_back(Id);
+  size_t done = 0;
+  while (!ready.empty()) {
+    int64_t id = ready.back();
+    ready.pop_back();
+    ++done;
+    for (int64_t s : succ[id])
+      if (--inDeg[s] == 0)
+        ready.push_back(s);
   }
-  if (Done == InDeg.size())
+  if (done == inDeg.size())
     return;
-  std::string Ids;
-  for (auto &[Id, D] : InDeg)
+  std::string ids;
+  for (auto &[Id, D] : inDeg)
     if (D > 0)
-      Ids += (Ids.empty() ? "" : ", ") + std::to_string(Id);
+      ids += (ids.empty() ? "" : ", ") + std::to_string(Id);
   graphError(fmt::format("has a cycle (Task IR 1.0 graphs must be acyclic); "
                          "blocks on or after it: {}",
-                         Ids));
+                         ids));
 }
 
 std::vector<std::string> Validator::run() {
@@ -1018,29 +1020,29 @@ std::vector<std::string> Validator::run() {
   }
   checkBlockIds();
   checkEdgeIds();
-  std::map<std::string, const TaskBlock *> Names;
-  for (const TaskBlock &B : G.blocks()) {
-    checkBlockBasics(B);
-    if (!B.name().empty() && !Names.emplace(B.name(), &B).second)
-      error(B, "name",
-            fmt::format("'{}' is also the name of {}", B.name(),
-                        describeBlock(*Names[B.name()])));
-    if (checkShape(B) && B.has_id() && Blocks[B.id()] == &B &&
-        Precision_IsValid(B.precision()) &&
-        B.precision() != PRECISION_UNSPECIFIED)
-      ShapeOk.insert(&B);
+  std::map<std::string, const TaskBlock *> names;
+  for (const TaskBlock &b : G.blocks()) {
+    checkBlockBasics(b);
+    if (!b.name().empty() && !names.emplace(b.name(), &b).second)
+      error(b, "name",
+            fmt::format("'{}' is also the name of {}", b.name(),
+                        describeBlock(*names[b.name()])));
+    if (checkShape(b) && b.has_id() && Blocks[b.id()] == &b &&
+        Precision_IsValid(b.precision()) &&
+        b.precision() != PRECISION_UNSPECIFIED)
+      ShapeOk.insert(&b);
   }
-  for (const TaskBlock &B : G.blocks())
-    if (ShapeOk.count(&B)) {
-      checkClusters(B);
-      checkAttributes(B);
-      checkWindow(B);
+  for (const TaskBlock &b : G.blocks())
+    if (ShapeOk.count(&b)) {
+      checkClusters(b);
+      checkAttributes(b);
+      checkWindow(b);
     }
   checkEdgeLinks();
-  for (const TaskBlock &B : G.blocks())
-    if (ShapeOk.count(&B)) {
-      checkData(B);
-      checkRolesAndPrecisions(B);
+  for (const TaskBlock &b : G.blocks())
+    if (ShapeOk.count(&b)) {
+      checkData(b);
+      checkRolesAndPrecisions(b);
     }
   checkAcyclic();
   return Errors;
@@ -1048,21 +1050,20 @@ std::vector<std::string> Validator::run() {
 
 } // namespace
 
-std::vector<std::string> collectGraphErrors(const TaskGraph &G) {
-  return Validator(G).run();
+std::vector<std::string> collectGraphErrors(const TaskGraph &g) {
+  return Validator(g).run();
 }
 
-Error validateGraph(const TaskGraph &G) {
-  std::vector<std::string> Errs = collectGraphErrors(G);
-  if (Errs.empty())
+Error validateGraph(const TaskGraph &g) {
+  std::vector<std::string> errs = collectGraphErrors(g);
+  if (errs.empty())
     return Error::success();
-  std::string Msg = Errs.size() == 1
-                        ? Errs[0]
-                        : fmt::format("{} problems:", Errs.size());
-  if (Errs.size() > 1)
-    for (const std::string &E : Errs)
-      Msg += "\n  " + E;
-  return createStringError(inconvertibleErrorCode(), Msg);
+  std::string msg =
+      errs.size() == 1 ? errs[0] : fmt::format("{} problems:", errs.size());
+  if (errs.size() > 1)
+    for (const std::string &e : errs)
+      msg += "\n  " + e;
+  return createStringError(inconvertibleErrorCode(), msg);
 }
 
 } // namespace bangc::graph

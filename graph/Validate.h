@@ -20,10 +20,10 @@
 namespace bangc::graph {
 
 /// All problems found, in a stable order; empty if the graph is valid.
-std::vector<std::string> collectGraphErrors(const taskir::TaskGraph &G);
+std::vector<std::string> collectGraphErrors(const taskir::TaskGraph &g);
 
 /// Success, or one error listing every problem (one per line).
-llvm::Error validateGraph(const taskir::TaskGraph &G);
+llvm::Error validateGraph(const taskir::TaskGraph &g);
 
 } // namespace bangc::graph
 

@@ -11,49 +11,49 @@ using namespace bangc::taskir;
 
 namespace bangc::graph {
 
-double initUniform01(uint32_t Seed, uint64_t Index) {
-  uint64_t Z = uint64_t(Seed) + (Index + 1) * 0x9E3779B97F4A7C15ull;
-  Z = (Z ^ (Z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  Z = (Z ^ (Z >> 27)) * 0x94D049BB133111EBull;
-  Z = Z ^ (Z >> 31);
-  return double(Z >> 11) * 0x1.0p-53;
+double initUniform01(uint32_t seed, uint64_t index) {
+  uint64_t z = uint64_t(seed) + (index + 1) * 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z = z ^ (z >> 31);
+  return double(z >> 11) * 0x1.0p-53;
 }
 
-static double storeAs(double V, Precision P) {
-  return isFloatPrecision(P) ? roundToFloatPrecision(V, P)
-                             : double(realToInt(V, P));
+static double storeAs(double v, Precision p) {
+  return isFloatPrecision(p) ? roundToFloatPrecision(v, p)
+                             : double(realToInt(v, p));
 }
 
-std::vector<double> materializeInit(const WeightInit &Init, Precision P,
-                                    int64_t Count) {
-  std::vector<double> V(Count);
-  for (int64_t I = 0; I < Count; ++I) {
-    double R = Init.kind() == WeightInit::CONSTANT
-                   ? Init.scale()
-                   : Init.scale() * (2 * initUniform01(Init.seed(), I) - 1);
-    V[I] = storeAs(R, P);
+std::vector<double> materializeInit(const WeightInit &init, Precision p,
+                                    int64_t count) {
+  std::vector<double> v(count);
+  for (int64_t i = 0; i < count; ++i) {
+    double r = init.kind() == WeightInit::CONSTANT
+                   ? init.scale()
+                   : init.scale() * (2 * initUniform01(init.seed(), i) - 1);
+    v[i] = storeAs(r, p);
   }
-  return V;
+  return v;
 }
 
-Expected<std::vector<double>> blockValues(const TaskBlock &B) {
-  const Data &D = B.data();
-  if (D.int32_data_size())
-    return std::vector<double>(D.int32_data().begin(), D.int32_data().end());
-  if (D.uint32_data_size())
-    return std::vector<double>(D.uint32_data().begin(), D.uint32_data().end());
-  if (D.float_data_size()) {
-    std::vector<double> V(D.float_data().begin(), D.float_data().end());
-    if (B.precision() == FLOAT16)
-      for (double &X : V)
-        X = roundToFloatPrecision(X, FLOAT16);
-    return V;
+Expected<std::vector<double>> blockValues(const TaskBlock &b) {
+  const Data &d = b.data();
+  if (d.int32_data_size())
+    return std::vector<double>(d.int32_data().begin(), d.int32_data().end());
+  if (d.uint32_data_size())
+    return std::vector<double>(d.uint32_data().begin(), d.uint32_data().end());
+  if (d.float_data_size()) {
+    std::vector<double> v(d.float_data().begin(), d.float_data().end());
+    if (b.precision() == FLOAT16)
+      for (double &x : v)
+        x = roundToFloatPrecision(x, FLOAT16);
+    return v;
   }
-  if (B.has_init())
-    return materializeInit(B.init(), B.precision(), blockDims(B).volume());
-  return createStringError(inconvertibleErrorCode(),
-                           fmt::format("{}: has neither data nor init",
-                                       describeBlock(B)));
+  if (b.has_init())
+    return materializeInit(b.init(), b.precision(), blockDims(b).volume());
+  return createStringError(
+      inconvertibleErrorCode(),
+      fmt::format("{}: has neither data nor init", describeBlock(b)));
 }
 
 } // namespace bangc::graph

@@ -27,15 +27,15 @@
 namespace bangc::graph {
 
 /// The unit-interval draw for element \p Index (see file comment).
-double initUniform01(uint32_t Seed, uint64_t Index);
+double initUniform01(uint32_t seed, uint64_t index);
 
 /// Materialises \p Count values of precision \p P from \p Init.
-std::vector<double> materializeInit(const taskir::WeightInit &Init,
-                                    taskir::Precision P, int64_t Count);
+std::vector<double> materializeInit(const taskir::WeightInit &init,
+                                    taskir::Precision p, int64_t count);
 
 /// The values of a block that carries data (Data or WeightInit). Fails for
 /// blocks without either.
-llvm::Expected<std::vector<double>> blockValues(const taskir::TaskBlock &B);
+llvm::Expected<std::vector<double>> blockValues(const taskir::TaskBlock &b);
 
 } // namespace bangc::graph
 

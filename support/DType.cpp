@@ -43,73 +43,73 @@ constexpr DTypeRow Rows[] = {
   static_assert(sizeof(STORAGE) == BYTES, "STORAGE of " NAME " is not BYTES");
 #include "support/DTypes.def"
 
-const DTypeRow &row(DType Ty) {
+const DTypeRow &row(DType ty) {
   assert(size_t(Ty) < std::size(Rows) && "not a DType");
-  return Rows[size_t(Ty)];
+  return Rows[size_t(ty)];
 }
 
-template <typename T> T fromDouble(double V) { return T(V); }
-template <> HalfBits fromDouble<HalfBits>(double V) {
-  return {floatToHalf(float(V))};
+template <typename T> T fromDouble(double v) { return T(v); }
+template <> HalfBits fromDouble<HalfBits>(double v) {
+  return {floatToHalf(float(v))};
 }
-template <typename T> double toDouble(T V) { return double(V); }
-template <> double toDouble<HalfBits>(HalfBits V) {
-  return double(halfToFloat(V.Bits));
+template <typename T> double toDouble(T v) { return double(v); }
+template <> double toDouble<HalfBits>(HalfBits v) {
+  return double(halfToFloat(v.Bits));
 }
 
-template <typename T> void storeAs(ArrayRef<double> Values, void *Dst) {
-  auto *Out = static_cast<char *>(Dst);
-  for (size_t I = 0; I < Values.size(); ++I) {
-    T V = fromDouble<T>(Values[I]);
-    std::memcpy(Out + I * sizeof(T), &V, sizeof(T));
+template <typename T> void storeAs(ArrayRef<double> values, void *dst) {
+  auto *out = static_cast<char *>(dst);
+  for (size_t i = 0; i < values.size(); ++i) {
+    T v = fromDouble<T>(values[i]);
+    std::memcpy(out + i * sizeof(T), &v, sizeof(T));
   }
 }
 
 template <typename T>
-void loadAs(const void *Src, MutableArrayRef<double> Values) {
-  const auto *In = static_cast<const char *>(Src);
-  for (size_t I = 0; I < Values.size(); ++I) {
-    T V;
-    std::memcpy(&V, In + I * sizeof(T), sizeof(T));
-    Values[I] = toDouble(V);
+void loadAs(const void *src, MutableArrayRef<double> values) {
+  const auto *in = static_cast<const char *>(src);
+  for (size_t i = 0; i < values.size(); ++i) {
+    T v;
+    std::memcpy(&v, in + i * sizeof(T), sizeof(T));
+    values[i] = toDouble(v);
   }
 }
 
 } // namespace
 
-size_t dtypeSize(DType Ty) { return row(Ty).Bytes; }
+size_t dtypeSize(DType ty) { return row(ty).Bytes; }
 
-StringRef dtypeName(DType Ty) { return row(Ty).Name; }
+StringRef dtypeName(DType ty) { return row(ty).Name; }
 
-StringRef dtypeCName(DType Ty) { return row(Ty).CName; }
+StringRef dtypeCName(DType ty) { return row(ty).CName; }
 
-StringRef dtypeNpyDescr(DType Ty) { return row(Ty).Npy; }
+StringRef dtypeNpyDescr(DType ty) { return row(ty).Npy; }
 
-Expected<DType> parseDTypeName(StringRef Name) {
-  std::optional<DType> Ty = StringSwitch<std::optional<DType>>(Name)
+Expected<DType> parseDTypeName(StringRef name) {
+  std::optional<DType> ty = StringSwitch<std::optional<DType>>(name)
 #define BANGC_DTYPE(ENUM, NAME, KIND, BYTES, STORAGE, CTYPE, NPY, ALIAS1,      \
                     ALIAS2, ...)                                               \
   .Cases(NAME, ALIAS1, ALIAS2, DType::ENUM)
 #include "support/DTypes.def"
                                 .Default(std::nullopt);
-  if (Ty)
-    return *Ty;
-  std::string Names;
-  for (DType T : AllDTypes)
-    Names += (Names.empty() ? "" : " ") + dtypeName(T).str();
+  if (ty)
+    return *ty;
+  std::string names;
+  for (DType t : AllDTypes)
+    names += (names.empty() ? "" : " ") + dtypeName(t).str();
   return createStringError(inconvertibleErrorCode(),
                            "unknown element type '%s' (expected one of %s)",
-                           Name.str().c_str(), Names.c_str());
+                           name.str().c_str(), names.c_str());
 }
 
-bool isFloatDType(DType Ty) { return row(Ty).K == Kind::Float; }
+bool isFloatDType(DType ty) { return row(ty).K == Kind::Float; }
 
-bool isSignedIntDType(DType Ty) { return row(Ty).K == Kind::Signed; }
+bool isSignedIntDType(DType ty) { return row(ty).K == Kind::Signed; }
 
-bool isUnsignedIntDType(DType Ty) { return row(Ty).K == Kind::Unsigned; }
+bool isUnsignedIntDType(DType ty) { return row(ty).K == Kind::Unsigned; }
 
-void storeValues(DType Ty, ArrayRef<double> Values, void *Dst) {
-  switch (Ty) {
+void storeValues(DType ty, ArrayRef<double> Values, void *Dst) {
+  switch (ty) {
 #define BANGC_DTYPE(ENUM, NAME, KIND, BYTES, STORAGE, ...)                     \
   case DType::ENUM:                                                            \
     return storeAs<STORAGE>(Values, Dst);
@@ -118,8 +118,8 @@ void storeValues(DType Ty, ArrayRef<double> Values, void *Dst) {
   llvm_unreachable("unknown DType");
 }
 
-void loadValues(DType Ty, const void *Src, MutableArrayRef<double> Values) {
-  switch (Ty) {
+void loadValues(DType ty, const void *Src, MutableArrayRef<double> Values) {
+  switch (ty) {
 #define BANGC_DTYPE(ENUM, NAME, KIND, BYTES, STORAGE, ...)                     \
   case DType::ENUM:                                                            \
     return loadAs<STORAGE>(Src, Values);

@@ -29,34 +29,34 @@ inline constexpr DType AllDTypes[] = {
 };
 
 /// Size of one element in bytes.
-size_t dtypeSize(DType Ty);
+size_t dtypeSize(DType ty);
 
 /// Short canonical name: "f16", "f32", "f64", "i8", ..., "u32".
-llvm::StringRef dtypeName(DType Ty);
+llvm::StringRef dtypeName(DType ty);
 
 /// The element's type name in BANG C: "half", "float", "int8_t", ...
-llvm::StringRef dtypeCName(DType Ty);
+llvm::StringRef dtypeCName(DType ty);
 
 /// The numpy descr of a little-endian array: "<f4", "|i1", ...
-llvm::StringRef dtypeNpyDescr(DType Ty);
+llvm::StringRef dtypeNpyDescr(DType ty);
 
 /// Parses a canonical name, or one of the C/numpy spellings ("half",
 /// "float", "double", "int8".."int64", "uint8".."uint32", "float16"..).
-llvm::Expected<DType> parseDTypeName(llvm::StringRef Name);
+llvm::Expected<DType> parseDTypeName(llvm::StringRef name);
 
-bool isFloatDType(DType Ty);
-bool isSignedIntDType(DType Ty);
-bool isUnsignedIntDType(DType Ty);
+bool isFloatDType(DType ty);
+bool isSignedIntDType(DType ty);
+bool isUnsignedIntDType(DType ty);
 
 /// Writes \p Values as Values.size() elements of \p Ty to \p Dst
 /// (dtypeSize(Ty) bytes each, host order). Integer values must be in the
 /// type's range; F16 rounds to nearest even.
-void storeValues(DType Ty, llvm::ArrayRef<double> Values, void *Dst);
+void storeValues(DType ty, llvm::ArrayRef<double> values, void *dst);
 
 /// Reads Values.size() elements of \p Ty from \p Src into \p Values
 /// (exactly: every element type but I64 and F64 is exact in a double).
-void loadValues(DType Ty, const void *Src,
-                llvm::MutableArrayRef<double> Values);
+void loadValues(DType ty, const void *src,
+                llvm::MutableArrayRef<double> values);
 
 } // namespace bangc
 

@@ -5,63 +5,63 @@
 
 namespace bangc {
 
-static uint32_t floatBits(float F) {
-  uint32_t U;
-  std::memcpy(&U, &F, sizeof(U));
-  return U;
+static uint32_t floatBits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, sizeof(u));
+  return u;
 }
 
-static float bitsFloat(uint32_t U) {
-  float F;
-  std::memcpy(&F, &U, sizeof(F));
-  return F;
+static float bitsFloat(uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, sizeof(f));
+  return f;
 }
 
-float halfToFloat(uint16_t Bits) {
-  uint32_t Sign = uint32_t(Bits & 0x8000) << 16;
-  uint32_t Exp = (Bits >> 10) & 0x1f;
-  uint32_t Mant = Bits & 0x3ff;
-  if (Exp == 0x1f) // Inf or NaN; keep the payload.
-    return bitsFloat(Sign | 0x7f800000 | (Mant << 13));
-  if (Exp != 0)
-    return bitsFloat(Sign | ((Exp + 112) << 23) | (Mant << 13));
+float halfToFloat(uint16_t bits) {
+  uint32_t sign = uint32_t(bits & 0x8000) << 16;
+  uint32_t exp = (bits >> 10) & 0x1f;
+  uint32_t mant = bits & 0x3ff;
+  if (exp == 0x1f) // Inf or NaN; keep the payload.
+    return bitsFloat(sign | 0x7f800000 | (mant << 13));
+  if (exp != 0)
+    return bitsFloat(sign | ((exp + 112) << 23) | (mant << 13));
   // Zero or subnormal: value = Mant * 2^-24, exactly representable.
-  float Mag = float(Mant) * bitsFloat(0x33800000); // 2^-24
-  return (Sign ? -Mag : Mag);
+  float mag = float(mant) * bitsFloat(0x33800000); // 2^-24
+  return (sign ? -mag : mag);
 }
 
-uint16_t floatToHalf(float Value) {
-  uint32_t U = floatBits(Value);
-  uint16_t Sign = uint16_t((U >> 16) & 0x8000);
-  uint32_t Exp = (U >> 23) & 0xff;
-  uint32_t Mant = U & 0x7fffff;
-  if (Exp == 0xff) { // Inf or NaN.
-    if (Mant == 0)
-      return Sign | 0x7c00;
-    return Sign | 0x7e00 | uint16_t(Mant >> 13);
+uint16_t floatToHalf(float value) {
+  uint32_t u = floatBits(value);
+  uint16_t sign = uint16_t((u >> 16) & 0x8000);
+  uint32_t exp = (u >> 23) & 0xff;
+  uint32_t mant = u & 0x7fffff;
+  if (exp == 0xff) { // Inf or NaN.
+    if (mant == 0)
+      return sign | 0x7c00;
+    return sign | 0x7e00 | uint16_t(mant >> 13);
   }
-  int32_t HalfExp = int32_t(Exp) - 127 + 15;
-  if (HalfExp >= 0x1f) // Overflow to infinity.
-    return Sign | 0x7c00;
-  if (HalfExp <= 0) {
+  int32_t halfExp = int32_t(exp) - 127 + 15;
+  if (halfExp >= 0x1f) // Overflow to infinity.
+    return sign | 0x7c00;
+  if (halfExp <= 0) {
     // Subnormal half (or zero). Shift the full significand into place and
     // round to nearest even.
-    if (HalfExp < -10)
-      return Sign; // Rounds to zero (values below half the smallest subnormal).
-    uint32_t Full = Mant | 0x800000;
-    uint32_t Shift = uint32_t(14 - HalfExp);
-    uint32_t Res = Full >> Shift;
-    uint32_t Rem = Full & ((1u << Shift) - 1);
-    uint32_t HalfWay = 1u << (Shift - 1);
-    if (Rem > HalfWay || (Rem == HalfWay && (Res & 1)))
-      ++Res;
-    return Sign | uint16_t(Res);
+    if (halfExp < -10)
+      return sign; // Rounds to zero (values below half the smallest subnormal).
+    uint32_t full = mant | 0x800000;
+    uint32_t shift = uint32_t(14 - halfExp);
+    uint32_t res = full >> shift;
+    uint32_t rem = full & ((1u << shift) - 1);
+    uint32_t halfWay = 1u << (shift - 1);
+    if (rem > halfWay || (rem == halfWay && (res & 1)))
+      ++res;
+    return sign | uint16_t(res);
   }
-  uint32_t Res = (uint32_t(HalfExp) << 10) | (Mant >> 13);
-  uint32_t Rem = Mant & 0x1fff;
-  if (Rem > 0x1000 || (Rem == 0x1000 && (Res & 1)))
-    ++Res; // May carry into the exponent, up to infinity: that is correct.
-  return Sign | uint16_t(Res);
+  uint32_t res = (uint32_t(halfExp) << 10) | (mant >> 13);
+  uint32_t rem = mant & 0x1fff;
+  if (rem > 0x1000 || (rem == 0x1000 && (res & 1)))
+    ++res; // May carry into the exponent, up to infinity: that is correct.
+  return sign | uint16_t(res);
 }
 
 } // namespace bangc

@@ -12,11 +12,13 @@
 
 namespace bangc {
 
-float halfToFloat(uint16_t Bits);
-uint16_t floatToHalf(float Value);
+float halfToFloat(uint16_t bits);
+uint16_t floatToHalf(float value);
 
 /// Rounds a float to the nearest binary16 value and back.
-inline float roundToHalf(float Value) { return halfToFloat(floatToHalf(Value)); }
+inline float roundToHalf(float value) {
+  return halfToFloat(floatToHalf(value));
+}
 
 } // namespace bangc
 

@@ -31,9 +31,9 @@ namespace {
 constexpr char Magic[] = "\x93NUMPY";
 constexpr size_t MagicLen = 6;
 
-Error npyError(StringRef Name, const std::string &Msg) {
+Error npyError(StringRef name, const std::string &msg) {
   return createStringError(inconvertibleErrorCode(),
-                           fmt::format("{}: {}", Name.str(), Msg));
+                           fmt::format("{}: {}", name.str(), msg));
 }
 
 /// The parsed header dictionary.
@@ -49,24 +49,24 @@ struct NpyHeader {
 /// non-negative integers.
 class HeaderParser {
 public:
-  HeaderParser(StringRef Text, StringRef Name) : Text(Text), Name(Name) {}
+  HeaderParser(StringRef text, StringRef name) : Text(text), Name(name) {}
 
   Expected<NpyHeader> parse() {
-    NpyHeader H;
+    NpyHeader h;
     skipSpace();
     if (!consume('{'))
       return fail("header is not a dict (expected '{')");
     skipSpace();
     while (!consume('}')) {
-      Expected<std::string> Key = parseString();
-      if (!Key)
-        return Key.takeError();
+      Expected<std::string> key = parseString();
+      if (!key)
+        return key.takeError();
       skipSpace();
       if (!consume(':'))
-        return fail(fmt::format("expected ':' after key '{}'", *Key));
+        return fail(fmt::format("expected ':' after key '{}'", *key));
       skipSpace();
-      if (Error E = parseValue(*Key, H))
-        return std::move(E);
+      if (Error e = parseValue(*key, h))
+        return std::move(e);
       skipSpace();
       if (consume(',')) {
         skipSpace();
@@ -80,13 +80,13 @@ public:
     skipSpace();
     if (Pos != Text.size())
       return fail("trailing characters after header dict");
-    if (!H.Descr)
+    if (!h.Descr)
       return fail("header has no 'descr' key");
-    if (!H.FortranOrder)
+    if (!h.FortranOrder)
       return fail("header has no 'fortran_order' key");
-    if (!H.Shape)
+    if (!h.Shape)
       return fail("header has no 'shape' key");
-    return H;
+    return h;
   }
 
 private:
@@ -94,9 +94,9 @@ private:
   StringRef Name;
   size_t Pos = 0;
 
-  Error fail(const std::string &Msg) {
-    return npyError(Name, fmt::format("malformed .npy header at offset {}: {}",
-                                      Pos, Msg));
+  Error fail(const std::string &msg) {
+    return npyError(
+        Name, fmt::format("malformed .npy header at offset {}: {}", Pos, msg));
   }
   void skipSpace() {
     while (Pos < Text.size() &&
@@ -104,53 +104,53 @@ private:
             Text[Pos] == '\r'))
       ++Pos;
   }
-  bool consume(char C) {
-    if (Pos < Text.size() && Text[Pos] == C) {
+  bool consume(char c) {
+    if (Pos < Text.size() && Text[Pos] == c) {
       ++Pos;
       return true;
     }
     return false;
   }
-  bool consumeWord(StringRef W) {
-    if (!Text.substr(Pos).starts_with(W))
+  bool consumeWord(StringRef w) {
+    if (!Text.substr(Pos).starts_with(w))
       return false;
-    Pos += W.size();
+    Pos += w.size();
     return true;
   }
 
   Expected<std::string> parseString() {
     if (Pos >= Text.size() || (Text[Pos] != '\'' && Text[Pos] != '"'))
       return fail("expected a quoted string");
-    char Quote = Text[Pos++];
-    size_t End = Text.find(Quote, Pos);
-    if (End == StringRef::npos)
+    char quote = Text[Pos++];
+    size_t end = Text.find(quote, Pos);
+    if (end == StringRef::npos)
       return fail("unterminated string");
-    std::string S = Text.slice(Pos, End).str();
-    Pos = End + 1;
-    return S;
+    std::string s = Text.slice(Pos, end).str();
+    Pos = end + 1;
+    return s;
   }
 
   Expected<std::vector<int64_t>> parseTuple() {
     if (!consume('('))
       return fail("'shape' must be a tuple");
-    std::vector<int64_t> Dims;
+    std::vector<int64_t> dims;
     skipSpace();
     while (!consume(')')) {
-      size_t Start = Pos;
+      size_t start = Pos;
       while (Pos < Text.size() && isDigit(Text[Pos]))
         ++Pos;
-      if (Start == Pos)
+      if (start == Pos)
         return fail("'shape' entries must be non-negative integers");
       // Reject absurd digit counts before converting.
-      if (Pos - Start > 18)
+      if (Pos - start > 18)
         return fail("'shape' entry is too large");
-      int64_t D = 0;
-      if (Text.slice(Start, Pos).getAsInteger(10, D))
+      int64_t d = 0;
+      if (Text.slice(start, Pos).getAsInteger(10, d))
         return fail("'shape' entry is not an integer");
       // Python writes long ints as e.g. "3L" in very old files.
       consume('L');
-      Dims.push_back(D);
-      if (Dims.size() > 64)
+      dims.push_back(d);
+      if (dims.size() > 64)
         return fail("'shape' has more than 64 dimensions");
       skipSpace();
       if (consume(',')) {
@@ -161,226 +161,230 @@ private:
         return fail("expected ',' or ')' in 'shape'");
       break;
     }
-    return Dims;
+    return dims;
   }
 
-  Error parseValue(const std::string &Key, NpyHeader &H) {
-    if (Key == "descr") {
-      Expected<std::string> S = parseString();
-      if (!S)
-        return S.takeError();
-      H.Descr = *S;
+  Error parseValue(const std::string &key, NpyHeader &h) {
+    if (key == "descr") {
+      Expected<std::string> s = parseString();
+      if (!s)
+        return s.takeError();
+      h.Descr = *s;
       return Error::success();
     }
-    if (Key == "fortran_order") {
+    if (key == "fortran_order") {
       if (consumeWord("True"))
-        H.FortranOrder = true;
+        h.FortranOrder = true;
       else if (consumeWord("False"))
-        H.FortranOrder = false;
+        h.FortranOrder = false;
       else
         return fail("'fortran_order' must be True or False");
       return Error::success();
     }
-    if (Key == "shape") {
-      Expected<std::vector<int64_t>> Dims = parseTuple();
-      if (!Dims)
-        return Dims.takeError();
-      H.Shape = std::move(*Dims);
+    if (key == "shape") {
+      Expected<std::vector<int64_t>> dims = parseTuple();
+      if (!dims)
+        return dims.takeError();
+      h.Shape = std::move(*dims);
       return Error::success();
     }
-    return fail(fmt::format("unexpected key '{}'", Key));
+    return fail(fmt::format("unexpected key '{}'", key));
   }
 };
 
 /// Maps a numpy type string such as "<f4" to a DType and whether the data
 /// is big-endian.
-Expected<std::pair<DType, bool>> parseDescr(StringRef Descr, StringRef Name) {
-  auto Bad = [&](const char *Why) {
+Expected<std::pair<DType, bool>> parseDescr(StringRef descr, StringRef Name) {
+  auto bad = [&](const char *why) {
     return npyError(Name, fmt::format("unsupported dtype descr '{}': {}",
-                                      Descr.str(), Why));
+                                      descr.str(), why));
   };
-  if (Descr.size() < 3)
-    return Bad("expected a byte order, a kind and a size, e.g. '<f4'");
-  char Order = Descr[0];
-  char Kind = Descr[1];
-  unsigned Size = 0;
-  if (Descr.substr(2).getAsInteger(10, Size))
-    return Bad("element size is not a number");
-  if (Order != '<' && Order != '>' && Order != '|' && Order != '=')
-    return Bad("unknown byte order");
-  std::optional<DType> Ty;
-  std::string Supported;
-  for (DType T : AllDTypes) {
-    StringRef Known = dtypeNpyDescr(T);
-    if (Kind == Known[1] && Size == dtypeSize(T))
-      Ty = T;
-    Supported += (Supported.empty() ? "" : " ") + Known.drop_front().str();
+  if (descr.size() < 3)
+    return bad("expected a byte order, a kind and a size, e.g. '<f4'");
+  char order = descr[0];
+  char kind = descr[1];
+  unsigned size = 0;
+  if (descr.substr(2).getAsInteger(10, size))
+    return bad("element size is not a number");
+  if (order != '<' && order != '>' && order != '|' && order != '=')
+    return bad("unknown byte order");
+  std::optional<DType> ty;
+  std::string supported;
+  for (DType t : AllDTypes) {
+    StringRef known = dtypeNpyDescr(t);
+    if (kind == known[1] && size == dtypeSize(t))
+      ty = t;
+    supported += (supported.empty() ? "" : " ") + known.drop_front().str();
   }
-  if (!Ty)
-    return Bad(("supported element types are " + Supported).c_str());
+  if (!ty)
+    return bad(("supported element types are " + supported).c_str());
   // '=' is native order, and so is '|' ("not applicable") on a multi-byte
   // type, as numpy reads it (np.dtype('|i4') is int32 in native order);
   // every host this project supports is little-endian.
-  return std::make_pair(*Ty, Order == '>');
+  return std::make_pair(*ty, order == '>');
 }
 
-void byteSwapInPlace(std::vector<uint8_t> &Data, size_t ElemSize) {
-  if (ElemSize == 1)
+void byteSwapInPlace(std::vector<uint8_t> &data, size_t elemSize) {
+  if (elemSize == 1)
     return;
-  for (size_t I = 0; I + ElemSize <= Data.size(); I += ElemSize)
-    std::reverse(Data.begin() + I, Data.begin() + I + ElemSize);
+  for (size_t i = 0; i + elemSize <= data.size(); i += elemSize)
+    std::reverse(data.begin() + i, data.begin() + i + elemSize);
 }
 
 /// Element count of \p Shape, or nullopt if it overflows \p Limit.
-std::optional<uint64_t> checkedCount(ArrayRef<int64_t> Shape, uint64_t Limit) {
-  uint64_t N = 1;
-  for (int64_t D : Shape) {
-    if (D < 0)
+std::optional<uint64_t> checkedCount(ArrayRef<int64_t> shape, uint64_t limit) {
+  uint64_t n = 1;
+  for (int64_t d : shape) {
+    if (d < 0)
       return std::nullopt;
-    if (D != 0 && N > Limit / uint64_t(D))
+    if (d != 0 && n > limit / uint64_t(d))
       return std::nullopt;
-    N *= uint64_t(D);
+    n *= uint64_t(d);
   }
-  return N;
+  return n;
 }
 
-std::string shapeString(ArrayRef<int64_t> Shape) {
-  std::string S = "(";
-  for (int64_t D : Shape)
-    S += fmt::format("{}, ", D);
-  if (Shape.size() > 1)
-    S.resize(S.size() - 2);
-  else if (Shape.size() == 1)
-    S.resize(S.size() - 1);
-  return S + ")";
+std::string shapeString(ArrayRef<int64_t> shape) {
+  std::string s = "(";
+  for (int64_t d : shape)
+    s += fmt::format("{}, ", d);
+  if (shape.size() > 1)
+    s.resize(s.size() - 2);
+  else if (shape.size() == 1)
+    s.resize(s.size() - 1);
+  return s + ")";
 }
 
 } // namespace
 
-NpyArray::NpyArray(DType Ty, std::vector<int64_t> Shape)
-    : dtype(Ty), shape(std::move(Shape)) {
-  data.assign(size_t(numElements()) * dtypeSize(Ty), 0);
+NpyArray::NpyArray(DType ty, std::vector<int64_t> dims)
+    : dtype(ty), shape(std::move(dims)) {
+  data.assign(size_t(numElements()) * dtypeSize(ty), 0);
 }
 
 int64_t NpyArray::numElements() const {
-  int64_t N = 1;
-  for (int64_t D : shape)
-    N *= D;
-  return N;
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
 }
 
-Expected<NpyArray> parseNpy(StringRef Bytes, StringRef Name) {
-  if (Bytes.size() < MagicLen + 2 || !Bytes.starts_with(StringRef(Magic, MagicLen)))
-    return npyError(Name, "not a .npy file (bad magic string)");
-  uint8_t Major = uint8_t(Bytes[MagicLen]);
-  uint8_t Minor = uint8_t(Bytes[MagicLen + 1]);
-  if (Major < 1 || Major > 3 || Minor != 0)
-    return npyError(Name, fmt::format("unsupported .npy format version {}.{}",
-                                      Major, Minor));
-  size_t LenBytes = Major == 1 ? 2 : 4;
-  size_t Prefix = MagicLen + 2 + LenBytes;
-  if (Bytes.size() < Prefix)
-    return npyError(Name, "file truncated inside the header length");
-  uint64_t HeaderLen = 0;
-  for (size_t I = 0; I < LenBytes; ++I)
-    HeaderLen |= uint64_t(uint8_t(Bytes[MagicLen + 2 + I])) << (8 * I);
-  if (HeaderLen > Bytes.size() - Prefix)
-    return npyError(Name, fmt::format("header length {} exceeds the file size "
+Expected<NpyArray> parseNpy(StringRef bytes, StringRef name) {
+  if (bytes.size() < MagicLen + 2 ||
+      !bytes.starts_with(StringRef(Magic, MagicLen)))
+    return npyError(name, "not a .npy file (bad magic string)");
+  uint8_t major = uint8_t(bytes[MagicLen]);
+  uint8_t minor = uint8_t(bytes[MagicLen + 1]);
+  if (major < 1 || major > 3 || minor != 0)
+    return npyError(name, fmt::format("unsupported .npy format version {}.{}",
+                                      major, minor));
+  size_t lenBytes = major == 1 ? 2 : 4;
+  size_t prefix = MagicLen + 2 + lenBytes;
+  if (bytes.size() < prefix)
+    return npyError(name, "file truncated inside the header length");
+  uint64_t headerLen = 0;
+  for (size_t i = 0; i < lenBytes; ++i)
+    headerLen |= uint64_t(uint8_t(bytes[MagicLen + 2 + i])) << (8 * i);
+  if (headerLen > bytes.size() - prefix)
+    return npyError(name, fmt::format("header length {} exceeds the file size "
                                       "({} bytes)",
-                                      HeaderLen, Bytes.size()));
-  StringRef HeaderText = Bytes.substr(Prefix, HeaderLen);
-  if (Major < 3 && any_of(HeaderText, [](char C) { return uint8_t(C) >= 0x80; }))
-    return npyError(Name, "header contains non-ASCII bytes");
+                                      headerLen, bytes.size()));
+  StringRef headerText = bytes.substr(prefix, headerLen);
+  if (major < 3 &&
+      any_of(headerText, [](char c) { return uint8_t(c) >= 0x80; }))
+    return npyError(name, "header contains non-ASCII bytes");
 
-  Expected<NpyHeader> H = HeaderParser(HeaderText, Name).parse();
-  if (!H)
-    return H.takeError();
-  if (*H->FortranOrder)
-    return npyError(Name, "Fortran-order arrays are not supported; save the "
+  Expected<NpyHeader> h = HeaderParser(headerText, name).parse();
+  if (!h)
+    return h.takeError();
+  if (*h->FortranOrder)
+    return npyError(name, "Fortran-order arrays are not supported; save the "
                           "array with numpy.ascontiguousarray first");
-  auto TypeAndOrder = parseDescr(*H->Descr, Name);
-  if (!TypeAndOrder)
-    return TypeAndOrder.takeError();
-  auto [Ty, BigEndian] = *TypeAndOrder;
+  auto typeAndOrder = parseDescr(*h->Descr, name);
+  if (!typeAndOrder)
+    return typeAndOrder.takeError();
+  auto [Ty, BigEndian] = *typeAndOrder;
 
-  StringRef Payload = Bytes.substr(Prefix + HeaderLen);
-  size_t Elem = dtypeSize(Ty);
-  std::optional<uint64_t> Count =
-      checkedCount(*H->Shape, uint64_t(std::numeric_limits<int64_t>::max()) / Elem);
-  if (!Count)
-    return npyError(Name, fmt::format("shape {} is too large",
-                                      shapeString(*H->Shape)));
-  uint64_t Needed = *Count * Elem;
-  if (Needed != Payload.size())
-    return npyError(Name,
+  StringRef payload = bytes.substr(prefix + headerLen);
+  size_t elem = dtypeSize(Ty);
+  std::optional<uint64_t> count = checkedCount(
+      *h->Shape, uint64_t(std::numeric_limits<int64_t>::max()) / elem);
+  if (!count)
+    return npyError(
+        name, fmt::format("shape {} is too large", shapeString(*h->Shape)));
+  uint64_t needed = *count * elem;
+  if (needed != payload.size())
+    return npyError(name,
                     fmt::format("data length mismatch: shape {} of {} needs {} "
                                 "bytes but the file has {}",
-                                shapeString(*H->Shape), dtypeName(Ty).str(),
-                                Needed, Payload.size()));
-  NpyArray A;
-  A.dtype = Ty;
-  A.shape = std::move(*H->Shape);
-  A.data.assign(Payload.bytes_begin(), Payload.bytes_end());
+                                shapeString(*h->Shape), dtypeName(Ty).str(),
+                                needed, payload.size()));
+  NpyArray a;
+  a.dtype = Ty;
+  a.shape = std::move(*h->Shape);
+  a.data.assign(payload.bytes_begin(), payload.bytes_end());
   if (BigEndian)
-    byteSwapInPlace(A.data, Elem);
-  return A;
+    byteSwapInPlace(a.data, elem);
+  return a;
 }
 
-Expected<NpyArray> readNpy(StringRef Path) {
-  Expected<std::unique_ptr<MemoryBuffer>> Buf = readInputFile(Path);
-  if (!Buf)
-    return Buf.takeError();
-  return parseNpy((*Buf)->getBuffer(), Path);
+Expected<NpyArray> readNpy(StringRef path) {
+  Expected<std::unique_ptr<MemoryBuffer>> buf = readInputFile(path);
+  if (!buf)
+    return buf.takeError();
+  return parseNpy((*buf)->getBuffer(), path);
 }
 
-Expected<std::string> serializeNpy(const NpyArray &A) {
-  for (int64_t D : A.shape)
-    if (D < 0)
-      return createStringError(inconvertibleErrorCode(),
-                               "cannot write .npy: negative dimension in shape " +
-                                   shapeString(A.shape));
-  std::optional<uint64_t> Count = checkedCount(A.shape, UINT64_MAX / 8);
-  if (!Count || *Count * dtypeSize(A.dtype) != A.data.size())
+Expected<std::string> serializeNpy(const NpyArray &a) {
+  for (int64_t d : a.shape)
+    if (d < 0)
+      return createStringError(
+          inconvertibleErrorCode(),
+          "cannot write .npy: negative dimension in shape " +
+              shapeString(a.shape));
+  std::optional<uint64_t> count = checkedCount(a.shape, UINT64_MAX / 8);
+  if (!count || *count * dtypeSize(a.dtype) != a.data.size())
     return createStringError(
         inconvertibleErrorCode(),
         fmt::format("cannot write .npy: {} bytes of data do not match shape {} "
                     "of {}",
-                    A.data.size(), shapeString(A.shape),
-                    dtypeName(A.dtype).str()));
-  std::string Dict =
+                    a.data.size(), shapeString(a.shape),
+                    dtypeName(a.dtype).str()));
+  std::string dict =
       fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}",
-                  dtypeNpyDescr(A.dtype).str(), shapeString(A.shape));
+                  dtypeNpyDescr(a.dtype).str(), shapeString(a.shape));
   // Pad so that the data starts on a 64-byte boundary; the header ends in \n.
-  size_t Major = MagicLen + 2 + 2 + Dict.size() + 1 > 65535 ? 2 : 1;
-  size_t Prefix = MagicLen + 2 + (Major == 1 ? 2 : 4);
-  size_t Total = alignTo(Prefix + Dict.size() + 1, 64);
-  Dict.append(Total - Prefix - Dict.size() - 1, ' ');
-  Dict.push_back('\n');
-  std::string Out(Magic, MagicLen);
-  Out.push_back(char(Major));
-  Out.push_back(0);
-  uint32_t Len = uint32_t(Dict.size());
-  for (size_t I = 0; I < (Major == 1 ? 2u : 4u); ++I)
-    Out.push_back(char((Len >> (8 * I)) & 0xff));
-  Out += Dict;
-  Out.append(reinterpret_cast<const char *>(A.data.data()), A.data.size());
-  return Out;
+  size_t major = MagicLen + 2 + 2 + dict.size() + 1 > 65535 ? 2 : 1;
+  size_t prefix = MagicLen + 2 + (major == 1 ? 2 : 4);
+  size_t total = alignTo(prefix + dict.size() + 1, 64);
+  dict.append(total - prefix - dict.size() - 1, ' ');
+  dict.push_back('\n');
+  std::string out(Magic, MagicLen);
+  out.push_back(char(major));
+  out.push_back(0);
+  uint32_t len = uint32_t(dict.size());
+  for (size_t i = 0; i < (major == 1 ? 2u : 4u); ++i)
+    out.push_back(char((len >> (8 * i)) & 0xff));
+  out += dict;
+  out.append(reinterpret_cast<const char *>(a.data.data()), a.data.size());
+  return out;
 }
 
-Error writeNpy(StringRef Path, const NpyArray &A) {
-  Expected<std::string> Bytes = serializeNpy(A);
-  if (!Bytes)
-    return npyError(Path, toString(Bytes.takeError()));
-  std::error_code EC;
-  raw_fd_ostream OS(Path, EC, sys::fs::OF_None);
-  if (EC)
-    return npyError(Path, fmt::format("cannot open for writing: {}", EC.message()));
-  OS << *Bytes;
-  OS.close();
-  if (OS.has_error()) {
-    std::error_code WEC = OS.error();
-    OS.clear_error();
-    return npyError(Path, fmt::format("write failed: {}", WEC.message()));
+Error writeNpy(StringRef path, const NpyArray &a) {
+  Expected<std::string> bytes = serializeNpy(a);
+  if (!bytes)
+    return npyError(path, toString(bytes.takeError()));
+  std::error_code ec;
+  raw_fd_ostream os(path, ec, sys::fs::OF_None);
+  if (ec)
+    return npyError(path,
+                    fmt::format("cannot open for writing: {}", ec.message()));
+  os << *bytes;
+  os.close();
+  if (os.has_error()) {
+    std::error_code wec = os.error();
+    os.clear_error();
+    return npyError(path, fmt::format("write failed: {}", wec.message()));
   }
   return Error::success();
 }

@@ -27,7 +27,7 @@ struct NpyArray {
 
   NpyArray() = default;
   /// A zero-filled array of the given type and shape.
-  NpyArray(DType Ty, std::vector<int64_t> Shape);
+  NpyArray(DType ty, std::vector<int64_t> dims);
 
   int64_t numElements() const;
   size_t byteSize() const { return data.size(); }
@@ -43,14 +43,14 @@ struct NpyArray {
 };
 
 /// Parses the bytes of a .npy file. \p NameForErrors is used in messages.
-llvm::Expected<NpyArray> parseNpy(llvm::StringRef Bytes,
-                                  llvm::StringRef NameForErrors);
-llvm::Expected<NpyArray> readNpy(llvm::StringRef Path);
+llvm::Expected<NpyArray> parseNpy(llvm::StringRef bytes,
+                                  llvm::StringRef nameForErrors);
+llvm::Expected<NpyArray> readNpy(llvm::StringRef path);
 
 /// Serialises to .npy bytes (version 1.0, or 2.0 if the header needs it).
 /// Fails if data.size() does not match the shape and type.
-llvm::Expected<std::string> serializeNpy(const NpyArray &Array);
-llvm::Error writeNpy(llvm::StringRef Path, const NpyArray &Array);
+llvm::Expected<std::string> serializeNpy(const NpyArray &array);
+llvm::Error writeNpy(llvm::StringRef path, const NpyArray &array);
 
 } // namespace bangc
 

@@ -12,47 +12,47 @@ using namespace llvm;
 
 namespace {
 
-Error fileError(StringRef Path, const Twine &What) {
+Error fileError(StringRef path, const Twine &what) {
   return createStringError(inconvertibleErrorCode(),
-                           (Path + ": " + What).str());
+                           (path + ": " + what).str());
 }
 
 } // namespace
 
 Expected<std::unique_ptr<MemoryBuffer>>
-bangc::readInputFile(StringRef Path, uint64_t MaxBytes) {
-  std::string P = Path.str();
+bangc::readInputFile(StringRef path, uint64_t maxBytes) {
+  std::string p = path.str();
   // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused
   // below as not a regular file.
-  int FD = ::open(P.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (FD < 0)
-    return fileError(Path, Twine("cannot open: ") + std::strerror(errno));
-  struct stat St;
-  if (::fstat(FD, &St) != 0) {
-    int E = errno;
-    ::close(FD);
-    return fileError(Path, Twine("cannot open: ") + std::strerror(E));
+  int fd = ::open(p.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0)
+    return fileError(path, Twine("cannot open: ") + std::strerror(errno));
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    int e = errno;
+    ::close(fd);
+    return fileError(path, Twine("cannot open: ") + std::strerror(e));
   }
-  if (!S_ISREG(St.st_mode)) {
-    ::close(FD);
-    return fileError(Path, S_ISDIR(St.st_mode)
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return fileError(path, S_ISDIR(st.st_mode)
                                ? "is a directory, not a file"
                                : "is not a regular file (a device, FIFO or "
                                  "socket cannot be read as an input)");
   }
-  uint64_t Size = uint64_t(St.st_size);
-  if (Size > MaxBytes) {
-    ::close(FD);
-    return fileError(Path, Twine("is ") + Twine(Size) +
+  uint64_t size = uint64_t(st.st_size);
+  if (size > maxBytes) {
+    ::close(fd);
+    return fileError(path, Twine("is ") + Twine(size) +
                                " bytes, more than the limit of " +
-                               Twine(MaxBytes) + " bytes");
+                               Twine(maxBytes) + " bytes");
   }
   // Exactly the size fstat gave: a file that grows meanwhile is read only
   // that far.
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getOpenFileSlice(
-      FD, Path, Size, /*Offset=*/0);
-  ::close(FD);
-  if (!Buf)
-    return fileError(Path, "cannot read: " + Buf.getError().message());
-  return std::move(*Buf);
+  ErrorOr<std::unique_ptr<MemoryBuffer>> buf =
+      MemoryBuffer::getOpenFileSlice(fd, path, size, /*Offset=*/0);
+  ::close(fd);
+  if (!buf)
+    return fileError(path, "cannot read: " + buf.getError().message());
+  return std::move(*buf);
 }

@@ -26,7 +26,7 @@ constexpr uint64_t DefaultInputFileLimit = uint64_t(16) << 30;
 /// Reads the regular file \p Path whole. Errors (prefixed with the path):
 /// cannot open, not a regular file, larger than \p MaxBytes.
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
-readInputFile(llvm::StringRef Path, uint64_t MaxBytes = DefaultInputFileLimit);
+readInputFile(llvm::StringRef path, uint64_t maxBytes = DefaultInputFileLimit);
 
 } // namespace bangc
 

@@ -20,33 +20,33 @@ using namespace bangc::graph;
 namespace {
 
 std::vector<taskir::BlockType> protoTypes() {
-  std::vector<taskir::BlockType> Types;
-  const google::protobuf::EnumDescriptor *D = taskir::BlockType_descriptor();
-  for (int I = 0; I < D->value_count(); ++I)
-    if (D->value(I)->number() != taskir::BLOCK_TYPE_UNSPECIFIED)
-      Types.push_back(taskir::BlockType(D->value(I)->number()));
-  return Types;
+  std::vector<taskir::BlockType> types;
+  const google::protobuf::EnumDescriptor *d = taskir::BlockType_descriptor();
+  for (int i = 0; i < d->value_count(); ++i)
+    if (d->value(i)->number() != taskir::BLOCK_TYPE_UNSPECIFIED)
+      types.push_back(taskir::BlockType(d->value(i)->number()));
+  return types;
 }
 
-std::set<std::string> names(bool (*Pred)(BlockKind)) {
-  std::set<std::string> Out;
-  for (taskir::BlockType T : protoTypes())
-    if (Pred(*blockKind(T)))
-      Out.insert(blockTypeName(T));
-  return Out;
+std::set<std::string> names(bool (*pred)(BlockKind)) {
+  std::set<std::string> out;
+  for (taskir::BlockType t : protoTypes())
+    if (pred(*blockKind(t)))
+      out.insert(blockTypeName(t));
+  return out;
 }
 
 TEST(BlockKind, EveryProtoTypeIsARowOnce) {
-  std::set<int> Rows;
+  std::set<int> rows;
 #define TASKIR_BLOCK_KIND(NAME, ROLE, ...)                                     \
-  EXPECT_TRUE(Rows.insert(int(BlockKind::NAME)).second) << #NAME;
+  EXPECT_TRUE(rows.insert(int(BlockKind::NAME)).second) << #NAME;
 #include "graph/BlockKinds.def"
 #undef TASKIR_BLOCK_KIND
-  for (taskir::BlockType T : protoTypes()) {
-    EXPECT_TRUE(blockKind(T).has_value()) << blockTypeName(T);
-    EXPECT_EQ(Rows.count(int(T)), 1u) << blockTypeName(T) << " has no row";
+  for (taskir::BlockType t : protoTypes()) {
+    EXPECT_TRUE(blockKind(t).has_value()) << blockTypeName(t);
+    EXPECT_EQ(rows.count(int(t)), 1u) << blockTypeName(t) << " has no row";
   }
-  EXPECT_EQ(Rows.size(), protoTypes().size());
+  EXPECT_EQ(rows.size(), protoTypes().size());
   EXPECT_FALSE(blockKind(taskir::BLOCK_TYPE_UNSPECIFIED).has_value());
   EXPECT_FALSE(blockKind(taskir::BlockType(99)).has_value());
 }

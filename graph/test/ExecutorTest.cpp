@@ -21,32 +21,32 @@ namespace {
 struct Image {
   int64_t H, W, C;
   std::vector<double> V;
-  double at(int64_t Y, int64_t X, int64_t Ch) const {
-    if (Y < 0 || X < 0 || Y >= H || X >= W)
+  double at(int64_t y, int64_t x, int64_t ch) const {
+    if (y < 0 || x < 0 || y >= H || x >= W)
       return 0;
-    return V[(Y * W + X) * C + Ch];
+    return V[(y * W + x) * C + ch];
   }
 };
 
 /// Reference convolution written independently of the executor: for each
 /// output pixel, an explicit dot product over the receptive field.
-std::vector<double> refConv(const Image &In, const std::vector<double> &W,
-                            const std::vector<double> &Bias, int64_t NF,
-                            int64_t K, int64_t S, int64_t Pad, int64_t Dil,
-                            int64_t OH, int64_t OW) {
-  std::vector<double> Out;
-  for (int64_t Y = 0; Y < OH; ++Y)
-    for (int64_t X = 0; X < OW; ++X)
-      for (int64_t F = 0; F < NF; ++F) {
-        double Acc = Bias.empty() ? 0 : Bias[F];
-        for (int64_t C = 0; C < In.C; ++C)
-          for (int64_t A = 0; A < K; ++A)
-            for (int64_t B = 0; B < K; ++B)
-              Acc += In.at(Y * S - Pad + A * Dil, X * S - Pad + B * Dil, C) *
-                     W[((F * In.C + C) * K + A) * K + B];
-        Out.push_back(Acc);
+std::vector<double> refConv(const Image &in, const std::vector<double> &w,
+                            const std::vector<double> &bias, int64_t nf,
+                            int64_t k, int64_t s, int64_t pad, int64_t dil,
+                            int64_t oh, int64_t ow) {
+  std::vector<double> out;
+  for (int64_t y = 0; y < oh; ++y)
+    for (int64_t x = 0; x < ow; ++x)
+      for (int64_t f = 0; f < nf; ++f) {
+        double acc = bias.empty() ? 0 : bias[f];
+        for (int64_t c = 0; c < in.C; ++c)
+          for (int64_t a = 0; a < k; ++a)
+            for (int64_t b = 0; b < k; ++b)
+              acc += in.at(y * s - pad + a * dil, x * s - pad + b * dil, c) *
+                     w[((f * in.C + c) * k + a) * k + b];
+        out.push_back(acc);
       }
-  return Out;
+  return out;
 }
 
 // support/DTypes.def's TASKIR column is the inverse of precisionDType (the
@@ -64,65 +64,65 @@ TEST(Executor, DTypeTableAgreesWithPrecisionDType) {
 }
 
 TEST(Executor, ConvInt8ToInt32WithPaddingStrideDilation) {
-  const int64_t H = 7, W = 6, C = 3, NF = 4, K = 3, S = 2, Pad = 2, Dil = 2;
-  GraphBuilder GB;
-  int64_t X = GB.input("x", INT8, H, W, C);
-  std::vector<double> Wt = randomInts(NF * C * K * K, -128, 127, 1);
-  std::vector<double> Bs = randomInts(NF, -1000, 1000, 2);
-  int64_t Y = GB.conv2d(X, NF, Window{K, S, Pad, Dil},
-                        Param::values(INT8, Wt), Param::values(INT32, Bs),
-                        INT32, "conv");
-  GB.output(Y, "y");
-  Graph G = mustCreate(GB.take());
-  std::vector<double> In = randomInts(H * W * C, -128, 127, 3);
-  TensorMap Out = mustRun(G, {{"x", array(INT8, {H, W, C}, In)}});
-  int64_t OH = (H + 2 * Pad - Dil * (K - 1) - 1) / S + 1;
-  int64_t OW = (W + 2 * Pad - Dil * (K - 1) - 1) / S + 1;
-  EXPECT_EQ(Out["y"].shape, (std::vector<int64_t>{OH, OW, NF}));
-  EXPECT_EQ(values(Out["y"], INT32),
-            refConv({H, W, C, In}, Wt, Bs, NF, K, S, Pad, Dil, OH, OW));
+  const int64_t h = 7, w = 6, c = 3, nf = 4, k = 3, s = 2, pad = 2, dil = 2;
+  GraphBuilder gb;
+  int64_t x = gb.input("x", INT8, h, w, c);
+  std::vector<double> wt = randomInts(nf * c * k * k, -128, 127, 1);
+  std::vector<double> bs = randomInts(nf, -1000, 1000, 2);
+  int64_t y = gb.conv2d(x, nf, Window{k, s, pad, dil}, Param::values(INT8, wt),
+                        Param::values(INT32, bs), INT32, "conv");
+  gb.output(y, "y");
+  Graph g = mustCreate(gb.take());
+  std::vector<double> in = randomInts(h * w * c, -128, 127, 3);
+  TensorMap out = mustRun(g, {{"x", array(INT8, {h, w, c}, in)}});
+  int64_t oh = (h + 2 * pad - dil * (k - 1) - 1) / s + 1;
+  int64_t ow = (w + 2 * pad - dil * (k - 1) - 1) / s + 1;
+  EXPECT_EQ(out["y"].shape, (std::vector<int64_t>{oh, ow, nf}));
+  EXPECT_EQ(values(out["y"], INT32),
+            refConv({h, w, c, in}, wt, bs, nf, k, s, pad, dil, oh, ow));
 }
 
 TEST(Executor, ConvFloat32) {
-  const int64_t H = 5, W = 5, C = 2, NF = 3, K = 3;
-  GraphBuilder GB;
-  int64_t X = GB.input("x", FLOAT32, H, W, C);
-  std::vector<double> Wt = randomReals(NF * C * K * K, 4);
-  int64_t Y = GB.conv2d(X, NF, Window{K, 1, 1, 1}, Param::values(FLOAT32, Wt),
+  const int64_t h = 5, w = 5, c = 2, nf = 3, k = 3;
+  GraphBuilder gb;
+  int64_t x = gb.input("x", FLOAT32, h, w, c);
+  std::vector<double> wt = randomReals(nf * c * k * k, 4);
+  int64_t y = gb.conv2d(x, nf, Window{k, 1, 1, 1}, Param::values(FLOAT32, wt),
                         std::nullopt, FLOAT32, "conv");
-  GB.output(Y, "y");
-  Graph G = mustCreate(GB.take());
-  std::vector<double> In = randomReals(H * W * C, 5);
-  TensorMap Out = mustRun(G, {{"x", array(FLOAT32, {H, W, C}, In)}});
-  std::vector<double> Want = refConv({H, W, C, In}, Wt, {}, NF, K, 1, 1, 1, H, W);
-  std::vector<double> Got = values(Out["y"], FLOAT32);
-  ASSERT_EQ(Got.size(), Want.size());
-  for (size_t I = 0; I < Got.size(); ++I)
-    EXPECT_EQ(Got[I], double(float(Want[I]))) << I;
+  gb.output(y, "y");
+  Graph g = mustCreate(gb.take());
+  std::vector<double> in = randomReals(h * w * c, 5);
+  TensorMap out = mustRun(g, {{"x", array(FLOAT32, {h, w, c}, in)}});
+  std::vector<double> want =
+      refConv({h, w, c, in}, wt, {}, nf, k, 1, 1, 1, h, w);
+  std::vector<double> got = values(out["y"], FLOAT32);
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i)
+    EXPECT_EQ(got[i], double(float(want[i]))) << i;
 }
 
 TEST(Executor, VectorMatrixWithConstB) {
-  const int64_t NR = 6, NF = 4;
-  GraphBuilder GB;
-  int64_t X = GB.addBlock(SIFC, INT16, Dims{{DR, NR}}, "x");
-  std::vector<double> Wt = randomInts(NF * NR, -300, 300, 6);
-  int64_t Sw = GB.addBlock(SWFC, INT16, Dims{{DF, NF}, {DR, NR}});
-  GB.setParam(Sw, Param::values(INT16, Wt));
-  int64_t C = GB.addBlock(CVM, INT32, Dims{{DF, NF}, {DR, NR}});
-  GB.setAttr(C, CONST_B, -7);
-  GB.connect(X, C, {}, InputRole::Data);
-  GB.connect(Sw, C, {}, InputRole::Weight);
-  int64_t O = GB.addBlock(SO, INT32, Dims{{DF, NF}}, "y");
-  GB.connect(C, O);
-  Graph G = mustCreate(GB.take());
-  std::vector<double> In = randomInts(NR, -32768, 32767, 7);
-  TensorMap Out = mustRun(G, {{"x", array(INT16, {NR}, In)}});
-  std::vector<double> Got = values(Out["y"], INT32);
-  for (int64_t F = 0; F < NF; ++F) {
-    int64_t Acc = -7;
-    for (int64_t R = 0; R < NR; ++R)
-      Acc += int64_t(Wt[F * NR + R]) * int64_t(In[R]);
-    EXPECT_EQ(Got[F], double(std::clamp<int64_t>(Acc, INT32_MIN, INT32_MAX)));
+  const int64_t nr = 6, nf = 4;
+  GraphBuilder gb;
+  int64_t x = gb.addBlock(SIFC, INT16, Dims{{DR, nr}}, "x");
+  std::vector<double> wt = randomInts(nf * nr, -300, 300, 6);
+  int64_t sw = gb.addBlock(SWFC, INT16, Dims{{DF, nf}, {DR, nr}});
+  gb.setParam(sw, Param::values(INT16, wt));
+  int64_t c = gb.addBlock(CVM, INT32, Dims{{DF, nf}, {DR, nr}});
+  gb.setAttr(c, CONST_B, -7);
+  gb.connect(x, c, {}, InputRole::Data);
+  gb.connect(sw, c, {}, InputRole::Weight);
+  int64_t o = gb.addBlock(SO, INT32, Dims{{DF, nf}}, "y");
+  gb.connect(c, o);
+  Graph g = mustCreate(gb.take());
+  std::vector<double> in = randomInts(nr, -32768, 32767, 7);
+  TensorMap out = mustRun(g, {{"x", array(INT16, {nr}, in)}});
+  std::vector<double> got = values(out["y"], INT32);
+  for (int64_t f = 0; f < nf; ++f) {
+    int64_t acc = -7;
+    for (int64_t r = 0; r < nr; ++r)
+      acc += int64_t(wt[f * nr + r]) * int64_t(in[r]);
+    EXPECT_EQ(got[f], double(std::clamp<int64_t>(acc, INT32_MIN, INT32_MAX)));
   }
 }
 
@@ -130,341 +130,343 @@ TEST(Executor, VectorMatrixWithConstB) {
 /// blocks, with an optional SB bias / alpha.
 struct ElementwiseGraph {
   Graph G;
-  static ElementwiseGraph make(BlockType T, Precision In, Precision Out,
-                               int NumInputs, const std::vector<double> *Alpha,
-                               const std::vector<double> *Bias,
-                               std::function<void(GraphBuilder &, int64_t)> Attrs,
-                               Precision BiasP = INT32) {
-    GraphBuilder GB;
-    Dims D{{DY, 2}, {DX, 3}, {DF, 4}};
-    int64_t C = GB.addBlock(T, Out, D, "op");
-    for (int I = 0; I < NumInputs; ++I) {
-      int64_t X = GB.addBlock(SI, In, D, "x" + std::to_string(I));
-      GB.connect(X, C, {}, InputRole::Data);
+  static ElementwiseGraph
+  make(BlockType t, Precision in, Precision out, int numInputs,
+       const std::vector<double> *alpha, const std::vector<double> *bias,
+       std::function<void(GraphBuilder &, int64_t)> attrs,
+       Precision biasP = INT32) {
+    GraphBuilder gb;
+    Dims d{{DY, 2}, {DX, 3}, {DF, 4}};
+    int64_t c = gb.addBlock(t, out, d, "op");
+    for (int i = 0; i < numInputs; ++i) {
+      int64_t x = gb.addBlock(SI, in, d, "x" + std::to_string(i));
+      gb.connect(x, c, {}, InputRole::Data);
     }
-    if (Alpha) {
-      int64_t A = GB.addBlock(SB, BiasP, Dims{{DF, 4}});
-      GB.setParam(A, Param::values(BiasP, *Alpha));
-      GB.connect(A, C, {}, InputRole::Alpha);
+    if (alpha) {
+      int64_t a = gb.addBlock(SB, biasP, Dims{{DF, 4}});
+      gb.setParam(a, Param::values(biasP, *alpha));
+      gb.connect(a, c, {}, InputRole::Alpha);
     }
-    if (Bias) {
-      int64_t B = GB.addBlock(SB, BiasP, Dims{{DF, 4}});
-      GB.setParam(B, Param::values(BiasP, *Bias));
-      GB.connect(B, C, {}, InputRole::Bias);
+    if (bias) {
+      int64_t b = gb.addBlock(SB, biasP, Dims{{DF, 4}});
+      gb.setParam(b, Param::values(biasP, *bias));
+      gb.connect(b, c, {}, InputRole::Bias);
     }
-    if (Attrs)
-      Attrs(GB, C);
-    int64_t O = GB.addBlock(SO, Out, D, "y");
-    GB.connect(C, O);
-    return {mustCreate(GB.take())};
+    if (attrs)
+      attrs(gb, c);
+    int64_t o = gb.addBlock(SO, out, d, "y");
+    gb.connect(c, o);
+    return {mustCreate(gb.take())};
   }
 };
 
 TEST(Executor, CaddSumsInputsAndBiasAndSaturatesInt8) {
-  std::vector<double> Bias = {1, -1, 100, -100};
-  ElementwiseGraph E =
-      ElementwiseGraph::make(CADD, INT8, INT8, 3, nullptr, &Bias, nullptr);
-  std::vector<double> A = randomInts(24, -128, 127, 8),
-                      B = randomInts(24, -128, 127, 9),
-                      C = randomInts(24, -128, 127, 10);
-  TensorMap Out = mustRun(E.G, {{"x0", array(INT8, {2, 3, 4}, A)},
-                                {"x1", array(INT8, {2, 3, 4}, B)},
-                                {"x2", array(INT8, {2, 3, 4}, C)}});
-  std::vector<double> Got = values(Out["y"], INT8);
-  int Saturated = 0;
-  for (int I = 0; I < 24; ++I) {
-    double Sum = Bias[I % 4] + A[I] + B[I] + C[I];
-    double Want = std::clamp(Sum, -128.0, 127.0);
-    Saturated += Want != Sum;
-    EXPECT_EQ(Got[I], Want) << I;
+  std::vector<double> bias = {1, -1, 100, -100};
+  ElementwiseGraph e =
+      ElementwiseGraph::make(CADD, INT8, INT8, 3, nullptr, &bias, nullptr);
+  std::vector<double> a = randomInts(24, -128, 127, 8),
+                      b = randomInts(24, -128, 127, 9),
+                      c = randomInts(24, -128, 127, 10);
+  TensorMap out = mustRun(e.G, {{"x0", array(INT8, {2, 3, 4}, a)},
+                                {"x1", array(INT8, {2, 3, 4}, b)},
+                                {"x2", array(INT8, {2, 3, 4}, c)}});
+  std::vector<double> got = values(out["y"], INT8);
+  int saturated = 0;
+  for (int i = 0; i < 24; ++i) {
+    double sum = bias[i % 4] + a[i] + b[i] + c[i];
+    double want = std::clamp(sum, -128.0, 127.0);
+    saturated += want != sum;
+    EXPECT_EQ(got[i], want) << i;
   }
-  EXPECT_GT(Saturated, 0) << "the data should exercise saturation";
+  EXPECT_GT(saturated, 0) << "the data should exercise saturation";
 }
 
 TEST(Executor, CvvhHadamard) {
-  std::vector<double> Bias = {0.5, 0, -0.25, 1};
-  ElementwiseGraph E = ElementwiseGraph::make(CVVH, FLOAT32, FLOAT32, 2, nullptr,
-                                              &Bias, nullptr, FLOAT32);
-  std::vector<double> A = randomReals(24, 11), B = randomReals(24, 12);
-  TensorMap Out = mustRun(E.G, {{"x0", array(FLOAT32, {2, 3, 4}, A)},
-                                {"x1", array(FLOAT32, {2, 3, 4}, B)}});
-  std::vector<double> Got = values(Out["y"], FLOAT32);
-  for (int I = 0; I < 24; ++I)
-    EXPECT_EQ(Got[I], double(float(Bias[I % 4] + A[I] * B[I])));
+  std::vector<double> bias = {0.5, 0, -0.25, 1};
+  ElementwiseGraph e = ElementwiseGraph::make(CVVH, FLOAT32, FLOAT32, 2,
+                                              nullptr, &bias, nullptr, FLOAT32);
+  std::vector<double> a = randomReals(24, 11), b = randomReals(24, 12);
+  TensorMap out = mustRun(e.G, {{"x0", array(FLOAT32, {2, 3, 4}, a)},
+                                {"x1", array(FLOAT32, {2, 3, 4}, b)}});
+  std::vector<double> got = values(out["y"], FLOAT32);
+  for (int i = 0; i < 24; ++i)
+    EXPECT_EQ(got[i], double(float(bias[i % 4] + a[i] * b[i])));
 }
 
 TEST(Executor, CaxScalesPerChannel) {
-  std::vector<double> Alpha = {2, -3, 0, 1000}, Bias = {5, 5, 5, 5};
-  ElementwiseGraph E =
-      ElementwiseGraph::make(CAX, INT16, INT16, 1, &Alpha, &Bias, nullptr);
-  std::vector<double> A = randomInts(24, -1000, 1000, 13);
-  TensorMap Out = mustRun(E.G, {{"x0", array(INT16, {2, 3, 4}, A)}});
-  std::vector<double> Got = values(Out["y"], INT16);
-  for (int I = 0; I < 24; ++I)
-    EXPECT_EQ(Got[I], std::clamp(5 + Alpha[I % 4] * A[I], -32768.0, 32767.0));
+  std::vector<double> alpha = {2, -3, 0, 1000}, bias = {5, 5, 5, 5};
+  ElementwiseGraph e =
+      ElementwiseGraph::make(CAX, INT16, INT16, 1, &alpha, &bias, nullptr);
+  std::vector<double> a = randomInts(24, -1000, 1000, 13);
+  TensorMap out = mustRun(e.G, {{"x0", array(INT16, {2, 3, 4}, a)}});
+  std::vector<double> got = values(out["y"], INT16);
+  for (int i = 0; i < 24; ++i)
+    EXPECT_EQ(got[i], std::clamp(5 + alpha[i % 4] * a[i], -32768.0, 32767.0));
 }
 
 TEST(Executor, CvsRequantisesWithFloatConstant) {
-  ElementwiseGraph E = ElementwiseGraph::make(
-      CVS, INT32, INT8, 1, nullptr, nullptr, [](GraphBuilder &GB, int64_t C) {
-        GB.setAttrFloat(C, CONST_A, 1.0 / 64);
-        GB.setAttr(C, CONST_B, 3);
+  ElementwiseGraph e = ElementwiseGraph::make(
+      CVS, INT32, INT8, 1, nullptr, nullptr, [](GraphBuilder &gb, int64_t c) {
+        gb.setAttrFloat(c, CONST_A, 1.0 / 64);
+        gb.setAttr(c, CONST_B, 3);
       });
-  std::vector<double> A = randomInts(24, -20000, 20000, 14);
-  A[0] = 32; // 3 + 0.5 -> rounds half away from zero to 4
-  A[1] = -224; // 3 - 3.5 = -0.5 -> -1
-  TensorMap Out = mustRun(E.G, {{"x0", array(INT32, {2, 3, 4}, A)}});
-  std::vector<double> Got = values(Out["y"], INT8);
-  EXPECT_EQ(Got[0], 4);
-  EXPECT_EQ(Got[1], -1);
-  for (int I = 0; I < 24; ++I) {
-    double R = 3 + A[I] / 64;
-    double Want = std::clamp(std::round(R), -128.0, 127.0);
-    EXPECT_EQ(Got[I], Want) << I;
+  std::vector<double> a = randomInts(24, -20000, 20000, 14);
+  a[0] = 32;   // 3 + 0.5 -> rounds half away from zero to 4
+  a[1] = -224; // 3 - 3.5 = -0.5 -> -1
+  TensorMap out = mustRun(e.G, {{"x0", array(INT32, {2, 3, 4}, a)}});
+  std::vector<double> got = values(out["y"], INT8);
+  EXPECT_EQ(got[0], 4);
+  EXPECT_EQ(got[1], -1);
+  for (int i = 0; i < 24; ++i) {
+    double r = 3 + a[i] / 64;
+    double want = std::clamp(std::round(r), -128.0, 127.0);
+    EXPECT_EQ(got[i], want) << i;
   }
 }
 
 TEST(Executor, Int32OverflowSaturatesAndUint32StaysExact) {
   // CADD INT32 + INT32: the 64-bit sum is exact, the INT32 result saturates.
-  ElementwiseGraph E =
+  ElementwiseGraph e =
       ElementwiseGraph::make(CADD, INT32, INT32, 2, nullptr, nullptr, nullptr);
-  std::vector<double> A(24, 2147483647.0), B(24, 1.0);
-  B[1] = -1;
-  std::vector<double> A2 = A;
-  A2[2] = -2147483648.0;
-  B[2] = -5;
-  TensorMap Out = mustRun(E.G, {{"x0", array(INT32, {2, 3, 4}, A2)},
-                                {"x1", array(INT32, {2, 3, 4}, B)}});
-  std::vector<double> Got = values(Out["y"], INT32);
-  EXPECT_EQ(Got[0], 2147483647.0);
-  EXPECT_EQ(Got[1], 2147483646.0);
-  EXPECT_EQ(Got[2], -2147483648.0);
+  std::vector<double> a(24, 2147483647.0), b(24, 1.0);
+  b[1] = -1;
+  std::vector<double> a2 = a;
+  a2[2] = -2147483648.0;
+  b[2] = -5;
+  TensorMap out = mustRun(e.G, {{"x0", array(INT32, {2, 3, 4}, a2)},
+                                {"x1", array(INT32, {2, 3, 4}, b)}});
+  std::vector<double> got = values(out["y"], INT32);
+  EXPECT_EQ(got[0], 2147483647.0);
+  EXPECT_EQ(got[1], 2147483646.0);
+  EXPECT_EQ(got[2], -2147483648.0);
   // UINT32 CVVH: 4e9 * 1 stays exact, 70000 * 70000 saturates at 2^32-1.
-  ElementwiseGraph U =
-      ElementwiseGraph::make(CVVH, UINT32, UINT32, 2, nullptr, nullptr, nullptr);
-  std::vector<double> P(24, 1), Q(24, 4000000000.0);
-  P[1] = 70000;
-  Q[1] = 70000;
-  TensorMap UO = mustRun(U.G, {{"x0", array(UINT32, {2, 3, 4}, P)},
-                               {"x1", array(UINT32, {2, 3, 4}, Q)}});
-  std::vector<double> UG = values(UO["y"], UINT32);
-  EXPECT_EQ(UG[0], 4000000000.0);
-  EXPECT_EQ(UG[1], 4294967295.0);
+  ElementwiseGraph u = ElementwiseGraph::make(CVVH, UINT32, UINT32, 2, nullptr,
+                                              nullptr, nullptr);
+  std::vector<double> p(24, 1), q(24, 4000000000.0);
+  p[1] = 70000;
+  q[1] = 70000;
+  TensorMap uo = mustRun(u.G, {{"x0", array(UINT32, {2, 3, 4}, p)},
+                               {"x1", array(UINT32, {2, 3, 4}, q)}});
+  std::vector<double> ug = values(uo["y"], UINT32);
+  EXPECT_EQ(ug[0], 4000000000.0);
+  EXPECT_EQ(ug[1], 4294967295.0);
 }
 
 TEST(Executor, Float16RoundsResults) {
-  ElementwiseGraph E = ElementwiseGraph::make(
-      CVS, FLOAT16, FLOAT16, 1, nullptr, nullptr, [](GraphBuilder &GB, int64_t C) {
-        GB.setAttrFloat(C, CONST_A, 1.0 / 3);
-      });
-  std::vector<double> A(24);
-  for (int I = 0; I < 24; ++I)
-    A[I] = halfToFloat(floatToHalf(float(I) * 1.7f));
-  TensorMap Out = mustRun(E.G, {{"x0", array(FLOAT16, {2, 3, 4}, A)}});
-  std::vector<double> Got = values(Out["y"], FLOAT16);
-  for (int I = 0; I < 24; ++I)
-    EXPECT_EQ(Got[I], halfToFloat(floatToHalf(float(A[I] / 3)))) << I;
+  ElementwiseGraph e =
+      ElementwiseGraph::make(CVS, FLOAT16, FLOAT16, 1, nullptr, nullptr,
+                             [](GraphBuilder &gb, int64_t c) {
+                               gb.setAttrFloat(c, CONST_A, 1.0 / 3);
+                             });
+  std::vector<double> a(24);
+  for (int i = 0; i < 24; ++i)
+    a[i] = halfToFloat(floatToHalf(float(i) * 1.7f));
+  TensorMap out = mustRun(e.G, {{"x0", array(FLOAT16, {2, 3, 4}, a)}});
+  std::vector<double> got = values(out["y"], FLOAT16);
+  for (int i = 0; i < 24; ++i)
+    EXPECT_EQ(got[i], halfToFloat(floatToHalf(float(a[i] / 3)))) << i;
 }
 
 /// x (H, W, C) -> pooling block -> y.
-Graph poolGraph(BlockType T, Precision P, int64_t H, int64_t W, int64_t C,
-                Window Wd, std::optional<double> Cmp) {
-  GraphBuilder GB;
-  int64_t X = GB.input("x", P, H, W, C);
-  int64_t Y = T == CCMPS || T == CCMPB ? GB.maxPool(X, Wd, "pool")
-                                        : GB.sumPool(X, Wd, "pool");
-  int64_t Blk = Y - 1;
-  GB.block(Blk).set_type(T);
-  if (Cmp)
-    GB.setAttr(Blk, CMP, int64_t(*Cmp));
-  GB.output(Y, "y");
-  return mustCreate(GB.take());
+Graph poolGraph(BlockType t, Precision p, int64_t h, int64_t w, int64_t c,
+                Window wd, std::optional<double> cmp) {
+  GraphBuilder gb;
+  int64_t x = gb.input("x", p, h, w, c);
+  int64_t y = t == CCMPS || t == CCMPB ? gb.maxPool(x, wd, "pool")
+                                       : gb.sumPool(x, wd, "pool");
+  int64_t blk = y - 1;
+  gb.block(blk).set_type(t);
+  if (cmp)
+    gb.setAttr(blk, CMP, int64_t(*cmp));
+  gb.output(y, "y");
+  return mustCreate(gb.take());
 }
 
 TEST(Executor, PoolingWindows) {
-  const int64_t H = 6, W = 5, C = 2;
-  std::vector<double> In = randomInts(H * W * C, -50, 50, 15);
-  Image Img{H, W, C, In};
-  for (BlockType T : {CCMPB, CCMPS, CAVG}) {
-    Window Wd{3, 2, 1, 1};
-    Graph G = poolGraph(T, INT16, H, W, C, Wd, std::nullopt);
-    TensorMap Out = mustRun(G, {{"x", array(INT16, {H, W, C}, In)}});
-    int64_t OH = (H + 2 - 3) / 2 + 1, OW = (W + 2 - 3) / 2 + 1;
-    std::vector<double> Got = values(Out["y"], INT16);
-    ASSERT_EQ(Got.size(), size_t(OH * OW * C));
-    for (int64_t Y = 0; Y < OH; ++Y)
-      for (int64_t X = 0; X < OW; ++X)
-        for (int64_t F = 0; F < C; ++F) {
-          double Best = T == CCMPB ? -32768 : 32767, Sum = 0;
-          for (int64_t A = 0; A < 3; ++A)
-            for (int64_t B = 0; B < 3; ++B) {
-              int64_t IY = Y * 2 - 1 + A, IX = X * 2 - 1 + B;
-              if (IY < 0 || IX < 0 || IY >= H || IX >= W)
+  const int64_t h = 6, w = 5, c = 2;
+  std::vector<double> in = randomInts(h * w * c, -50, 50, 15);
+  Image img{h, w, c, in};
+  for (BlockType t : {CCMPB, CCMPS, CAVG}) {
+    Window wd{3, 2, 1, 1};
+    Graph g = poolGraph(t, INT16, h, w, c, wd, std::nullopt);
+    TensorMap out = mustRun(g, {{"x", array(INT16, {h, w, c}, in)}});
+    int64_t oh = (h + 2 - 3) / 2 + 1, ow = (w + 2 - 3) / 2 + 1;
+    std::vector<double> got = values(out["y"], INT16);
+    ASSERT_EQ(got.size(), size_t(oh * ow * c));
+    for (int64_t y = 0; y < oh; ++y)
+      for (int64_t x = 0; x < ow; ++x)
+        for (int64_t f = 0; f < c; ++f) {
+          double best = t == CCMPB ? -32768 : 32767, sum = 0;
+          for (int64_t a = 0; a < 3; ++a)
+            for (int64_t b = 0; b < 3; ++b) {
+              int64_t iy = y * 2 - 1 + a, ix = x * 2 - 1 + b;
+              if (iy < 0 || ix < 0 || iy >= h || ix >= w)
                 continue; // padding: skipped by max/min, zero for sums
-              double V = Img.at(IY, IX, F);
-              Best = T == CCMPB ? std::max(Best, V) : std::min(Best, V);
-              Sum += V;
+              double v = img.at(iy, ix, f);
+              best = t == CCMPB ? std::max(best, v) : std::min(best, v);
+              sum += v;
             }
-          EXPECT_EQ(Got[(Y * OW + X) * C + F], T == CAVG ? Sum : Best)
-              << blockTypeName(T) << " at " << Y << "," << X << "," << F;
+          EXPECT_EQ(got[(y * ow + x) * c + f], t == CAVG ? sum : best)
+              << blockTypeName(t) << " at " << y << "," << x << "," << f;
         }
   }
 }
 
 TEST(Executor, CompareInitialValueActsAsReluClamp) {
   // CCMPB with CMP = 0 and a 1x1 window is max(x, 0).
-  std::vector<double> In = randomInts(12, -9, 9, 16);
-  Graph G = poolGraph(CCMPB, INT8, 2, 3, 2, Window{1, 1, 0, 1}, 0.0);
-  TensorMap Out = mustRun(G, {{"x", array(INT8, {2, 3, 2}, In)}});
-  std::vector<double> Got = values(Out["y"], INT8);
-  for (int I = 0; I < 12; ++I)
-    EXPECT_EQ(Got[I], std::max(In[I], 0.0));
+  std::vector<double> in = randomInts(12, -9, 9, 16);
+  Graph g = poolGraph(CCMPB, INT8, 2, 3, 2, Window{1, 1, 0, 1}, 0.0);
+  TensorMap out = mustRun(g, {{"x", array(INT8, {2, 3, 2}, in)}});
+  std::vector<double> got = values(out["y"], INT8);
+  for (int i = 0; i < 12; ++i)
+    EXPECT_EQ(got[i], std::max(in[i], 0.0));
   // CCMPS with CMP = 5 is min(x, 5).
-  Graph G2 = poolGraph(CCMPS, INT8, 2, 3, 2, Window{1, 1, 0, 1}, 5.0);
-  Out = mustRun(G2, {{"x", array(INT8, {2, 3, 2}, In)}});
-  Got = values(Out["y"], INT8);
-  for (int I = 0; I < 12; ++I)
-    EXPECT_EQ(Got[I], std::min(In[I], 5.0));
+  Graph g2 = poolGraph(CCMPS, INT8, 2, 3, 2, Window{1, 1, 0, 1}, 5.0);
+  out = mustRun(g2, {{"x", array(INT8, {2, 3, 2}, in)}});
+  got = values(out["y"], INT8);
+  for (int i = 0; i < 12; ++i)
+    EXPECT_EQ(got[i], std::min(in[i], 5.0));
 }
 
 TEST(Executor, LookupTableIndexedByInputValue) {
-  GraphBuilder GB;
-  Dims D{{DY, 1}, {DX, 4}, {DF, 8}};
-  int64_t X = GB.addBlock(SI, INT8, D, "x");
-  int64_t C = GB.addBlock(CLUT, INT16, D, "lut");
-  std::vector<double> Table(256);
-  for (int V = -128; V < 128; ++V)
-    Table[V + 128] = V * V - 100; // an arbitrary function of the input
-  GB.setParam(C, Param::values(INT16, Table));
-  GB.connect(X, C);
-  int64_t O = GB.addBlock(SO, INT16, D, "y");
-  GB.connect(C, O);
-  Graph G = mustCreate(GB.take());
-  std::vector<double> In = randomInts(32, -128, 127, 17);
-  In[0] = -128;
-  In[1] = 127;
-  TensorMap Out = mustRun(G, {{"x", array(INT8, {1, 4, 8}, In)}});
-  std::vector<double> Got = values(Out["y"], INT16);
-  for (int I = 0; I < 32; ++I)
-    EXPECT_EQ(Got[I], In[I] * In[I] - 100);
+  GraphBuilder gb;
+  Dims d{{DY, 1}, {DX, 4}, {DF, 8}};
+  int64_t x = gb.addBlock(SI, INT8, d, "x");
+  int64_t c = gb.addBlock(CLUT, INT16, d, "lut");
+  std::vector<double> table(256);
+  for (int v = -128; v < 128; ++v)
+    table[v + 128] = v * v - 100; // an arbitrary function of the input
+  gb.setParam(c, Param::values(INT16, table));
+  gb.connect(x, c);
+  int64_t o = gb.addBlock(SO, INT16, d, "y");
+  gb.connect(c, o);
+  Graph g = mustCreate(gb.take());
+  std::vector<double> in = randomInts(32, -128, 127, 17);
+  in[0] = -128;
+  in[1] = 127;
+  TensorMap out = mustRun(g, {{"x", array(INT8, {1, 4, 8}, in)}});
+  std::vector<double> got = values(out["y"], INT16);
+  for (int i = 0; i < 32; ++i)
+    EXPECT_EQ(got[i], in[i] * in[i] - 100);
 }
 
 TEST(Executor, LifIntegratesFiresAndResetsOverTime) {
   // One neuron per input; T = 6 steps with constant and varying currents.
-  GraphBuilder GB;
-  int64_t X = GB.input("i", INT32, 1, 1, 3);
-  GraphBuilder::LifParams P;
-  P.Threshold = 10;
-  P.Reset = 0;
-  P.Leak = 1;
-  P.Decay = 0.5;
-  int64_t S = GB.lif(X, P, UINT8, "lif");
-  GB.output(S, "s");
-  Graph G = mustCreate(GB.take());
-  const int T = 6;
-  std::vector<double> In;
-  for (int t = 0; t < T; ++t)
-    for (double V : {6.0, 12.0, double(3 * t)})
-      In.push_back(V);
-  RunOptions O;
-  O.TimeSteps = T;
-  TensorMap Out = mustRun(G, {{"i", array(INT32, {T, 1, 1, 3}, In)}}, O);
-  EXPECT_EQ(Out["s"].shape, (std::vector<int64_t>{T, 1, 1, 3}));
-  std::vector<double> Got = values(Out["s"], UINT8);
+  GraphBuilder gb;
+  int64_t x = gb.input("i", INT32, 1, 1, 3);
+  GraphBuilder::LifParams p;
+  p.Threshold = 10;
+  p.Reset = 0;
+  p.Leak = 1;
+  p.Decay = 0.5;
+  int64_t s = gb.lif(x, p, UINT8, "lif");
+  gb.output(s, "s");
+  Graph g = mustCreate(gb.take());
+  const int steps = 6;
+  std::vector<double> in;
+  for (int t = 0; t < steps; ++t)
+    for (double v : {6.0, 12.0, double(3 * t)})
+      in.push_back(v);
+  RunOptions o;
+  o.TimeSteps = steps;
+  TensorMap out = mustRun(g, {{"i", array(INT32, {steps, 1, 1, 3}, in)}}, o);
+  EXPECT_EQ(out["s"].shape, (std::vector<int64_t>{steps, 1, 1, 3}));
+  std::vector<double> got = values(out["s"], UINT8);
   // Independent simulation of the documented update.
-  double V[3] = {0, 0, 0};
-  for (int t = 0; t < T; ++t)
-    for (int N = 0; N < 3; ++N) {
-      double X = std::floor(0.5 * V[N] + In[t * 3 + N] - 1);
-      bool Fire = X >= 10;
-      V[N] = Fire ? 0 : X;
-      EXPECT_EQ(Got[t * 3 + N], Fire ? 1 : 0) << "t=" << t << " n=" << N;
+  double v[3] = {0, 0, 0};
+  for (int t = 0; t < steps; ++t)
+    for (int n = 0; n < 3; ++n) {
+      double x = std::floor(0.5 * v[n] + in[t * 3 + n] - 1);
+      bool fire = x >= 10;
+      v[n] = fire ? 0 : x;
+      EXPECT_EQ(got[t * 3 + n], fire ? 1 : 0) << "t=" << t << " n=" << n;
     }
   // Neuron 1 (12 per step) fires every step; neuron 0 (6 per step) never
   // reaches 10 with decay 0.5 (fixed point 10 - 1 - ... stays below).
-  EXPECT_EQ(Got[1], 1);
+  EXPECT_EQ(got[1], 1);
   // Soft reset keeps the excess: with threshold 10, input 15, no leak:
-  GraphBuilder GB2;
-  int64_t X2 = GB2.input("i", INT32, 1, 1, 1);
-  GraphBuilder::LifParams P2;
-  P2.Threshold = 10;
-  P2.SoftReset = true;
-  GB2.output(GB2.lif(X2, P2, UINT8, "lif"), "s");
-  Graph G2 = mustCreate(GB2.take());
-  O.TimeSteps = 4;
-  TensorMap Out2 = mustRun(G2, {{"i", array(INT32, {1, 1, 1}, {15})}}, O);
+  GraphBuilder gB2;
+  int64_t x2 = gB2.input("i", INT32, 1, 1, 1);
+  GraphBuilder::LifParams p2;
+  p2.Threshold = 10;
+  p2.SoftReset = true;
+  gB2.output(gB2.lif(x2, p2, UINT8, "lif"), "s");
+  Graph g2 = mustCreate(gB2.take());
+  o.TimeSteps = 4;
+  TensorMap out2 = mustRun(g2, {{"i", array(INT32, {1, 1, 1}, {15})}}, o);
   // V: 15 -> fire, 5; 20 -> fire, 10; 25 -> fire, 15; 30 -> fire, 20.
-  EXPECT_EQ(values(Out2["s"], UINT8), (std::vector<double>{1, 1, 1, 1}));
-  TensorMap Out3 = mustRun(G2, {{"i", array(INT32, {1, 1, 1}, {6})}}, O);
+  EXPECT_EQ(values(out2["s"], UINT8), (std::vector<double>{1, 1, 1, 1}));
+  TensorMap out3 = mustRun(g2, {{"i", array(INT32, {1, 1, 1}, {6})}}, o);
   // 6 -> 12 fire (2) -> 8 -> 14 fire (4).
-  EXPECT_EQ(values(Out3["s"], UINT8), (std::vector<double>{0, 1, 0, 1}));
+  EXPECT_EQ(values(out3["s"], UINT8), (std::vector<double>{0, 1, 0, 1}));
 }
 
 TEST(Executor, ConcatenationThroughInterfaces) {
   // Two (2, 2, 1) inputs written side by side into one (2, 4, 1) SI, the
   // second one reflected left-right on its edge.
-  GraphBuilder GB;
-  Dims Half{{DY, 2}, {DX, 2}, {DF, 1}}, Full{{DY, 2}, {DX, 4}, {DF, 1}};
-  int64_t A = GB.addBlock(SI, INT8, Half, "a");
-  int64_t B = GB.addBlock(SI, INT8, Half, "b");
-  int64_t Cat = GB.addBlock(SI, INT8, Full, "cat");
-  Dims Z{{DY, 0}, {DX, 0}, {DF, 0}}, Right{{DY, 0}, {DX, 2}, {DF, 0}};
-  GB.connectBox(A, Z, Half, Cat, 0, Full, Z, Half);
-  GB.connectBox(B, Z, Half, Cat, 0, Full, Right, Half,
+  GraphBuilder gb;
+  Dims half{{DY, 2}, {DX, 2}, {DF, 1}}, full{{DY, 2}, {DX, 4}, {DF, 1}};
+  int64_t a = gb.addBlock(SI, INT8, half, "a");
+  int64_t b = gb.addBlock(SI, INT8, half, "b");
+  int64_t cat = gb.addBlock(SI, INT8, full, "cat");
+  Dims z{{DY, 0}, {DX, 0}, {DF, 0}}, right{{DY, 0}, {DX, 2}, {DF, 0}};
+  gb.connectBox(a, z, half, cat, 0, full, z, half);
+  gb.connectBox(b, z, half, cat, 0, full, right, half,
                 {makeRearrange(REFLECT, {1})});
-  GB.output(Cat, "y");
-  Graph G = mustCreate(GB.take());
-  TensorMap Out = mustRun(G, {{"a", array(INT8, {2, 2, 1}, {1, 2, 3, 4})},
+  gb.output(cat, "y");
+  Graph g = mustCreate(gb.take());
+  TensorMap out = mustRun(g, {{"a", array(INT8, {2, 2, 1}, {1, 2, 3, 4})},
                               {"b", array(INT8, {2, 2, 1}, {5, 6, 7, 8})}});
-  EXPECT_EQ(values(Out["y"], INT8),
+  EXPECT_EQ(values(out["y"], INT8),
             (std::vector<double>{1, 2, 6, 5, 3, 4, 8, 7}));
 }
 
 TEST(Executor, InputErrorsAreClear) {
-  GraphBuilder GB;
-  GB.output(GB.input("x", INT8, 2, 2, 1), "y");
-  Graph G = mustCreate(GB.take());
-  auto Err = [&](const TensorMap &In) {
-    llvm::Expected<TensorMap> R = runGraph(G, In);
-    return R ? std::string() : llvm::toString(R.takeError());
+  GraphBuilder gb;
+  gb.output(gb.input("x", INT8, 2, 2, 1), "y");
+  Graph g = mustCreate(gb.take());
+  auto err = [&](const TensorMap &in) {
+    llvm::Expected<TensorMap> r = runGraph(g, in);
+    return r ? std::string() : llvm::toString(r.takeError());
   };
-  EXPECT_NE(Err({}).find("input 'x'"), std::string::npos);
-  EXPECT_NE(Err({{"x", array(INT8, {2, 2}, {1, 2, 3, 4})}}).find("does not match"),
-            std::string::npos);
-  EXPECT_NE(Err({{"x", array(INT16, {2, 2, 1}, {1, 2, 3, 4})}})
+  EXPECT_NE(err({}).find("input 'x'"), std::string::npos);
+  EXPECT_NE(
+      err({{"x", array(INT8, {2, 2}, {1, 2, 3, 4})}}).find("does not match"),
+      std::string::npos);
+  EXPECT_NE(err({{"x", array(INT16, {2, 2, 1}, {1, 2, 3, 4})}})
                 .find("expected a i8 array"),
             std::string::npos);
-  EXPECT_NE(Err({{"x", array(INT8, {2, 2, 1}, {1, 2, 3, 4})},
+  EXPECT_NE(err({{"x", array(INT8, {2, 2, 1}, {1, 2, 3, 4})},
                  {"z", array(INT8, {1}, {1})}})
                 .find("no input block"),
             std::string::npos);
 }
 
 TEST(Executor, WeightInitIsDeterministic) {
-  GraphBuilder GB;
-  int64_t X = GB.input("x", FLOAT32, 3, 3, 2);
-  GB.output(GB.conv2d(X, 2, Window{3, 1, 0, 1},
+  GraphBuilder gb;
+  int64_t x = gb.input("x", FLOAT32, 3, 3, 2);
+  gb.output(gb.conv2d(x, 2, Window{3, 1, 0, 1},
                       Param::uniform(FLOAT32, 42, 0.5), std::nullopt, FLOAT32,
                       "c"),
             "y");
-  TaskGraph P = GB.take();
+  TaskGraph p = gb.take();
   // The same graph with the weights materialised as data.
-  TaskGraph Q = P;
-  for (TaskBlock &B : *Q.mutable_blocks())
-    if (B.has_init()) {
-      std::vector<double> V = materializeInit(B.init(), B.precision(),
-                                              blockDims(B).volume());
-      B.clear_init();
-      for (double X : V)
-        B.mutable_data()->add_float_data(float(X));
+  TaskGraph q = p;
+  for (TaskBlock &b : *q.mutable_blocks())
+    if (b.has_init()) {
+      std::vector<double> v =
+          materializeInit(b.init(), b.precision(), blockDims(b).volume());
+      b.clear_init();
+      for (double x : v)
+        b.mutable_data()->add_float_data(float(x));
       // The documented generator: element 0 of seed 42.
-      EXPECT_EQ(V[0], double(float(0.5 * (2 * initUniform01(42, 0) - 1))));
+      EXPECT_EQ(v[0], double(float(0.5 * (2 * initUniform01(42, 0) - 1))));
     }
-  std::vector<double> In = randomReals(18, 18);
-  Graph GP = mustCreate(P), GQ = mustCreate(Q);
-  TensorMap A = mustRun(GP, {{"x", array(FLOAT32, {3, 3, 2}, In)}});
-  TensorMap B = mustRun(GQ, {{"x", array(FLOAT32, {3, 3, 2}, In)}});
-  EXPECT_EQ(A["y"].data, B["y"].data);
+  std::vector<double> in = randomReals(18, 18);
+  Graph gp = mustCreate(p), gq = mustCreate(q);
+  TensorMap a = mustRun(gp, {{"x", array(FLOAT32, {3, 3, 2}, in)}});
+  TensorMap b = mustRun(gq, {{"x", array(FLOAT32, {3, 3, 2}, in)}});
+  EXPECT_EQ(a["y"].data, b["y"].data);
 }
 
 } // namespace

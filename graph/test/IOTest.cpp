@@ -18,56 +18,57 @@ namespace {
 
 const std::string TestDir = BANGC_GRAPH_TEST_DIR;
 
-bool same(const TaskGraph &A, const TaskGraph &B) {
-  return google::protobuf::util::MessageDifferencer::Equals(A, B);
+bool same(const TaskGraph &a, const TaskGraph &b) {
+  return google::protobuf::util::MessageDifferencer::Equals(a, b);
 }
 
-std::string tempFile(const char *Name) {
-  llvm::SmallString<128> P;
-  llvm::sys::fs::createTemporaryFile(Name, "", P);
-  return std::string(P);
+std::string tempFile(const char *name) {
+  llvm::SmallString<128> p;
+  llvm::sys::fs::createTemporaryFile(name, "", p);
+  return std::string(p);
 }
 
 TEST(GraphIO, RoundTripsEveryExample) {
   for (auto &[Name, G] : allExamples()) {
-    llvm::Expected<std::string> Json = graphToJson(G);
-    ASSERT_TRUE(bool(Json));
-    llvm::Expected<TaskGraph> FromJson = parseGraph(*Json, Name);
-    ASSERT_TRUE(bool(FromJson)) << llvm::toString(FromJson.takeError());
-    EXPECT_TRUE(same(G, *FromJson)) << Name;
-    llvm::Expected<TaskGraph> FromBin = parseGraph(graphToBinary(G), Name);
-    ASSERT_TRUE(bool(FromBin)) << llvm::toString(FromBin.takeError());
-    EXPECT_TRUE(same(G, *FromBin)) << Name;
+    llvm::Expected<std::string> json = graphToJson(G);
+    ASSERT_TRUE(bool(json));
+    llvm::Expected<TaskGraph> fromJson = parseGraph(*json, Name);
+    ASSERT_TRUE(bool(fromJson)) << llvm::toString(fromJson.takeError());
+    EXPECT_TRUE(same(G, *fromJson)) << Name;
+    llvm::Expected<TaskGraph> fromBin = parseGraph(graphToBinary(G), Name);
+    ASSERT_TRUE(bool(fromBin)) << llvm::toString(fromBin.takeError());
+    EXPECT_TRUE(same(G, *fromBin)) << Name;
   }
 }
 
 TEST(GraphIO, FileRoundTripBinaryAndJson) {
-  llvm::Expected<TaskGraph> G = readGraphFile(TestDir + "/good/small_conv.json");
-  ASSERT_TRUE(bool(G)) << llvm::toString(G.takeError());
-  EXPECT_EQ(G->blocks(4).name(), "conv");
-  EXPECT_EQ(G->blocks(3).data().int32_data(1), -20);
-  std::string Bin = tempFile("g.pb"), Js = tempFile("g.json");
-  ASSERT_FALSE(bool(writeGraphBinary(Bin, *G)));
-  ASSERT_FALSE(bool(writeGraphJson(Js, *G)));
-  llvm::Expected<TaskGraph> B = readGraphFile(Bin), J = readGraphFile(Js);
-  ASSERT_TRUE(bool(B) && bool(J));
-  EXPECT_TRUE(same(*G, *B));
-  EXPECT_TRUE(same(*G, *J));
+  llvm::Expected<TaskGraph> g =
+      readGraphFile(TestDir + "/good/small_conv.json");
+  ASSERT_TRUE(bool(g)) << llvm::toString(g.takeError());
+  EXPECT_EQ(g->blocks(4).name(), "conv");
+  EXPECT_EQ(g->blocks(3).data().int32_data(1), -20);
+  std::string bin = tempFile("g.pb"), js = tempFile("g.json");
+  ASSERT_FALSE(bool(writeGraphBinary(bin, *g)));
+  ASSERT_FALSE(bool(writeGraphJson(js, *g)));
+  llvm::Expected<TaskGraph> b = readGraphFile(bin), j = readGraphFile(js);
+  ASSERT_TRUE(bool(b) && bool(j));
+  EXPECT_TRUE(same(*g, *b));
+  EXPECT_TRUE(same(*g, *j));
   // Absent shape dims stay absent (unused), explicit zeros stay present.
-  EXPECT_FALSE(B->blocks(3).shape().has_y());
-  EXPECT_TRUE(J->blocks(0).output_clusters(0).shape().has_f());
-  llvm::sys::fs::remove(Bin);
-  llvm::sys::fs::remove(Js);
+  EXPECT_FALSE(b->blocks(3).shape().has_y());
+  EXPECT_TRUE(j->blocks(0).output_clusters(0).shape().has_f());
+  llvm::sys::fs::remove(bin);
+  llvm::sys::fs::remove(js);
 }
 
-std::string readError(const std::string &Bytes) {
-  std::string P = tempFile("bad");
-  std::ofstream(P, std::ios::binary) << Bytes;
-  llvm::Expected<TaskGraph> G = readGraphFile(P);
-  llvm::sys::fs::remove(P);
-  if (G)
+std::string readError(const std::string &bytes) {
+  std::string p = tempFile("bad");
+  std::ofstream(p, std::ios::binary) << bytes;
+  llvm::Expected<TaskGraph> g = readGraphFile(p);
+  llvm::sys::fs::remove(p);
+  if (g)
     return "";
-  return llvm::toString(G.takeError());
+  return llvm::toString(g.takeError());
 }
 
 TEST(GraphIO, MalformedFilesAreClearErrors) {
@@ -86,18 +87,20 @@ TEST(GraphIO, MalformedFilesAreClearErrors) {
             std::string::npos);
   // Truncated binary: every prefix of a real graph is either rejected or
   // parses; nothing crashes.
-  llvm::Expected<TaskGraph> G = readGraphFile(TestDir + "/good/small_conv.json");
-  ASSERT_TRUE(bool(G));
-  std::string Bin = graphToBinary(*G);
-  for (size_t N = 1; N < Bin.size(); N += 7) {
-    llvm::Expected<TaskGraph> P = parseGraphBinary(Bin.substr(0, N), "t");
-    if (!P)
-      llvm::consumeError(P.takeError());
+  llvm::Expected<TaskGraph> g =
+      readGraphFile(TestDir + "/good/small_conv.json");
+  ASSERT_TRUE(bool(g));
+  std::string bin = graphToBinary(*g);
+  for (size_t n = 1; n < bin.size(); n += 7) {
+    llvm::Expected<TaskGraph> p = parseGraphBinary(bin.substr(0, n), "t");
+    if (!p)
+      llvm::consumeError(p.takeError());
   }
-  llvm::Expected<TaskGraph> Missing = readGraphFile("/nonexistent/g.json");
-  ASSERT_FALSE(bool(Missing));
-  EXPECT_NE(llvm::toString(Missing.takeError()).find("/nonexistent/g.json: "
-                                                     "cannot open"),
+  llvm::Expected<TaskGraph> missing = readGraphFile("/nonexistent/g.json");
+  ASSERT_FALSE(bool(missing));
+  EXPECT_NE(llvm::toString(missing.takeError())
+                .find("/nonexistent/g.json: "
+                      "cannot open"),
             std::string::npos);
 }
 

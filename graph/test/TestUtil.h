@@ -13,55 +13,55 @@
 
 namespace bangc::graph::test {
 
-inline NpyArray array(taskir::Precision P, std::vector<int64_t> Shape,
-                      const std::vector<double> &V) {
-  return valuesToNpy(V, Shape, P);
+inline NpyArray array(taskir::Precision p, std::vector<int64_t> shape,
+                      const std::vector<double> &v) {
+  return valuesToNpy(v, shape, p);
 }
 
-inline std::vector<double> values(const NpyArray &A, taskir::Precision P) {
-  llvm::Expected<std::vector<double>> V = npyToValues(A, P, "test");
-  EXPECT_TRUE(bool(V)) << (V ? "" : llvm::toString(V.takeError()));
-  return V ? *V : std::vector<double>();
+inline std::vector<double> values(const NpyArray &a, taskir::Precision p) {
+  llvm::Expected<std::vector<double>> v = npyToValues(a, p, "test");
+  EXPECT_TRUE(bool(v)) << (v ? "" : llvm::toString(v.takeError()));
+  return v ? *v : std::vector<double>();
 }
 
 /// Uniform integers in [Lo, Hi].
-inline std::vector<double> randomInts(size_t N, int64_t Lo, int64_t Hi,
-                                      unsigned Seed) {
-  std::mt19937 Rng(Seed);
-  std::uniform_int_distribution<int64_t> D(Lo, Hi);
-  std::vector<double> V(N);
-  for (double &X : V)
-    X = double(D(Rng));
-  return V;
+inline std::vector<double> randomInts(size_t n, int64_t lo, int64_t hi,
+                                      unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int64_t> d(lo, hi);
+  std::vector<double> v(n);
+  for (double &x : v)
+    x = double(d(rng));
+  return v;
 }
 
 /// Reals in [-1, 1) that are exact in FLOAT32.
-inline std::vector<double> randomReals(size_t N, unsigned Seed) {
-  std::mt19937 Rng(Seed);
-  std::uniform_real_distribution<float> D(-1, 1);
-  std::vector<double> V(N);
-  for (double &X : V)
-    X = double(D(Rng));
-  return V;
+inline std::vector<double> randomReals(size_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> d(-1, 1);
+  std::vector<double> v(n);
+  for (double &x : v)
+    x = double(d(rng));
+  return v;
 }
 
-inline Graph mustCreate(taskir::TaskGraph G) {
-  llvm::Expected<Graph> R = Graph::create(std::move(G));
-  if (!R) {
-    ADD_FAILURE() << llvm::toString(R.takeError());
+inline Graph mustCreate(taskir::TaskGraph g) {
+  llvm::Expected<Graph> r = Graph::create(std::move(g));
+  if (!r) {
+    ADD_FAILURE() << llvm::toString(r.takeError());
     std::abort();
   }
-  return std::move(*R);
+  return std::move(*r);
 }
 
-inline TensorMap mustRun(const Graph &G, const TensorMap &In,
-                         RunOptions O = {}) {
-  llvm::Expected<TensorMap> R = runGraph(G, In, O);
-  if (!R) {
-    ADD_FAILURE() << llvm::toString(R.takeError());
+inline TensorMap mustRun(const Graph &g, const TensorMap &in,
+                         RunOptions o = {}) {
+  llvm::Expected<TensorMap> r = runGraph(g, in, o);
+  if (!r) {
+    ADD_FAILURE() << llvm::toString(r.takeError());
     return {};
   }
-  return std::move(*R);
+  return std::move(*r);
 }
 
 } // namespace bangc::graph::test

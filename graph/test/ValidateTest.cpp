@@ -20,30 +20,30 @@ namespace {
 const std::string TestDir = BANGC_GRAPH_TEST_DIR;
 
 /// The .json files of TestDir/Sub, sorted.
-std::vector<std::string> jsonFiles(const std::string &Sub) {
-  std::error_code EC;
-  std::vector<std::string> Files;
-  for (llvm::sys::fs::directory_iterator It(TestDir + "/" + Sub, EC), End;
-       It != End && !EC; It.increment(EC))
-    if (llvm::StringRef(It->path()).ends_with(".json"))
-      Files.push_back(It->path());
-  EXPECT_FALSE(EC) << Sub << ": " << EC.message();
-  std::sort(Files.begin(), Files.end());
-  return Files;
+std::vector<std::string> jsonFiles(const std::string &sub) {
+  std::error_code ec;
+  std::vector<std::string> files;
+  for (llvm::sys::fs::directory_iterator it(TestDir + "/" + sub, ec), end;
+       it != end && !ec; it.increment(ec))
+    if (llvm::StringRef(it->path()).ends_with(".json"))
+      files.push_back(it->path());
+  EXPECT_FALSE(ec) << sub << ": " << ec.message();
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
-std::string baseName(const std::string &Path) {
-  return llvm::sys::path::filename(Path).str();
+std::string baseName(const std::string &path) {
+  return llvm::sys::path::filename(path).str();
 }
 
 // The valid graphs the bad corpus starts from (make_bad_corpus.py).
 TEST(Validate, GoodGraphsAreValid) {
-  std::vector<std::string> Files = jsonFiles("good");
-  ASSERT_GE(Files.size(), 9u) << "the valid graphs went missing";
-  for (const std::string &F : Files) {
-    llvm::Expected<bangc::taskir::TaskGraph> G = readGraphFile(F);
-    ASSERT_TRUE(bool(G)) << F << ": " << llvm::toString(G.takeError());
-    EXPECT_EQ(collectGraphErrors(*G), std::vector<std::string>{}) << F;
+  std::vector<std::string> files = jsonFiles("good");
+  ASSERT_GE(files.size(), 9u) << "the valid graphs went missing";
+  for (const std::string &f : files) {
+    llvm::Expected<bangc::taskir::TaskGraph> g = readGraphFile(f);
+    ASSERT_TRUE(bool(g)) << f << ": " << llvm::toString(g.takeError());
+    EXPECT_EQ(collectGraphErrors(*g), std::vector<std::string>{}) << f;
   }
 }
 
@@ -55,45 +55,45 @@ struct BadCase {
 };
 
 std::vector<BadCase> readCorpus() {
-  std::vector<BadCase> Cases;
-  for (const std::string &F : jsonFiles("bad")) {
-    BadCase C;
-    C.Name = baseName(F);
-    std::string ExpPath = F.substr(0, F.size() - 5) + ".expected";
-    auto Exp = llvm::MemoryBuffer::getFile(ExpPath);
-    EXPECT_TRUE(bool(Exp)) << "missing " << ExpPath;
-    if (!Exp)
+  std::vector<BadCase> cases;
+  for (const std::string &f : jsonFiles("bad")) {
+    BadCase c;
+    c.Name = baseName(f);
+    std::string expPath = f.substr(0, f.size() - 5) + ".expected";
+    auto exp = llvm::MemoryBuffer::getFile(expPath);
+    EXPECT_TRUE(bool(exp)) << "missing " << expPath;
+    if (!exp)
       continue;
-    llvm::SmallVector<llvm::StringRef, 4> Lines;
-    (*Exp)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
-    for (llvm::StringRef L : Lines)
-      C.Want.push_back(L.str());
-    llvm::Expected<bangc::taskir::TaskGraph> G = readGraphFile(F);
-    EXPECT_TRUE(bool(G)) << F << ": " << llvm::toString(G.takeError());
-    if (!G)
+    llvm::SmallVector<llvm::StringRef, 4> lines;
+    (*exp)->getBuffer().split(lines, '\n', -1, /*KeepEmpty=*/false);
+    for (llvm::StringRef l : lines)
+      c.Want.push_back(l.str());
+    llvm::Expected<bangc::taskir::TaskGraph> g = readGraphFile(f);
+    EXPECT_TRUE(bool(g)) << f << ": " << llvm::toString(g.takeError());
+    if (!g)
       continue;
-    C.Got = collectGraphErrors(*G);
-    Cases.push_back(std::move(C));
+    c.Got = collectGraphErrors(*g);
+    cases.push_back(std::move(c));
   }
-  return Cases;
+  return cases;
 }
 
-std::string joined(const std::vector<std::string> &Lines) {
-  std::string All;
-  for (const std::string &L : Lines)
-    All += "\n  " + L;
-  return All;
+std::string joined(const std::vector<std::string> &lines) {
+  std::string all;
+  for (const std::string &l : lines)
+    all += "\n  " + l;
+  return all;
 }
 
 // Every bad/NAME.json must be rejected with exactly the errors listed in
 // NAME.expected, in order.
 TEST(Validate, BadGraphCorpus) {
-  std::vector<BadCase> Cases = readCorpus();
-  ASSERT_GE(Cases.size(), 85u) << "the corpus went missing";
-  for (const BadCase &C : Cases) {
-    EXPECT_FALSE(C.Got.empty()) << C.Name << " was accepted";
-    EXPECT_EQ(C.Got, C.Want)
-        << C.Name << ": expected" << joined(C.Want) << "\ngot" << joined(C.Got);
+  std::vector<BadCase> cases = readCorpus();
+  ASSERT_GE(cases.size(), 85u) << "the corpus went missing";
+  for (const BadCase &c : cases) {
+    EXPECT_FALSE(c.Got.empty()) << c.Name << " was accepted";
+    EXPECT_EQ(c.Got, c.Want)
+        << c.Name << ": expected" << joined(c.Want) << "\ngot" << joined(c.Got);
   }
 }
 
@@ -111,157 +111,157 @@ struct Site {
 };
 
 /// Index just past the string literal starting at \p I.
-size_t skipString(llvm::StringRef S, size_t I) {
-  for (++I; I < S.size() && S[I] != '"'; ++I)
-    if (S[I] == '\\')
-      ++I;
-  return I + 1;
+size_t skipString(llvm::StringRef s, size_t i) {
+  for (++i; i < s.size() && s[i] != '"'; ++i)
+    if (s[i] == '\\')
+      ++i;
+  return i + 1;
 }
 
 /// The top-level arguments of the call whose '(' is at \p Open.
-std::vector<std::string> callArgs(llvm::StringRef S, size_t Open) {
-  std::vector<std::string> Args;
-  std::string Cur;
-  int Depth = 0;
-  for (size_t I = Open; I < S.size();) {
-    char C = S[I];
-    if (C == '"') {
-      size_t End = skipString(S, I);
-      Cur += S.slice(I, End).str();
-      I = End;
+std::vector<std::string> callArgs(llvm::StringRef s, size_t open) {
+  std::vector<std::string> args;
+  std::string cur;
+  int depth = 0;
+  for (size_t i = open; i < s.size();) {
+    char c = s[i];
+    if (c == '"') {
+      size_t end = skipString(s, i);
+      cur += s.slice(i, end).str();
+      i = end;
       continue;
     }
-    ++I;
-    if (C == '(' || C == '[' || C == '{') {
-      if (Depth++ == 0)
+    ++i;
+    if (c == '(' || c == '[' || c == '{') {
+      if (depth++ == 0)
         continue;
-    } else if (C == ')' || C == ']' || C == '}') {
-      if (--Depth == 0) {
-        Args.push_back(llvm::StringRef(Cur).trim().str());
-        return Args;
+    } else if (c == ')' || c == ']' || c == '}') {
+      if (--depth == 0) {
+        args.push_back(llvm::StringRef(cur).trim().str());
+        return args;
       }
-    } else if (C == ',' && Depth == 1) {
-      Args.push_back(llvm::StringRef(Cur).trim().str());
-      Cur.clear();
+    } else if (c == ',' && depth == 1) {
+      args.push_back(llvm::StringRef(cur).trim().str());
+      cur.clear();
       continue;
     }
-    Cur += C;
+    cur += c;
   }
   return {};
 }
 
 /// The concatenated string literals at the start of \p Expr (C++ joins
 /// adjacent literals), unescaped.
-std::string leadingLiterals(llvm::StringRef Expr) {
-  std::string Out;
-  Expr = Expr.ltrim();
-  while (Expr.starts_with("\"")) {
-    size_t End = skipString(Expr, 0);
-    llvm::StringRef Body = Expr.slice(1, End - 1);
-    for (size_t I = 0; I < Body.size(); ++I)
-      Out += Body[I] == '\\' && I + 1 < Body.size() ? Body[++I] : Body[I];
-    Expr = Expr.drop_front(End).ltrim();
+std::string leadingLiterals(llvm::StringRef expr) {
+  std::string out;
+  expr = expr.ltrim();
+  while (expr.starts_with("\"")) {
+    size_t end = skipString(expr, 0);
+    llvm::StringRef body = expr.slice(1, end - 1);
+    for (size_t i = 0; i < body.size(); ++i)
+      out += body[i] == '\\' && i + 1 < body.size() ? body[++i] : body[i];
+    expr = expr.drop_front(end).ltrim();
   }
-  return Out;
+  return out;
 }
 
 /// The format strings an expression can produce: the first argument of each
 /// fmt::format in it, or its literals if it has none.
-std::vector<std::string> formats(llvm::StringRef Expr) {
-  std::vector<std::string> Out;
-  for (size_t At = Expr.find("fmt::format("); At != llvm::StringRef::npos;
-       At = Expr.find("fmt::format(", At + 1))
-    Out.push_back(
-        leadingLiterals(callArgs(Expr, At + strlen("fmt::format"))[0]));
-  if (Out.empty())
-    Out.push_back(leadingLiterals(Expr));
-  return Out;
+std::vector<std::string> formats(llvm::StringRef expr) {
+  std::vector<std::string> out;
+  for (size_t at = expr.find("fmt::format("); at != llvm::StringRef::npos;
+       at = expr.find("fmt::format(", at + 1))
+    out.push_back(
+        leadingLiterals(callArgs(expr, at + strlen("fmt::format"))[0]));
+  if (out.empty())
+    out.push_back(leadingLiterals(expr));
+  return out;
 }
 
 /// A regex for a format string ("{}" matches anything); counts literals.
-std::string formatRegex(const std::string &Fmt, size_t &Literal) {
-  std::string Re;
-  for (size_t I = 0; I < Fmt.size(); ++I) {
-    if (Fmt.compare(I, 2, "{}") == 0) {
-      Re += ".*";
-      ++I;
+std::string formatRegex(const std::string &fmt, size_t &literal) {
+  std::string re;
+  for (size_t i = 0; i < fmt.size(); ++i) {
+    if (fmt.compare(i, 2, "{}") == 0) {
+      re += ".*";
+      ++i;
       continue;
     }
-    if (strchr(".^$|()[]{}*+?\\", Fmt[I]))
-      Re += '\\';
-    Re += Fmt[I];
-    ++Literal;
+    if (strchr(".^$|()[]{}*+?\\", fmt[i]))
+      re += '\\';
+    re += fmt[i];
+    ++literal;
   }
-  return Re;
+  return re;
 }
 
 /// A regex for a field expression: its literal parts, ".*" for the rest
 /// (e.g. `F + ".position"`).
-std::string fieldRegex(const std::string &Expr, size_t &Literal) {
-  std::string Re;
-  llvm::SmallVector<llvm::StringRef, 4> Parts;
-  llvm::StringRef(Expr).split(Parts, " + ");
-  for (llvm::StringRef P : Parts) {
-    P = P.trim();
-    if (P.starts_with("\""))
-      Re += formatRegex(leadingLiterals(P), Literal);
-    else if (P.starts_with("fmt::format("))
-      Re += formatRegex(formats(P)[0], Literal);
+std::string fieldRegex(const std::string &expr, size_t &literal) {
+  std::string re;
+  llvm::SmallVector<llvm::StringRef, 4> parts;
+  llvm::StringRef(expr).split(parts, " + ");
+  for (llvm::StringRef p : parts) {
+    p = p.trim();
+    if (p.starts_with("\""))
+      re += formatRegex(leadingLiterals(p), literal);
+    else if (p.starts_with("fmt::format("))
+      re += formatRegex(formats(p)[0], literal);
     else
-      Re += ".*";
+      re += ".*";
   }
-  return Re;
+  return re;
 }
 
 /// Every error(...) and graphError(...) call of Validate.cpp as sites.
 std::vector<Site> validatorSites() {
-  std::string Path = TestDir + "/../Validate.cpp";
-  auto Buf = llvm::MemoryBuffer::getFile(Path);
-  EXPECT_TRUE(bool(Buf)) << Path;
-  if (!Buf)
+  std::string path = TestDir + "/../Validate.cpp";
+  auto buf = llvm::MemoryBuffer::getFile(path);
+  EXPECT_TRUE(bool(buf)) << path;
+  if (!buf)
     return {};
-  llvm::StringRef S = (*Buf)->getBuffer();
-  std::vector<Site> Sites;
-  for (size_t I = 0; I < S.size();) {
-    if (S[I] == '"') {
-      I = skipString(S, I);
+  llvm::StringRef s = (*buf)->getBuffer();
+  std::vector<Site> sites;
+  for (size_t i = 0; i < s.size();) {
+    if (s[i] == '"') {
+      i = skipString(s, i);
       continue;
     }
-    if (S.substr(I).starts_with("//")) {
-      I = S.find('\n', I);
+    if (s.substr(i).starts_with("//")) {
+      i = s.find('\n', i);
       continue;
     }
-    bool Graph = S.substr(I).starts_with("graphError(");
-    bool Block = S.substr(I).starts_with("error(");
-    bool Start = I == 0 || !(isalnum(S[I - 1]) || S[I - 1] == '_');
-    if (!Start || (!Graph && !Block)) {
-      ++I;
+    bool graph = s.substr(i).starts_with("graphError(");
+    bool block = s.substr(i).starts_with("error(");
+    bool start = i == 0 || !(isalnum(s[i - 1]) || s[i - 1] == '_');
+    if (!start || (!graph && !block)) {
+      ++i;
       continue;
     }
-    size_t Open = S.find('(', I);
-    std::vector<std::string> Args = callArgs(S, Open);
-    I = Open + 1;
-    if (Args.empty() || llvm::StringRef(Args[0]).starts_with("const "))
+    size_t open = s.find('(', i);
+    std::vector<std::string> args = callArgs(s, open);
+    i = open + 1;
+    if (args.empty() || llvm::StringRef(args[0]).starts_with("const "))
       continue; // the definitions of error() and graphError()
-    EXPECT_EQ(Args.size(), Graph ? 1u : 3u)
-        << "unexpected call at offset " << Open << " of " << Path;
-    if (Args.size() != (Graph ? 1u : 3u))
+    EXPECT_EQ(args.size(), graph ? 1u : 3u)
+        << "unexpected call at offset " << open << " of " << path;
+    if (args.size() != (graph ? 1u : 3u))
       continue;
-    std::string Prefix = Graph            ? "graph: "
-                         : Args[0] == "E" ? "edge .*: "
+    std::string prefix = graph            ? "graph: "
+                         : args[0] == "e" ? "edge .*: "
                                           : "block .*: ";
-    size_t FieldLiteral = 0;
-    std::string Field = Graph ? "" : fieldRegex(Args[1], FieldLiteral) + ": ";
-    for (const std::string &Fmt : formats(Args.back())) {
-      Site St;
-      St.Literal = FieldLiteral;
-      std::string Re = Prefix + Field + formatRegex(Fmt, St.Literal);
-      St.Text = (Graph ? "graph" : Args[1]) + ": " + Fmt;
-      St.Pattern = std::regex(Re);
-      Sites.push_back(std::move(St));
+    size_t fieldLiteral = 0;
+    std::string field = graph ? "" : fieldRegex(args[1], fieldLiteral) + ": ";
+    for (const std::string &fmt : formats(args.back())) {
+      Site st;
+      st.Literal = fieldLiteral;
+      std::string re = prefix + field + formatRegex(fmt, st.Literal);
+      st.Text = (graph ? "graph" : args[1]) + ": " + fmt;
+      st.Pattern = std::regex(re);
+      sites.push_back(std::move(st));
     }
   }
-  return Sites;
+  return sites;
 }
 
 // Each message Validate.cpp can emit (each format string of each error
@@ -269,51 +269,51 @@ std::vector<Site> validatorSites() {
 // bad graph fails here. Each corpus error is attributed to the most
 // literal pattern it matches.
 TEST(Validate, EveryMessageHasABadGraph) {
-  std::vector<Site> Sites = validatorSites();
-  ASSERT_GE(Sites.size(), 80u) << "the scan of Validate.cpp found too few "
+  std::vector<Site> sites = validatorSites();
+  ASSERT_GE(sites.size(), 80u) << "the scan of Validate.cpp found too few "
                                   "error calls";
-  std::vector<std::vector<std::string>> CoveredBy(Sites.size());
-  for (const BadCase &C : readCorpus())
-    for (const std::string &E : C.Got) {
-      int Best = -1;
-      bool Tie = false;
-      for (size_t I = 0; I < Sites.size(); ++I) {
-        if (!std::regex_match(E, Sites[I].Pattern))
+  std::vector<std::vector<std::string>> coveredBy(sites.size());
+  for (const BadCase &c : readCorpus())
+    for (const std::string &e : c.Got) {
+      int best = -1;
+      bool tie = false;
+      for (size_t i = 0; i < sites.size(); ++i) {
+        if (!std::regex_match(e, sites[i].Pattern))
           continue;
-        if (Best < 0 || Sites[I].Literal > Sites[Best].Literal) {
-          Best = int(I);
-          Tie = false;
-        } else if (Sites[I].Literal == Sites[Best].Literal) {
-          Tie = true;
+        if (best < 0 || sites[i].Literal > sites[best].Literal) {
+          best = int(i);
+          tie = false;
+        } else if (sites[i].Literal == sites[best].Literal) {
+          tie = true;
         }
       }
-      EXPECT_GE(Best, 0) << C.Name << ": '" << E
+      EXPECT_GE(best, 0) << c.Name << ": '" << e
                          << "' matches no error call of Validate.cpp";
-      EXPECT_FALSE(Tie) << C.Name << ": '" << E
+      EXPECT_FALSE(tie) << c.Name << ": '" << e
                         << "' matches several error calls equally";
-      if (Best >= 0)
-        CoveredBy[Best].push_back(C.Name);
+      if (best >= 0)
+        coveredBy[best].push_back(c.Name);
     }
-  size_t Covered = 0;
-  for (size_t I = 0; I < Sites.size(); ++I) {
-    Covered += !CoveredBy[I].empty();
-    EXPECT_FALSE(CoveredBy[I].empty())
+  size_t covered = 0;
+  for (size_t i = 0; i < sites.size(); ++i) {
+    covered += !coveredBy[i].empty();
+    EXPECT_FALSE(coveredBy[i].empty())
         << "no bad graph in graph/test/bad produces the message '"
-        << Sites[I].Text
+        << sites[i].Text
         << "' of graph/Validate.cpp; add one to make_bad_corpus.py";
   }
-  EXPECT_EQ(Covered, Sites.size());
+  EXPECT_EQ(covered, sites.size());
 }
 
 TEST(Validate, GraphCreateReportsAllProblems) {
-  llvm::Expected<bangc::taskir::TaskGraph> G =
+  llvm::Expected<bangc::taskir::TaskGraph> g =
       readGraphFile(TestDir + "/bad/data_length.json");
-  ASSERT_TRUE(bool(G));
-  G->mutable_blocks(3)->mutable_shape()->set_r(2);
-  llvm::Expected<Graph> R = Graph::create(*G);
-  ASSERT_FALSE(bool(R));
-  std::string Msg = llvm::toString(R.takeError());
-  EXPECT_NE(Msg.find("dimension 'r' must be -1"), std::string::npos) << Msg;
+  ASSERT_TRUE(bool(g));
+  g->mutable_blocks(3)->mutable_shape()->set_r(2);
+  llvm::Expected<Graph> r = Graph::create(*g);
+  ASSERT_FALSE(bool(r));
+  std::string msg = llvm::toString(r.takeError());
+  EXPECT_NE(msg.find("dimension 'r' must be -1"), std::string::npos) << msg;
 }
 
 } // namespace

@@ -18,18 +18,18 @@ int main(int argc, char **argv) {
     return 2;
   }
   for (auto &[File, G] : bangc::graph::allExamples()) {
-    if (llvm::Error E = bangc::graph::validateGraph(G)) {
+    if (llvm::Error e = bangc::graph::validateGraph(G)) {
       llvm::errs() << File << ": generated graph is invalid: "
-                   << llvm::toString(std::move(E)) << "\n";
+                   << llvm::toString(std::move(e)) << "\n";
       return 1;
     }
-    llvm::SmallString<256> Path(argv[1]);
-    llvm::sys::path::append(Path, File);
-    if (llvm::Error E = bangc::graph::writeGraphJson(Path, G)) {
-      llvm::errs() << llvm::toString(std::move(E)) << "\n";
+    llvm::SmallString<256> path(argv[1]);
+    llvm::sys::path::append(path, File);
+    if (llvm::Error e = bangc::graph::writeGraphJson(path, G)) {
+      llvm::errs() << llvm::toString(std::move(e)) << "\n";
       return 1;
     }
-    llvm::outs() << "wrote " << Path << "\n";
+    llvm::outs() << "wrote " << path << "\n";
   }
   return 0;
 }

@@ -24,10 +24,10 @@ TEST(DType, SizesAndNames) {
 }
 
 TEST(DType, NamesRoundTrip) {
-  for (DType Ty : AllDTypes) {
-    llvm::Expected<DType> P = parseDTypeName(dtypeName(Ty));
-    ASSERT_TRUE(bool(P)) << llvm::toString(P.takeError());
-    EXPECT_EQ(*P, Ty);
+  for (DType ty : AllDTypes) {
+    llvm::Expected<DType> p = parseDTypeName(dtypeName(ty));
+    ASSERT_TRUE(bool(p)) << llvm::toString(p.takeError());
+    EXPECT_EQ(*p, ty);
   }
 }
 
@@ -39,10 +39,10 @@ TEST(DType, Aliases) {
 }
 
 TEST(DType, UnknownNameIsError) {
-  llvm::Expected<DType> P = parseDTypeName("f128");
-  ASSERT_FALSE(bool(P));
-  std::string Msg = llvm::toString(P.takeError());
-  EXPECT_NE(Msg.find("unknown element type 'f128'"), std::string::npos) << Msg;
+  llvm::Expected<DType> p = parseDTypeName("f128");
+  ASSERT_FALSE(bool(p));
+  std::string msg = llvm::toString(p.takeError());
+  EXPECT_NE(msg.find("unknown element type 'f128'"), std::string::npos) << msg;
 }
 
 TEST(DType, TableColumns) {
@@ -61,45 +61,45 @@ TEST(DType, TableColumns) {
   EXPECT_TRUE(isUnsignedIntDType(DType::U8));
   EXPECT_FALSE(isUnsignedIntDType(DType::F32));
   // The descr's size is the element size; its kind is the DType's kind.
-  for (DType Ty : AllDTypes) {
-    llvm::StringRef D = dtypeNpyDescr(Ty);
-    EXPECT_EQ(D.drop_front(2), std::to_string(dtypeSize(Ty))) << D.str();
-    char Kind = isFloatDType(Ty) ? 'f' : isSignedIntDType(Ty) ? 'i' : 'u';
-    EXPECT_EQ(D[1], Kind) << D.str();
+  for (DType ty : AllDTypes) {
+    llvm::StringRef d = dtypeNpyDescr(ty);
+    EXPECT_EQ(d.drop_front(2), std::to_string(dtypeSize(ty))) << d.str();
+    char kind = isFloatDType(ty) ? 'f' : isSignedIntDType(ty) ? 'i' : 'u';
+    EXPECT_EQ(d[1], kind) << d.str();
   }
 }
 
-template <typename T> std::vector<uint8_t> bytesOf(std::vector<T> V) {
-  std::vector<uint8_t> B(V.size() * sizeof(T));
-  std::memcpy(B.data(), V.data(), B.size());
-  return B;
+template <typename T> std::vector<uint8_t> bytesOf(std::vector<T> v) {
+  std::vector<uint8_t> b(v.size() * sizeof(T));
+  std::memcpy(b.data(), v.data(), b.size());
+  return b;
 }
 
 TEST(DType, StoreAndLoadValues) {
-  const std::vector<double> V = {0, 1, -3, 100};
-  auto Stored = [&](DType Ty, const std::vector<double> &Values) {
-    std::vector<uint8_t> B(Values.size() * dtypeSize(Ty));
-    storeValues(Ty, Values, B.data());
-    return B;
+  const std::vector<double> v = {0, 1, -3, 100};
+  auto stored = [&](DType ty, const std::vector<double> &values) {
+    std::vector<uint8_t> b(values.size() * dtypeSize(ty));
+    storeValues(ty, values, b.data());
+    return b;
   };
-  EXPECT_EQ(Stored(DType::I8, V), bytesOf<int8_t>({0, 1, -3, 100}));
-  EXPECT_EQ(Stored(DType::I16, V), bytesOf<int16_t>({0, 1, -3, 100}));
-  EXPECT_EQ(Stored(DType::I32, V), bytesOf<int32_t>({0, 1, -3, 100}));
-  EXPECT_EQ(Stored(DType::I64, V), bytesOf<int64_t>({0, 1, -3, 100}));
-  EXPECT_EQ(Stored(DType::F32, V), bytesOf<float>({0, 1, -3, 100}));
-  EXPECT_EQ(Stored(DType::F64, V), bytesOf<double>({0, 1, -3, 100}));
-  EXPECT_EQ(Stored(DType::U8, {0, 1, 255}), bytesOf<uint8_t>({0, 1, 255}));
-  EXPECT_EQ(Stored(DType::U16, {65535}), bytesOf<uint16_t>({65535}));
-  EXPECT_EQ(Stored(DType::U32, {4e9}), bytesOf<uint32_t>({4000000000u}));
+  EXPECT_EQ(stored(DType::I8, v), bytesOf<int8_t>({0, 1, -3, 100}));
+  EXPECT_EQ(stored(DType::I16, v), bytesOf<int16_t>({0, 1, -3, 100}));
+  EXPECT_EQ(stored(DType::I32, v), bytesOf<int32_t>({0, 1, -3, 100}));
+  EXPECT_EQ(stored(DType::I64, v), bytesOf<int64_t>({0, 1, -3, 100}));
+  EXPECT_EQ(stored(DType::F32, v), bytesOf<float>({0, 1, -3, 100}));
+  EXPECT_EQ(stored(DType::F64, v), bytesOf<double>({0, 1, -3, 100}));
+  EXPECT_EQ(stored(DType::U8, {0, 1, 255}), bytesOf<uint8_t>({0, 1, 255}));
+  EXPECT_EQ(stored(DType::U16, {65535}), bytesOf<uint16_t>({65535}));
+  EXPECT_EQ(stored(DType::U32, {4e9}), bytesOf<uint32_t>({4000000000u}));
   // binary16: 1.0 is 0x3c00, -2.0 0xc000; 1 + 2^-11 is a tie, to even.
-  EXPECT_EQ(Stored(DType::F16, {1.0, -2.0, 1.0 + 1.0 / 2048}),
+  EXPECT_EQ(stored(DType::F16, {1.0, -2.0, 1.0 + 1.0 / 2048}),
             bytesOf<uint16_t>({0x3c00, 0xc000, 0x3c00}));
-  for (DType Ty : AllDTypes) {
-    std::vector<double> In =
-        isUnsignedIntDType(Ty) ? std::vector<double>{0, 1, 3, 100} : V;
-    std::vector<uint8_t> B = Stored(Ty, In);
-    std::vector<double> Out(In.size());
-    loadValues(Ty, B.data(), Out);
-    EXPECT_EQ(Out, In) << dtypeName(Ty).str();
+  for (DType ty : AllDTypes) {
+    std::vector<double> in =
+        isUnsignedIntDType(ty) ? std::vector<double>{0, 1, 3, 100} : v;
+    std::vector<uint8_t> b = stored(ty, in);
+    std::vector<double> out(in.size());
+    loadValues(ty, b.data(), out);
+    EXPECT_EQ(out, in) << dtypeName(ty).str();
   }
 }

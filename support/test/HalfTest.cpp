@@ -25,11 +25,11 @@ TEST(Half, KnownValues) {
 
 TEST(Half, RoundTripAllHalves) {
   // Every non-NaN half converts to float and back unchanged.
-  for (uint32_t B = 0; B < 0x10000; ++B) {
-    uint16_t H = uint16_t(B);
-    if ((H & 0x7c00) == 0x7c00 && (H & 0x3ff))
+  for (uint32_t b = 0; b < 0x10000; ++b) {
+    uint16_t h = uint16_t(b);
+    if ((h & 0x7c00) == 0x7c00 && (h & 0x3ff))
       continue;
-    ASSERT_EQ(floatToHalf(halfToFloat(H)), H) << std::hex << B;
+    ASSERT_EQ(floatToHalf(halfToFloat(h)), h) << std::hex << b;
   }
 }
 

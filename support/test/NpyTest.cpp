@@ -18,51 +18,51 @@ using namespace bangc;
 
 namespace {
 
-std::string errorText(llvm::Error E) { return llvm::toString(std::move(E)); }
+std::string errorText(llvm::Error e) { return llvm::toString(std::move(e)); }
 
 /// Parses \p Bytes and expects an error that contains \p Needle.
-void expectParseError(const std::string &Bytes, llvm::StringRef Needle) {
-  llvm::Expected<NpyArray> A = parseNpy(Bytes, "bad.npy");
-  ASSERT_FALSE(bool(A)) << "expected an error containing: " << Needle.str();
-  std::string Msg = errorText(A.takeError());
-  EXPECT_NE(Msg.find("bad.npy"), std::string::npos) << Msg;
-  EXPECT_NE(Msg.find(Needle.str()), std::string::npos) << Msg;
+void expectParseError(const std::string &bytes, llvm::StringRef needle) {
+  llvm::Expected<NpyArray> a = parseNpy(bytes, "bad.npy");
+  ASSERT_FALSE(bool(a)) << "expected an error containing: " << needle.str();
+  std::string msg = errorText(a.takeError());
+  EXPECT_NE(msg.find("bad.npy"), std::string::npos) << msg;
+  EXPECT_NE(msg.find(needle.str()), std::string::npos) << msg;
 }
 
 /// Builds a version-1.0 file with the given header dict and payload.
-std::string makeNpy(const std::string &Dict, const std::string &Payload,
-                    int Major = 1) {
-  std::string Header = Dict + "\n";
-  std::string Out("\x93NUMPY", 6);
-  Out.push_back(char(Major));
-  Out.push_back(0);
-  size_t Len = Header.size();
-  for (int I = 0; I < (Major == 1 ? 2 : 4); ++I)
-    Out.push_back(char((Len >> (8 * I)) & 0xff));
-  return Out + Header + Payload;
+std::string makeNpy(const std::string &dict, const std::string &payload,
+                    int major = 1) {
+  std::string header = dict + "\n";
+  std::string out("\x93NUMPY", 6);
+  out.push_back(char(major));
+  out.push_back(0);
+  size_t len = header.size();
+  for (int i = 0; i < (major == 1 ? 2 : 4); ++i)
+    out.push_back(char((len >> (8 * i)) & 0xff));
+  return out + header + payload;
 }
 
-NpyArray randomArray(DType Ty, std::vector<int64_t> Shape, unsigned Seed) {
-  NpyArray A(Ty, std::move(Shape));
-  std::mt19937 Rng(Seed);
-  for (uint8_t &B : A.data)
-    B = uint8_t(Rng());
-  return A;
+NpyArray randomArray(DType ty, std::vector<int64_t> shape, unsigned seed) {
+  NpyArray a(ty, std::move(shape));
+  std::mt19937 rng(seed);
+  for (uint8_t &b : a.data)
+    b = uint8_t(rng());
+  return a;
 }
 
 class TempDir {
 public:
   TempDir() {
-    llvm::SmallString<128> P;
-    std::error_code EC = llvm::sys::fs::createUniqueDirectory("bangc-npy", P);
-    EXPECT_FALSE(EC) << EC.message();
-    Path = std::string(P);
+    llvm::SmallString<128> p;
+    std::error_code ec = llvm::sys::fs::createUniqueDirectory("bangc-npy", p);
+    EXPECT_FALSE(ec) << ec.message();
+    Path = std::string(p);
   }
   ~TempDir() { llvm::sys::fs::remove_directories(Path); }
-  std::string file(llvm::StringRef Name) const {
-    llvm::SmallString<128> P(Path);
-    llvm::sys::path::append(P, Name);
-    return std::string(P);
+  std::string file(llvm::StringRef name) const {
+    llvm::SmallString<128> p(Path);
+    llvm::sys::path::append(p, name);
+    return std::string(p);
   }
   std::string Path;
 };
@@ -70,96 +70,97 @@ public:
 } // namespace
 
 TEST(Npy, ZeroInitConstructor) {
-  NpyArray A(DType::I16, {2, 3});
-  EXPECT_EQ(A.numElements(), 6);
-  EXPECT_EQ(A.byteSize(), 12u);
-  for (uint8_t B : A.data)
-    EXPECT_EQ(B, 0);
+  NpyArray a(DType::I16, {2, 3});
+  EXPECT_EQ(a.numElements(), 6);
+  EXPECT_EQ(a.byteSize(), 12u);
+  for (uint8_t b : a.data)
+    EXPECT_EQ(b, 0);
 }
 
 TEST(Npy, ScalarHasOneElement) {
-  NpyArray A(DType::F64, {});
-  EXPECT_EQ(A.numElements(), 1);
-  EXPECT_EQ(A.byteSize(), 8u);
+  NpyArray a(DType::F64, {});
+  EXPECT_EQ(a.numElements(), 1);
+  EXPECT_EQ(a.byteSize(), 8u);
 }
 
 TEST(Npy, RoundTripEveryDType) {
-  unsigned Seed = 1;
-  for (DType Ty : AllDTypes) {
-    for (std::vector<int64_t> Shape :
+  unsigned seed = 1;
+  for (DType ty : AllDTypes) {
+    for (std::vector<int64_t> shape :
          {std::vector<int64_t>{}, {0}, {7}, {3, 5}, {2, 3, 4, 1}}) {
-      NpyArray A = randomArray(Ty, Shape, Seed++);
-      llvm::Expected<std::string> Bytes = serializeNpy(A);
-      ASSERT_TRUE(bool(Bytes)) << errorText(Bytes.takeError());
+      NpyArray a = randomArray(ty, shape, seed++);
+      llvm::Expected<std::string> bytes = serializeNpy(a);
+      ASSERT_TRUE(bool(bytes)) << errorText(bytes.takeError());
       // The header is padded so data starts on a 64-byte boundary.
-      EXPECT_EQ((Bytes->size() - A.byteSize()) % 64, 0u);
-      llvm::Expected<NpyArray> B = parseNpy(*Bytes, "mem");
-      ASSERT_TRUE(bool(B)) << errorText(B.takeError());
-      EXPECT_EQ(B->dtype, Ty) << dtypeName(Ty).str();
-      EXPECT_EQ(B->shape, A.shape);
-      EXPECT_EQ(B->data, A.data);
+      EXPECT_EQ((bytes->size() - a.byteSize()) % 64, 0u);
+      llvm::Expected<NpyArray> b = parseNpy(*bytes, "mem");
+      ASSERT_TRUE(bool(b)) << errorText(b.takeError());
+      EXPECT_EQ(b->dtype, ty) << dtypeName(ty).str();
+      EXPECT_EQ(b->shape, a.shape);
+      EXPECT_EQ(b->data, a.data);
     }
   }
 }
 
 TEST(Npy, FileRoundTrip) {
-  TempDir D;
-  NpyArray A(DType::F32, {2, 2});
-  float Vals[] = {1.5f, -2.0f, 3.25f, 1e9f};
-  std::memcpy(A.data.data(), Vals, sizeof(Vals));
-  std::string P = D.file("a.npy");
-  ASSERT_FALSE(bool(writeNpy(P, A)));
-  llvm::Expected<NpyArray> B = readNpy(P);
-  ASSERT_TRUE(bool(B)) << errorText(B.takeError());
-  EXPECT_EQ(B->as<float>()[3], 1e9f);
-  EXPECT_EQ(B->shape, (std::vector<int64_t>{2, 2}));
+  TempDir d;
+  NpyArray a(DType::F32, {2, 2});
+  float vals[] = {1.5f, -2.0f, 3.25f, 1e9f};
+  std::memcpy(a.data.data(), vals, sizeof(vals));
+  std::string p = d.file("a.npy");
+  ASSERT_FALSE(bool(writeNpy(p, a)));
+  llvm::Expected<NpyArray> b = readNpy(p);
+  ASSERT_TRUE(bool(b)) << errorText(b.takeError());
+  EXPECT_EQ(b->as<float>()[3], 1e9f);
+  EXPECT_EQ(b->shape, (std::vector<int64_t>{2, 2}));
 }
 
 TEST(Npy, WriteRejectsInconsistentArray) {
-  NpyArray A(DType::I32, {4});
-  A.data.resize(3);
-  llvm::Expected<std::string> Bytes = serializeNpy(A);
-  ASSERT_FALSE(bool(Bytes));
-  EXPECT_NE(errorText(Bytes.takeError()).find("do not match shape (4,)"),
+  NpyArray a(DType::I32, {4});
+  a.data.resize(3);
+  llvm::Expected<std::string> bytes = serializeNpy(a);
+  ASSERT_FALSE(bool(bytes));
+  EXPECT_NE(errorText(bytes.takeError()).find("do not match shape (4,)"),
             std::string::npos);
 }
 
 TEST(Npy, WriteToBadPathIsError) {
-  NpyArray A(DType::I8, {1});
-  llvm::Error E = writeNpy("/nonexistent-dir/x.npy", A);
-  ASSERT_TRUE(bool(E));
-  EXPECT_NE(errorText(std::move(E)).find("/nonexistent-dir/x.npy"),
+  NpyArray a(DType::I8, {1});
+  llvm::Error e = writeNpy("/nonexistent-dir/x.npy", a);
+  ASSERT_TRUE(bool(e));
+  EXPECT_NE(errorText(std::move(e)).find("/nonexistent-dir/x.npy"),
             std::string::npos);
 }
 
 TEST(Npy, MissingFileIsError) {
-  llvm::Expected<NpyArray> A = readNpy("/nonexistent-dir/y.npy");
-  ASSERT_FALSE(bool(A));
-  std::string Msg = errorText(A.takeError());
-  EXPECT_NE(Msg.find("/nonexistent-dir/y.npy: cannot open"), std::string::npos)
-      << Msg;
+  llvm::Expected<NpyArray> a = readNpy("/nonexistent-dir/y.npy");
+  ASSERT_FALSE(bool(a));
+  std::string msg = errorText(a.takeError());
+  EXPECT_NE(msg.find("/nonexistent-dir/y.npy: cannot open"), std::string::npos)
+      << msg;
 }
 
 TEST(Npy, HandWrittenHeaders) {
   // Double quotes, no trailing comma, extra spaces, version 2.0.
-  std::string P(8, '\0');
-  llvm::Expected<NpyArray> A = parseNpy(
-      makeNpy("{ \"descr\" : \"<i4\" , \"shape\":(2,) ,\"fortran_order\":False}",
-              P, 2),
+  std::string p(8, '\0');
+  llvm::Expected<NpyArray> a = parseNpy(
+      makeNpy(
+          "{ \"descr\" : \"<i4\" , \"shape\":(2,) ,\"fortran_order\":False}", p,
+          2),
       "h.npy");
-  ASSERT_TRUE(bool(A)) << errorText(A.takeError());
-  EXPECT_EQ(A->dtype, DType::I32);
-  EXPECT_EQ(A->shape, std::vector<int64_t>{2});
+  ASSERT_TRUE(bool(a)) << errorText(a.takeError());
+  EXPECT_EQ(a->dtype, DType::I32);
+  EXPECT_EQ(a->shape, std::vector<int64_t>{2});
 }
 
 TEST(Npy, BigEndianIsByteSwapped) {
-  std::string Payload = {0x00, 0x00, 0x01, 0x02};
-  llvm::Expected<NpyArray> A = parseNpy(
+  std::string payload = {0x00, 0x00, 0x01, 0x02};
+  llvm::Expected<NpyArray> a = parseNpy(
       makeNpy("{'descr': '>i4', 'fortran_order': False, 'shape': (1,), }",
-              Payload),
+              payload),
       "be.npy");
-  ASSERT_TRUE(bool(A)) << errorText(A.takeError());
-  EXPECT_EQ(A->as<int32_t>()[0], 0x0102);
+  ASSERT_TRUE(bool(a)) << errorText(a.takeError());
+  EXPECT_EQ(a->as<int32_t>()[0], 0x0102);
 }
 
 // Byte orders of every supported element type. Each row gives four values
@@ -178,7 +179,7 @@ struct OrderRow {
 };
 
 const std::vector<OrderRow> &orderRows() {
-  static const std::vector<OrderRow> Rows = {
+  static const std::vector<OrderRow> rows = {
       {DType::I8, "i1", {0x01, 0xfe, 0x7f, 0x80}, {1, -2, 127, -128}, {}},
       {DType::U8, "u1", {0x01, 0xfe, 0x80, 0x00}, {1, 254, 128, 0}, {}},
       {DType::I16,
@@ -224,49 +225,49 @@ const std::vector<OrderRow> &orderRows() {
        {},
        {1.5, -0.1, 1e308, DBL_TRUE_MIN}},
   };
-  return Rows;
+  return rows;
 }
 
 /// \p Bits as \p Width bytes each, least significant first.
-std::string littleEndian(const std::vector<uint64_t> &Bits, unsigned Width) {
-  std::string Out;
-  for (uint64_t B : Bits)
-    for (unsigned I = 0; I < Width; ++I)
-      Out.push_back(char((B >> (8 * I)) & 0xff));
-  return Out;
+std::string littleEndian(const std::vector<uint64_t> &bits, unsigned width) {
+  std::string out;
+  for (uint64_t b : bits)
+    for (unsigned i = 0; i < width; ++i)
+      out.push_back(char((b >> (8 * i)) & 0xff));
+  return out;
 }
 
 /// Element \p I of \p A as an integer or a double.
-int64_t intAt(const NpyArray &A, size_t I) {
-  switch (A.dtype) {
+int64_t intAt(const NpyArray &a, size_t i) {
+  switch (a.dtype) {
   case DType::I8:
-    return A.as<int8_t>()[I];
+    return a.as<int8_t>()[i];
   case DType::U8:
-    return A.as<uint8_t>()[I];
+    return a.as<uint8_t>()[i];
   case DType::I16:
-    return A.as<int16_t>()[I];
+    return a.as<int16_t>()[i];
   case DType::U16:
-    return A.as<uint16_t>()[I];
+    return a.as<uint16_t>()[i];
   case DType::I32:
-    return A.as<int32_t>()[I];
+    return a.as<int32_t>()[i];
   case DType::U32:
-    return A.as<uint32_t>()[I];
+    return a.as<uint32_t>()[i];
   case DType::I64:
-    return A.as<int64_t>()[I];
+    return a.as<int64_t>()[i];
   default:
     ADD_FAILURE() << "not an integer type";
     return 0;
   }
 }
 
-double realAt(const NpyArray &A, size_t I) {
-  switch (A.dtype) {
+double realAt(const NpyArray &a, size_t i) {
+  switch (a.dtype) {
   case DType::F16:
-    return halfToFloat(A.as<uint16_t>()[I]);
+    return halfToFloat(a.as<uint16_t>()[i]);
   case DType::F32:
-    return A.as<float>()[I];
+    return a.as<float>()[i];
   case DType::F64:
-    return A.as<double>()[I];
+    return a.as<double>()[i];
   default:
     ADD_FAILURE() << "not a float type";
     return 0;
@@ -274,30 +275,30 @@ double realAt(const NpyArray &A, size_t I) {
 }
 
 /// Parses a file of row \p R in byte order \p Order and checks every value.
-void expectValues(const OrderRow &R, char Order) {
-  unsigned Width = unsigned(dtypeSize(R.Ty));
-  std::string Le = littleEndian(R.Bits, Width);
-  std::string Payload = Le;
-  if (Order == '>')
-    for (size_t I = 0; I < Payload.size(); I += Width)
-      std::reverse(Payload.begin() + I, Payload.begin() + I + Width);
-  std::string Descr = std::string(1, Order) + R.Code;
-  std::string What = "descr '" + Descr + "'";
-  llvm::Expected<NpyArray> A =
-      parseNpy(makeNpy("{'descr': '" + Descr +
+void expectValues(const OrderRow &r, char order) {
+  unsigned width = unsigned(dtypeSize(r.Ty));
+  std::string le = littleEndian(r.Bits, width);
+  std::string payload = le;
+  if (order == '>')
+    for (size_t i = 0; i < payload.size(); i += width)
+      std::reverse(payload.begin() + i, payload.begin() + i + width);
+  std::string descr = std::string(1, order) + r.Code;
+  std::string what = "descr '" + descr + "'";
+  llvm::Expected<NpyArray> a =
+      parseNpy(makeNpy("{'descr': '" + descr +
                            "', 'fortran_order': False, "
                            "'shape': (4,), }",
-                       Payload),
+                       payload),
                "order.npy");
-  ASSERT_TRUE(bool(A)) << What << ": " << errorText(A.takeError());
-  EXPECT_EQ(A->dtype, R.Ty) << What;
-  EXPECT_EQ(A->data, std::vector<uint8_t>(Le.begin(), Le.end()))
-      << What << ": elements are not held little-endian";
-  for (size_t I = 0; I < 4; ++I) {
-    if (!R.Ints.empty())
-      EXPECT_EQ(intAt(*A, I), R.Ints[I]) << What << " element " << I;
+  ASSERT_TRUE(bool(a)) << what << ": " << errorText(a.takeError());
+  EXPECT_EQ(a->dtype, r.Ty) << what;
+  EXPECT_EQ(a->data, std::vector<uint8_t>(le.begin(), le.end()))
+      << what << ": elements are not held little-endian";
+  for (size_t i = 0; i < 4; ++i) {
+    if (!r.Ints.empty())
+      EXPECT_EQ(intAt(*a, i), r.Ints[i]) << what << " element " << i;
     else
-      EXPECT_EQ(realAt(*A, I), R.Reals[I]) << What << " element " << I;
+      EXPECT_EQ(realAt(*a, i), r.Reals[i]) << what << " element " << i;
   }
 }
 
@@ -307,45 +308,45 @@ TEST(Npy, EveryByteOrderOfEveryType) {
   // '=' is native order; this project runs on little-endian hosts only.
   ASSERT_TRUE(llvm::sys::IsLittleEndianHost);
   ASSERT_EQ(orderRows().size(), std::size(AllDTypes));
-  for (const OrderRow &R : orderRows())
-    for (char Order : {'<', '>', '='})
-      expectValues(R, Order);
+  for (const OrderRow &r : orderRows())
+    for (char order : {'<', '>', '='})
+      expectValues(r, order);
 }
 
 TEST(Npy, NotApplicableOrderIsNative) {
   // numpy writes one-byte types with '|', and reads '|' on a wider type as
   // native order (np.load of a '|i4' header gives int32 in host order).
-  for (const OrderRow &R : orderRows())
-    expectValues(R, '|');
+  for (const OrderRow &r : orderRows())
+    expectValues(r, '|');
 }
 
 TEST(Npy, BoolIsRejected) {
   // numpy's bool ('|b1') has no DType here: an error naming the descr.
-  for (const char *Descr : {"|b1", "<b1", "=b1"})
-    expectParseError(makeNpy(std::string("{'descr': '") + Descr +
+  for (const char *descr : {"|b1", "<b1", "=b1"})
+    expectParseError(makeNpy(std::string("{'descr': '") + descr +
                                  "', 'fortran_order': False, 'shape': (1,)}",
                              std::string(1, '\1')),
-                     std::string("unsupported dtype descr '") + Descr + "'");
+                     std::string("unsupported dtype descr '") + descr + "'");
 }
 
 TEST(Npy, WriterUsesLittleEndianDescrs) {
   // numpy's own descrs for what it writes on a little-endian host.
-  for (const OrderRow &R : orderRows()) {
-    unsigned Width = unsigned(dtypeSize(R.Ty));
-    std::string Le = littleEndian(R.Bits, Width);
-    NpyArray A(R.Ty, {4});
-    std::memcpy(A.data.data(), Le.data(), Le.size());
-    llvm::Expected<std::string> Bytes = serializeNpy(A);
-    ASSERT_TRUE(bool(Bytes)) << errorText(Bytes.takeError());
-    std::string Descr = (Width == 1 ? "|" : "<") + std::string(R.Code);
-    EXPECT_NE(Bytes->find("'descr': '" + Descr + "'"), std::string::npos)
-        << Descr << " missing from " << Bytes->substr(0, 64);
-    EXPECT_EQ(Bytes->substr(Bytes->size() - Le.size()), Le) << Descr;
+  for (const OrderRow &r : orderRows()) {
+    unsigned width = unsigned(dtypeSize(r.Ty));
+    std::string le = littleEndian(r.Bits, width);
+    NpyArray a(r.Ty, {4});
+    std::memcpy(a.data.data(), le.data(), le.size());
+    llvm::Expected<std::string> bytes = serializeNpy(a);
+    ASSERT_TRUE(bool(bytes)) << errorText(bytes.takeError());
+    std::string descr = (width == 1 ? "|" : "<") + std::string(r.Code);
+    EXPECT_NE(bytes->find("'descr': '" + descr + "'"), std::string::npos)
+        << descr << " missing from " << bytes->substr(0, 64);
+    EXPECT_EQ(bytes->substr(bytes->size() - le.size()), le) << descr;
   }
 }
 
 TEST(Npy, MalformedInputs) {
-  std::string Good4(4, '\0');
+  std::string good4(4, '\0');
   expectParseError("", "bad magic");
   expectParseError("NUMPY\x01\x00", "bad magic");
   expectParseError(std::string("\x93NUMPX\x01\x00\x10\x00", 10), "bad magic");
@@ -367,79 +368,81 @@ TEST(Npy, MalformedInputs) {
   expectParseError(makeNpy("{'descr' '<i4', 'shape': (1,)}", ""),
                    "expected ':' after key");
   expectParseError(makeNpy("{'descr': '<i4}", ""), "unterminated string");
-  expectParseError(makeNpy("{'fortran_order': False, 'shape': (1,)}", Good4),
+  expectParseError(makeNpy("{'fortran_order': False, 'shape': (1,)}", good4),
                    "no 'descr' key");
-  expectParseError(makeNpy("{'descr': '<i4', 'shape': (1,)}", Good4),
+  expectParseError(makeNpy("{'descr': '<i4', 'shape': (1,)}", good4),
                    "no 'fortran_order' key");
-  expectParseError(makeNpy("{'descr': '<i4', 'fortran_order': False}", Good4),
+  expectParseError(makeNpy("{'descr': '<i4', 'fortran_order': False}", good4),
                    "no 'shape' key");
   expectParseError(
-      makeNpy("{'descr': '<i4', 'fortran_order': True, 'shape': (1,)}", Good4),
+      makeNpy("{'descr': '<i4', 'fortran_order': True, 'shape': (1,)}", good4),
       "Fortran-order arrays are not supported");
   expectParseError(
-      makeNpy("{'descr': '<i4', 'fortran_order': Maybe, 'shape': (1,)}", Good4),
+      makeNpy("{'descr': '<i4', 'fortran_order': Maybe, 'shape': (1,)}", good4),
       "'fortran_order' must be True or False");
   expectParseError(
-      makeNpy("{'descr': '<c8', 'fortran_order': False, 'shape': (1,)}", Good4),
+      makeNpy("{'descr': '<c8', 'fortran_order': False, 'shape': (1,)}", good4),
       "unsupported dtype descr '<c8'");
   expectParseError(
-      makeNpy("{'descr': '<u8', 'fortran_order': False, 'shape': (1,)}", Good4),
+      makeNpy("{'descr': '<u8', 'fortran_order': False, 'shape': (1,)}", good4),
       "unsupported dtype descr '<u8'");
   expectParseError(
-      makeNpy("{'descr': [('a', '<i4')], 'fortran_order': False, 'shape': (1,)}",
-              Good4),
+      makeNpy(
+          "{'descr': [('a', '<i4')], 'fortran_order': False, 'shape': (1,)}",
+          good4),
       "expected a quoted string");
   expectParseError(
-      makeNpy("{'descr': '<i4', 'fortran_order': False, 'shape': (-1,)}", Good4),
+      makeNpy("{'descr': '<i4', 'fortran_order': False, 'shape': (-1,)}",
+              good4),
       "non-negative integers");
   expectParseError(
-      makeNpy("{'descr': '<i4', 'fortran_order': False, 'shape': 4}", Good4),
+      makeNpy("{'descr': '<i4', 'fortran_order': False, 'shape': 4}", good4),
       "'shape' must be a tuple");
   expectParseError(
       makeNpy("{'descr': '<i4', 'fortran_order': False, 'shape': (1,), "
               "'extra': 1}",
-              Good4),
+              good4),
       "unexpected key 'extra'");
   expectParseError(
       makeNpy("{'descr': '<i4', 'fortran_order': False, 'shape': (1,)} x",
-              Good4),
+              good4),
       "trailing characters");
   // A header that claims a huge array must not allocate it.
   expectParseError(makeNpy("{'descr': '<f8', 'fortran_order': False, 'shape': "
                            "(1000000000000, 1000000000000)}",
-                           Good4),
+                           good4),
                    "is too large");
   expectParseError(makeNpy("{'descr': '<f8', 'fortran_order': False, 'shape': "
                            "(100000000, 100)}",
-                           Good4),
+                           good4),
                    "needs 80000000000 bytes but the file has 4");
   // Too short and too long payloads.
   expectParseError(
-      makeNpy("{'descr': '<i4', 'fortran_order': False, 'shape': (2,)}", Good4),
+      makeNpy("{'descr': '<i4', 'fortran_order': False, 'shape': (2,)}", good4),
       "needs 8 bytes but the file has 4");
   expectParseError(
-      makeNpy("{'descr': '<i2', 'fortran_order': False, 'shape': (1,)}", Good4),
+      makeNpy("{'descr': '<i2', 'fortran_order': False, 'shape': (1,)}", good4),
       "needs 2 bytes but the file has 4");
   expectParseError(makeNpy("{'descr': '<i4', 'fortran_order': False, 'shape': "
                            "(1,)}\xc3\xa9",
-                           Good4),
+                           good4),
                    "non-ASCII");
 }
 
 TEST(Npy, TruncatedFilesNeverCrash) {
-  NpyArray A = randomArray(DType::F32, {3, 4}, 42);
-  std::string Bytes = *serializeNpy(A);
-  for (size_t N = 0; N < Bytes.size(); ++N) {
-    llvm::Expected<NpyArray> B = parseNpy(Bytes.substr(0, N), "t.npy");
-    ASSERT_FALSE(bool(B)) << "prefix of " << N << " bytes parsed";
-    llvm::consumeError(B.takeError());
+  NpyArray a = randomArray(DType::F32, {3, 4}, 42);
+  std::string bytes = *serializeNpy(a);
+  for (size_t n = 0; n < bytes.size(); ++n) {
+    llvm::Expected<NpyArray> b = parseNpy(bytes.substr(0, n), "t.npy");
+    ASSERT_FALSE(bool(b)) << "prefix of " << n << " bytes parsed";
+    llvm::consumeError(b.takeError());
   }
 }
 
 // Reads files written by numpy itself, with values that the test recomputes.
 TEST(Npy, ReadsFilesWrittenByNumpy) {
-  TempDir D;
-  std::string Script =
+  TempDir d;
+  std::string script =
       "import numpy as np, sys\n"
       "d = sys.argv[1]\n"
       "np.save(d + '/f32.npy', (np.arange(24, dtype=np.float32) * 0.5 - 3)"
@@ -457,72 +460,72 @@ TEST(Npy, ReadsFilesWrittenByNumpy) {
       "    F.write_array(fh, np.arange(5, dtype=np.uint32), version=(2, 0))\n"
       "with open(d + '/v3.npy', 'wb') as fh:\n"
       "    F.write_array(fh, np.arange(5, dtype=np.float64), version=(3, 0))\n";
-  std::string ScriptPath = D.file("gen.py");
-  std::ofstream(ScriptPath) << Script;
-  std::string Cmd =
-      std::string(BANGC_SYSTEM_PYTHON) + " " + ScriptPath + " " + D.Path;
-  ASSERT_EQ(std::system(Cmd.c_str()), 0) << "numpy generator failed: " << Cmd;
+  std::string scriptPath = d.file("gen.py");
+  std::ofstream(scriptPath) << script;
+  std::string cmd =
+      std::string(BANGC_SYSTEM_PYTHON) + " " + scriptPath + " " + d.Path;
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << "numpy generator failed: " << cmd;
 
-  llvm::Expected<NpyArray> F32 = readNpy(D.file("f32.npy"));
-  ASSERT_TRUE(bool(F32)) << errorText(F32.takeError());
-  EXPECT_EQ(F32->dtype, DType::F32);
-  EXPECT_EQ(F32->shape, (std::vector<int64_t>{2, 3, 4}));
-  for (int I = 0; I < 24; ++I)
-    EXPECT_EQ(F32->as<float>()[I], float(I) * 0.5f - 3) << I;
+  llvm::Expected<NpyArray> f32 = readNpy(d.file("f32.npy"));
+  ASSERT_TRUE(bool(f32)) << errorText(f32.takeError());
+  EXPECT_EQ(f32->dtype, DType::F32);
+  EXPECT_EQ(f32->shape, (std::vector<int64_t>{2, 3, 4}));
+  for (int i = 0; i < 24; ++i)
+    EXPECT_EQ(f32->as<float>()[i], float(i) * 0.5f - 3) << i;
 
-  llvm::Expected<NpyArray> F16 = readNpy(D.file("f16.npy"));
-  ASSERT_TRUE(bool(F16)) << errorText(F16.takeError());
-  EXPECT_EQ(F16->dtype, DType::F16);
-  const float F16Expect[] = {1.0f, -0.333333f, 65504.0f, 1e-7f};
-  for (int I = 0; I < 4; ++I)
-    EXPECT_EQ(F16->as<uint16_t>()[I], floatToHalf(F16Expect[I])) << I;
+  llvm::Expected<NpyArray> f16 = readNpy(d.file("f16.npy"));
+  ASSERT_TRUE(bool(f16)) << errorText(f16.takeError());
+  EXPECT_EQ(f16->dtype, DType::F16);
+  const float f16Expect[] = {1.0f, -0.333333f, 65504.0f, 1e-7f};
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(f16->as<uint16_t>()[i], floatToHalf(f16Expect[i])) << i;
 
-  llvm::Expected<NpyArray> I8 = readNpy(D.file("i8.npy"));
-  ASSERT_TRUE(bool(I8)) << errorText(I8.takeError());
-  EXPECT_EQ(I8->dtype, DType::I8);
-  EXPECT_EQ(I8->as<int8_t>()[0], -128);
-  EXPECT_EQ(I8->as<int8_t>()[3], 127);
+  llvm::Expected<NpyArray> i8 = readNpy(d.file("i8.npy"));
+  ASSERT_TRUE(bool(i8)) << errorText(i8.takeError());
+  EXPECT_EQ(i8->dtype, DType::I8);
+  EXPECT_EQ(i8->as<int8_t>()[0], -128);
+  EXPECT_EQ(i8->as<int8_t>()[3], 127);
 
-  llvm::Expected<NpyArray> U16 = readNpy(D.file("u16.npy"));
-  ASSERT_TRUE(bool(U16)) << errorText(U16.takeError());
-  EXPECT_EQ(U16->as<uint16_t>()[1], 65535);
-  EXPECT_EQ(U16->as<uint16_t>()[3], 2);
+  llvm::Expected<NpyArray> u16 = readNpy(d.file("u16.npy"));
+  ASSERT_TRUE(bool(u16)) << errorText(u16.takeError());
+  EXPECT_EQ(u16->as<uint16_t>()[1], 65535);
+  EXPECT_EQ(u16->as<uint16_t>()[3], 2);
 
-  llvm::Expected<NpyArray> I64 = readNpy(D.file("i64.npy"));
-  ASSERT_TRUE(bool(I64)) << errorText(I64.takeError());
-  EXPECT_TRUE(I64->shape.empty());
-  EXPECT_EQ(I64->as<int64_t>()[0], -(int64_t(1) << 40));
+  llvm::Expected<NpyArray> i64 = readNpy(d.file("i64.npy"));
+  ASSERT_TRUE(bool(i64)) << errorText(i64.takeError());
+  EXPECT_TRUE(i64->shape.empty());
+  EXPECT_EQ(i64->as<int64_t>()[0], -(int64_t(1) << 40));
 
-  llvm::Expected<NpyArray> BE = readNpy(D.file("be.npy"));
-  ASSERT_TRUE(bool(BE)) << errorText(BE.takeError());
-  EXPECT_EQ(BE->as<int32_t>()[2], 2);
+  llvm::Expected<NpyArray> be = readNpy(d.file("be.npy"));
+  ASSERT_TRUE(bool(be)) << errorText(be.takeError());
+  EXPECT_EQ(be->as<int32_t>()[2], 2);
 
-  llvm::Expected<NpyArray> V2 = readNpy(D.file("v2.npy"));
-  ASSERT_TRUE(bool(V2)) << errorText(V2.takeError());
-  EXPECT_EQ(V2->as<uint32_t>()[4], 4u);
+  llvm::Expected<NpyArray> v2 = readNpy(d.file("v2.npy"));
+  ASSERT_TRUE(bool(v2)) << errorText(v2.takeError());
+  EXPECT_EQ(v2->as<uint32_t>()[4], 4u);
 
-  llvm::Expected<NpyArray> V3 = readNpy(D.file("v3.npy"));
-  ASSERT_TRUE(bool(V3)) << errorText(V3.takeError());
-  EXPECT_EQ(V3->as<double>()[4], 4.0);
+  llvm::Expected<NpyArray> v3 = readNpy(d.file("v3.npy"));
+  ASSERT_TRUE(bool(v3)) << errorText(v3.takeError());
+  EXPECT_EQ(v3->as<double>()[4], 4.0);
 
-  llvm::Expected<NpyArray> Fort = readNpy(D.file("fort.npy"));
-  ASSERT_FALSE(bool(Fort));
-  EXPECT_NE(errorText(Fort.takeError()).find("Fortran-order"),
+  llvm::Expected<NpyArray> fort = readNpy(d.file("fort.npy"));
+  ASSERT_FALSE(bool(fort));
+  EXPECT_NE(errorText(fort.takeError()).find("Fortran-order"),
             std::string::npos);
 }
 
 // Files this library writes are read back by numpy with the same values.
 TEST(Npy, NumpyReadsOurFiles) {
-  TempDir D;
-  NpyArray A(DType::I16, {2, 3});
-  for (int I = 0; I < 6; ++I)
-    A.as<int16_t>()[I] = int16_t(I * 1000 - 2500);
-  ASSERT_FALSE(bool(writeNpy(D.file("ours.npy"), A)));
-  std::string Check =
+  TempDir d;
+  NpyArray a(DType::I16, {2, 3});
+  for (int i = 0; i < 6; ++i)
+    a.as<int16_t>()[i] = int16_t(i * 1000 - 2500);
+  ASSERT_FALSE(bool(writeNpy(d.file("ours.npy"), a)));
+  std::string check =
       std::string(BANGC_SYSTEM_PYTHON) +
       " -c \"import numpy as np, sys; a = np.load(sys.argv[1]); "
       "sys.exit(0 if a.dtype == np.int16 and a.shape == (2, 3) and "
       "(a.ravel() == np.arange(6) * 1000 - 2500).all() else 1)\" " +
-      D.file("ours.npy");
-  EXPECT_EQ(std::system(Check.c_str()), 0);
+      d.file("ours.npy");
+  EXPECT_EQ(std::system(check.c_str()), 0);
 }
