@@ -559,7 +559,11 @@ KernelWriter::ComputeArgs KernelWriter::computeArgs(int l) const {
   bool sliced = p.global() && g.computes(n, o);
   std::string fo = sliced ? "f0" : "0";
   a.bias = layer.Bias.empty() ? "nullptr" : "b" + str(l) + " + " + fo;
-  a.alpha = layer.Alpha.empty() ? "nullptr" : "a" + str(l) + " + " + fo;
+  // CLUT's table is indexed by value, not by channel: never offset.
+  bool perChannel = layer.Kind != OpKind::Lut;
+  a.alpha = layer.Alpha.empty() ? "nullptr"
+            : perChannel        ? "a" + str(l) + " + " + fo
+                                : "a" + str(l);
   a.tile = scr.count({l, 0}) ? "tile" + str(l) : "nullptr";
   a.vtile = scr.count({l, 1}) ? "vtile" + str(l) : "nullptr";
   a.co = sliced ? "ft" : str(n.Tensors[o].C);

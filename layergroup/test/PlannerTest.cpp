@@ -964,7 +964,8 @@ TEST(Mul, CostIsAVectorMultiplyAndTheBias) {
 
 TEST(Lut, SlicesPassThroughAndTheTableIsResident) {
   // conv 3x3 -> CLUT (a 256-entry table of the output type): element-wise
-  // rows, no channel slices, the table in NRAM for the whole kernel.
+  // rows, channel-wise (the table is indexed by value), the table in NRAM
+  // for the whole kernel.
   Net N;
   int X = N.conv(N.addInput("x", 4, 16, 16), 4, 3, 1, 1, "c");
   Layer L;
@@ -974,7 +975,7 @@ TEST(Lut, SlicesPassThroughAndTheTableIsResident) {
   int Out = N.Layers[N.addLayer(L, {X}, 4, 16, 16)].Output;
   N.markOutput(Out, "y");
   GroupInfo G = groupInfo(N, 0, 1);
-  EXPECT_FALSE(channelSliceable(N, G));
+  EXPECT_TRUE(channelSliceable(N, G));
   auto H = sliceH(N, G, 4);
   ASSERT_TRUE(H);
   EXPECT_EQ(H->Rows[2][G.slot(Out)], H->Rows[2][G.slot(X)]);
