@@ -48,7 +48,7 @@ std::optional<BlockKind> blockKind(BlockType t) {
 
 BlockKind kindOf(const TaskBlock &b) {
   std::optional<BlockKind> k = blockKind(b.type());
-  assert(K && "a block of a validated graph");
+  assert(k && "a block of a validated graph");
   return k ? *k : BlockKind::SI;
 }
 

@@ -57,7 +57,7 @@ int64_t GraphBuilder::addBlock(BlockType t, Precision p, const Dims &shape,
 }
 
 TaskBlock &GraphBuilder::block(int64_t id) {
-  assert(Index.count(Id) && "unknown block id");
+  assert(Index.count(id) && "unknown block id");
   return *G.mutable_blocks(Index[id]);
 }
 
@@ -313,7 +313,7 @@ int64_t GraphBuilder::fullyConnected(int64_t src, int64_t nf,
 
 int64_t GraphBuilder::add(std::vector<int64_t> srcs, Precision out,
                           StringRef name) {
-  assert(!Srcs.empty() && "add of nothing");
+  assert(!srcs.empty() && "add of nothing");
   Dims d = siDims(srcs[0]);
   int64_t c = addBlock(CADD, out, d, name);
   for (int64_t s : srcs)

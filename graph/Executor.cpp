@@ -43,7 +43,7 @@ Expected<std::vector<double>> npyToValues(const NpyArray &a, Precision p,
 NpyArray valuesToNpy(const std::vector<double> &v,
                      const std::vector<int64_t> &shape, Precision p) {
   NpyArray a(precisionDType(p), shape);
-  assert(size_t(A.numElements()) == V.size() && "shape/value mismatch");
+  assert(size_t(a.numElements()) == v.size() && "shape/value mismatch");
   storeValues(a.dtype, v, a.data.data());
   return a;
 }

@@ -82,7 +82,7 @@ Expected<Graph> Graph::create(TaskGraph tg) {
         ready.push(g.BlockIdx[d]);
     }
   }
-  assert(G.Order.size() == size_t(PG.blocks_size()) &&
+  assert(g.Order.size() == size_t(pg.blocks_size()) &&
          "validation admitted a cyclic graph");
   for (const TaskBlock &b : pg.blocks()) {
     BlockType t = b.type();
@@ -110,13 +110,13 @@ Expected<Graph> Graph::load(StringRef path) {
 
 const TaskBlock &Graph::block(int64_t id) const {
   auto it = BlockIdx.find(id);
-  assert(It != BlockIdx.end() && "no block with this id");
+  assert(it != BlockIdx.end() && "no block with this id");
   return P->blocks(it->second);
 }
 
 const Edge &Graph::edge(int64_t id) const {
   auto it = EdgeIdx.find(id);
-  assert(It != EdgeIdx.end() && "no edge with this id");
+  assert(it != EdgeIdx.end() && "no edge with this id");
   return P->edges(it->second);
 }
 

@@ -209,7 +209,7 @@ std::vector<double> compare(const TaskBlock &b, const KernelArgs &a) {
 
 /// CLUT: SO = table[SI - min(input precision)].
 Expected<std::vector<double>> lookup(const TaskBlock &b, const KernelArgs &a) {
-  assert(A.Table && "CLUT without a table");
+  assert(a.Table && "CLUT without a table");
   int64_t lo = precisionMin(a.DataPrecision);
   std::vector<double> out(a.Clusters[0].size());
   for (size_t i = 0; i < out.size(); ++i) {

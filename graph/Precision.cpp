@@ -137,7 +137,7 @@ int64_t realToInt(double v, Precision p) {
 }
 
 double roundToFloatPrecision(double v, Precision p) {
-  assert(isFloatPrecision(P) && "not a float precision");
+  assert(isFloatPrecision(p) && "not a float precision");
   float f = float(v);
   if (p == FLOAT16)
     return double(roundToHalf(f));

@@ -44,7 +44,7 @@ constexpr DTypeRow Rows[] = {
 #include "support/DTypes.def"
 
 const DTypeRow &row(DType ty) {
-  assert(size_t(Ty) < std::size(Rows) && "not a DType");
+  assert(size_t(ty) < std::size(Rows) && "not a DType");
   return Rows[size_t(ty)];
 }
 
