@@ -2,6 +2,8 @@
 #ifndef BANGC_TOOLS_COMMANDS_H
 #define BANGC_TOOLS_COMMANDS_H
 
+#include "tools/Args.h" // parseOnly, parseAndRun
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 

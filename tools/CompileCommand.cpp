@@ -18,9 +18,10 @@
 using namespace bangc;
 using namespace bangc::tools;
 
-static const char *const help =
+static const char *const head =
     "usage: bangc-sim compile FILE.mlu [options]\n"
-    "       bangc-sim compile FILE.mlu|FILE.cpp|FILE.o... -o PROGRAM [options]\n"
+    "       bangc-sim compile FILE.mlu|FILE.cpp|FILE.o... -o PROGRAM "
+    "[options]\n"
     "\n"
     "Compiles a BANG kernel file for the host CPU. With no output option it\n"
     "checks and optimises the program and writes nothing.\n"
@@ -30,15 +31,7 @@ static const char *const help =
     "device code embedded; without -c, the .mlu files, host C/C++ files\n"
     "(.c .cc .cpp .cxx) and objects given link into PROGRAM with the CNRT\n"
     "runtime. -S and -emit-llvm write its device side.\n"
-    "\n"
-    "  -emit-llvm        write LLVM IR (.ll; .bc with -c)\n"
-    "  -S                write host assembly (.s)\n"
-    "  -c                write a host object file (.o)\n"
-    "  -o FILE           output file ('-' for standard output)\n"
-    "  -L DIR, -l NAME   library directory and library for the link\n"
-    "  --passes=LIST     run only these passes after the frontend (for\n"
-    "                    testing passes), e.g. bang-find-kernels\n"
-    "  -fsyntax-only     run the frontend and its checks only\n";
+    "\n";
 
 namespace {
 
@@ -49,42 +42,38 @@ struct CompileCommand {
   std::vector<std::string> linkArgs; ///< -L DIR, -l NAME
   bool emitLLVM = false, assembly = false, object = false, syntaxOnly = false;
 
-  int parse(llvm::ArrayRef<const char *> argv) {
-    Args args(argv);
-    while (!args.done()) {
-      if (args.flag("--help") || args.flag("-h")) {
-        llvm::outs() << help << CommonOptionsHelp << CompileLimitsHelp;
-        return 0;
-      }
-      if (common.parse(args))
-        continue;
-      if (args.flag("-emit-llvm") || args.flag("--emit-llvm"))
-        emitLLVM = true;
-      else if (args.flag("-S"))
-        assembly = true;
-      else if (args.flag("-c"))
-        object = true;
-      else if (args.flag("-fsyntax-only"))
-        syntaxOnly = true;
-      else if (auto v = args.value("-o", true))
-        output = *v;
-      else if (auto v = args.value("-L", true))
-        linkArgs.push_back("-L" + *v);
-      else if (auto v = args.value("-l", true))
-        linkArgs.push_back("-l" + *v);
-      else if (auto v = args.value("--passes"))
-        passes = *v;
-      else if (auto v = args.positional()) {
-        if (input.empty())
-          input = *v;
-        inputs.push_back(*v);
-      } else
-        return usageError("compile", args.error.empty()
-                                         ? "unknown option '" + args.peek() + "'"
-                                         : args.error);
-    }
-    if (!args.error.empty())
-      return usageError("compile", args.error);
+  CommandLine commandLine() {
+    std::vector<Option> rows = {
+        flag("-emit-llvm", "write LLVM IR (.ll; .bc with -c)", emitLLVM),
+        flag("--emit-llvm", "", emitLLVM),
+        flag("-S", "write host assembly (.s)", assembly),
+        flag("-c", "write a host object file (.o)", object),
+        text("-o", "FILE", "output file ('-' for standard output)", output,
+             ArgForm::Joined),
+        list("-L", "DIR", "library directory and library for the link",
+             linkArgs, "-L")
+            .labelled("-L DIR, -l NAME"),
+        list("-l", "NAME", "", linkArgs, "-l"),
+        text("--passes", "=LIST",
+             "run only these passes after the frontend (for testing "
+             "passes), e.g. bang-find-kernels",
+             passes),
+        flag("-fsyntax-only", "run the frontend and its checks only",
+             syntaxOnly)};
+    for (Option &row : common.options())
+      rows.push_back(std::move(row));
+    CommandLine cmd{"compile", head, ""};
+    cmd.groups = {{"", std::move(rows)}};
+    cmd.positional = [this](llvm::StringRef v) {
+      if (input.empty())
+        input = v.str();
+      inputs.push_back(v.str());
+      return std::string();
+    };
+    return cmd;
+  }
+
+  int check() {
     if (input.empty())
       return usageError("compile", "no input file");
     if (assembly && emitLLVM && object)
@@ -126,6 +115,7 @@ struct CompileCommand {
   }
 
   int run() {
+    CompileWatchdog watchdog(common.limits);
     // All of it is a compile (a host build's link too): bounded by
     // --max-compile-seconds and --max-compile-memory.
     bangsim::CompileScope compiling(input);
@@ -208,14 +198,9 @@ int bangc::tools::reportCompileError(llvm::Error e) {
 }
 
 int bangc::tools::compileParse(llvm::ArrayRef<const char *> argv) {
-  return CompileCommand().parse(argv);
+  return parseOnly<CompileCommand>(argv);
 }
 
 int bangc::tools::compileMain(llvm::ArrayRef<const char *> argv) {
-  CompileCommand cmd;
-  int parsed = cmd.parse(argv);
-  if (parsed >= 0)
-    return parsed;
-  CompileWatchdog watchdog(cmd.common.limits);
-  return cmd.run();
+  return parseAndRun<CompileCommand>(argv);
 }

@@ -14,6 +14,7 @@
 #include "tools/Args.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace bangc::tools {
 
@@ -24,14 +25,13 @@ struct CompileLimits {
   /// limit.
   uint64_t memoryMiB = 4096;
 
-  /// Consumes --max-compile-seconds=N or --max-compile-memory=MIB (or with
-  /// the value as the next argument) at the front of `args`; a bad value
-  /// sets args.error. False if the option is neither.
-  bool parse(Args &args);
-};
+  /// Set when either limit is on the command line.
+  bool given = false;
 
-/// Their lines in a command's --help.
-extern const char *const CompileLimitsHelp;
+  /// The rows of --max-compile-seconds=N and --max-compile-memory=MIB, for
+  /// a command's option table; `note` starts their help lines.
+  std::vector<Option> options(llvm::StringRef note = "");
+};
 
 } // namespace bangc::tools
 

@@ -12,14 +12,13 @@
 
 using namespace bangc::tools;
 
-static const char *const help =
+static const char *const head =
     "usage: bangc-sim device [--list | [--sources] SPEC]\n"
     "\n"
     "With --list (the default), names the built-in devices. With SPEC (a\n"
     "built-in name or a JSON file), checks it and prints it as JSON, and\n"
     "names on stderr the constants no public source gives (assumptions).\n"
-    "With --sources, prints each constant's value and its source instead\n"
-    "(the document and section, or ASSUMED).\n";
+    "\n";
 
 namespace {
 
@@ -27,27 +26,23 @@ struct DeviceCommand {
   std::string spec;
   bool sources = false;
 
-  int parse(llvm::ArrayRef<const char *> argv) {
-    Args args(argv);
-    while (!args.done()) {
-      if (args.flag("--help") || args.flag("-h")) {
-        llvm::outs() << help;
-        return 0;
-      }
-      if (args.flag("--list"))
-        continue;
-      if (args.flag("--sources")) {
-        sources = true;
-        continue;
-      }
-      if (auto v = args.positional()) {
-        spec = *v;
-        continue;
-      }
-      return usageError("device", "unknown option '" + args.peek() + "'");
-    }
-    return -1;
+  CommandLine commandLine() {
+    CommandLine cmd{"device", head, ""};
+    cmd.groups = {
+        {"",
+         {flag("--list", "name the built-in devices (the default)", [] {}),
+          flag("--sources",
+               "print each constant of SPEC with its value and its source "
+               "instead (the document and section, or ASSUMED)",
+               sources)}}};
+    cmd.positional = [this](llvm::StringRef v) {
+      spec = v.str();
+      return std::string();
+    };
+    return cmd;
   }
+
+  int check() const { return -1; }
 
   int run() const;
 };
@@ -55,15 +50,11 @@ struct DeviceCommand {
 } // namespace
 
 int bangc::tools::deviceParse(llvm::ArrayRef<const char *> argv) {
-  return DeviceCommand().parse(argv);
+  return parseOnly<DeviceCommand>(argv);
 }
 
 int bangc::tools::deviceMain(llvm::ArrayRef<const char *> argv) {
-  DeviceCommand cmd;
-  int parsed = cmd.parse(argv);
-  if (parsed >= 0)
-    return parsed;
-  return cmd.run();
+  return parseAndRun<DeviceCommand>(argv);
 }
 
 int DeviceCommand::run() const {

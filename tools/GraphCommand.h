@@ -25,7 +25,6 @@ namespace bangc::tools {
 struct LayerGroupArgs {
   bool enabled = false, noCompare = false, noCache = false, checkRaces = false,
        noIsolate = false;
-  bool limitsGiven = false; ///< --max-compile-seconds/--max-compile-memory
   std::optional<std::string> emitMlu, report, lmemSvg, device;
   CompileLimits limits; ///< of the group kernels' compiles
 };

@@ -22,34 +22,16 @@
 using namespace bangc;
 using namespace bangc::tools;
 
-static const char *const help =
+static const char *const head =
     "usage: bangc-sim op NAME [options] --in NAME=FILE.npy... "
     "--out NAME=FILE.npy...\n"
     "       bangc-sim op --list\n"
     "\n"
     "Runs an operator of the op library (the mlu-ops style C API of kernels/)\n"
     "on the simulated device: inputs from .npy files, outputs to .npy files.\n"
-    "\n"
-    "  --list              list the operators with their inputs, outputs and\n"
-    "                      attributes\n"
-    "  --in NAME=FILE      an input tensor\n"
-    "  --out NAME=FILE     where to write an output (outputs not named are\n"
-    "                      not written)\n"
-    "  --attr KEY=VALUE    an integer attribute\n"
-    "  --device SPEC       mlu270, mlu370 (default), tiny, or a JSON spec\n"
-    "  --trace FILE.json   write a Chrome trace of the operator's launches\n"
-    "  --profile           print where the simulated time went\n"
-    "  --stats-json FILE   write the launch statistics as JSON\n"
-    "  --threads N         host threads running the simulated cores\n"
-    "  --timeout SECONDS   stop a kernel that runs longer than this (wall\n"
-    "                      clock: the launch's worker process is ended)\n"
-    "  --no-isolate        run the launches in this process, not in a worker\n"
-    "                      process under a system-call filter (the default\n"
-    "                      but with -g; docs/isolation.md)\n"
-    "  --check=race        compile the kernels with --check and report data\n"
-    "                      races (docs/device.md): a device fault (exit 3)\n"
-    "  --no-cache          compile the operator's kernels without the compile\n"
-    "                      cache (docs/cache.md)\n"
+    "\n";
+
+static const char *const tail =
     "\n"
     "The operator's policy (how it split the work) and its simulated time go\n"
     "to stderr. Exit status: 0 success, 1 bad input or parameter (the\n"
@@ -80,13 +62,18 @@ void listOps() {
   }
 }
 
-bool splitPair(llvm::StringRef text, std::string &key, std::string &value) {
-  auto [k, v] = text.split('=');
-  if (k.empty() || v.empty() || k.size() == text.size())
-    return false;
-  key = k.str();
-  value = v.str();
-  return true;
+/// --in, --out, --attr: KEY=VALUE into `into`, the last for a KEY.
+Option pairOption(llvm::StringRef spelling, llvm::StringRef meta,
+                  llvm::StringRef help,
+                  std::map<std::string, std::string> &into) {
+  std::string name = spelling.str(), want = "want " + meta.str();
+  return custom(spelling, meta, help, [&into, name, want](llvm::StringRef v) {
+    auto [key, value] = v.split('=');
+    if (key.empty() || value.empty())
+      return badValue(name, v, want);
+    into[key.str()] = value.str();
+    return std::string();
+  });
 }
 
 } // namespace
@@ -95,91 +82,54 @@ namespace {
 
 struct OpCommand {
   CommonOptions common;
-  std::string name, tracePath, statsPath;
+  LaunchArgs launching;
+  std::string name;
   std::map<std::string, std::string> ins, outs, attrs;
-  bool profile = false, list = false, noCache = false, noIsolate = false;
-  bangsim::LaunchOptions launch;
+  bool list = false, noCache = false;
   const OpDef *op = nullptr;
-  OpRun run; ///< its attributes, read by parse()
+  OpRun opRun; ///< its attributes, read by check()
 
-  int parse(llvm::ArrayRef<const char *> argv);
-  int execute();
+  CommandLine commandLine();
+  int check();
+  int run();
 };
 
 } // namespace
 
 int bangc::tools::opParse(llvm::ArrayRef<const char *> argv) {
-  return OpCommand().parse(argv);
+  return parseOnly<OpCommand>(argv);
 }
 
 int bangc::tools::opMain(llvm::ArrayRef<const char *> argv) {
-  OpCommand cmd;
-  int parsed = cmd.parse(argv);
-  if (parsed >= 0)
-    return parsed;
-  CompileWatchdog watchdog(cmd.common.limits); // the operator's kernels
-  return cmd.execute();
+  return parseAndRun<OpCommand>(argv);
 }
 
-/// Reads the command line and checks it against the operator's inputs,
-/// outputs and attributes; no file is read.
-int OpCommand::parse(llvm::ArrayRef<const char *> argv) {
-  Args a(argv);
-  while (!a.done()) {
-    if (a.flag("--help") || a.flag("-h")) {
-      llvm::outs() << help << "\n" << CompileLimitsHelp;
-      return 0;
-    }
-    if (a.flag("--list")) {
-      list = true;
-      continue;
-    }
-    if (common.parse(a))
-      continue;
-    std::string k, v;
-    if (auto x = a.value("--in")) {
-      if (!splitPair(*x, k, v))
-        return usageError("op", "bad --in '" + *x + "': want NAME=FILE.npy");
-      ins[k] = v;
-    } else if (auto x = a.value("--out")) {
-      if (!splitPair(*x, k, v))
-        return usageError("op", "bad --out '" + *x + "': want NAME=FILE.npy");
-      outs[k] = v;
-    } else if (auto x = a.value("--attr")) {
-      if (!splitPair(*x, k, v))
-        return usageError("op", "bad --attr '" + *x + "': want KEY=VALUE");
-      attrs[k] = v;
-    } else if (auto x = a.value("--trace")) {
-      tracePath = *x;
-      launch.trace = true;
-    } else if (auto x = a.value("--stats-json")) {
-      statsPath = *x;
-    } else if (a.flag("--profile")) {
-      profile = true;
-    } else if (a.flag("--no-cache")) {
-      noCache = true;
-    } else if (a.flag("--no-isolate")) {
-      noIsolate = true;
-    } else if (auto x = a.value("--threads")) {
-      if (llvm::StringRef(*x).getAsInteger(10, launch.hostThreads) ||
-          launch.hostThreads == 0)
-        return usageError("op", "bad --threads '" + *x + "'");
-    } else if (auto x = a.value("--timeout")) {
-      std::string error = parseTimeout(*x, launch.timeoutSeconds);
-      if (!error.empty())
-        return usageError("op", error);
-    } else if (auto x = a.positional()) {
-      if (!name.empty())
-        return usageError("op", "more than one operator name");
-      name = *x;
-    } else {
-      return usageError("op", a.error.empty()
-                                  ? "unknown option '" + a.peek() + "'"
-                                  : a.error);
-    }
-  }
-  if (!a.error.empty())
-    return usageError("op", a.error);
+CommandLine OpCommand::commandLine() {
+  std::vector<Option> rows = {
+      flag("--list",
+           "list the operators with their inputs, outputs and attributes",
+           list),
+      pairOption("--in", "NAME=FILE.npy", "an input tensor", ins),
+      pairOption("--out", "NAME=FILE.npy",
+                 "where to write an output (outputs not named are not "
+                 "written)",
+                 outs),
+      pairOption("--attr", "KEY=VALUE", "an integer attribute", attrs)};
+  for (Option &row : launching.options("the launches"))
+    rows.push_back(std::move(row));
+  rows.push_back(flag("--no-cache",
+                      "compile the operator's kernels without the compile "
+                      "cache (docs/cache.md)",
+                      noCache));
+  CommandLine cmd{"op", head, tail, 22};
+  cmd.groups = {{"", std::move(rows)}, {"compile options", common.options()}};
+  cmd.positional = onlyOne(name, "more than one operator name");
+  return cmd;
+}
+
+/// Checks the command line against the operator's inputs, outputs and
+/// attributes; no file is read.
+int OpCommand::check() {
   if (list) {
     listOps();
     return 0;
@@ -204,7 +154,7 @@ int OpCommand::parse(llvm::ArrayRef<const char *> argv) {
     if (it == attrs.end()) {
       if (at.required)
         return usageError("op", name + " needs --attr " + at.name + "=VALUE");
-      run.attrs[at.name] = at.defaultValue;
+      opRun.attrs[at.name] = at.defaultValue;
       continue;
     }
     int64_t v;
@@ -217,20 +167,21 @@ int OpCommand::parse(llvm::ArrayRef<const char *> argv) {
                                   it->second + "': outside [" +
                                   std::to_string(INT32_MIN) + ", " +
                                   std::to_string(INT32_MAX) + "]");
-    run.attrs[at.name] = v;
+    opRun.attrs[at.name] = v;
   }
   for (auto &[k, v] : attrs)
-    if (!run.attrs.count(k))
+    if (!opRun.attrs.count(k))
       return usageError("op", name + " has no attribute '" + k + "'");
   return -1;
 }
 
-int OpCommand::execute() {
+int OpCommand::run() {
+  CompileWatchdog watchdog(common.limits); // the operator's kernels
   for (auto &[k, path] : ins) {
     auto array = readNpy(path);
     if (!array)
       return fail(llvm::toString(array.takeError()));
-    run.inputs[k] = std::move(*array);
+    opRun.inputs[k] = std::move(*array);
   }
   std::optional<bangsim::DeviceSpec> spec = common.loadDevice();
   if (!spec)
@@ -239,12 +190,13 @@ int OpCommand::execute() {
   if (mluOpStatus_t s = mluOpCreateWithDevice(&handle, common.device.c_str()))
     return fail(llvm::formatv("cannot open device '{0}': {1}", common.device,
                               mluOpGetErrorString(s)));
-  run.handle = handle;
+  opRun.handle = handle;
   mluop::setCompileCache(handle, !noCache);
+  bangsim::LaunchOptions &launch = launching.launch;
   launch.checkRaces = common.checkRaces;
-  launch.isolate = !noIsolate && !common.compile.debugInfo;
+  launch.isolate = !launching.noIsolate && !common.compile.debugInfo;
   mluop::setLaunchOptions(handle, launch);
-  mluOpStatus_t status = op->run(run);
+  mluOpStatus_t status = op->run(opRun);
   std::string policy = mluOpGetLastPolicy(handle);
   bangsim::LaunchStats stats = mluop::mergedLastLaunches(handle);
   bool launched = !mluop::lastLaunches(handle).empty();
@@ -255,7 +207,7 @@ int OpCommand::execute() {
     ~Destroy() { mluOpDestroy(h); }
   } destroy{handle};
   if (status != MLUOP_STATUS_SUCCESS) {
-    std::string why = run.error.empty() ? "" : ": " + run.error;
+    std::string why = opRun.error.empty() ? "" : ": " + opRun.error;
     return status == MLUOP_STATUS_EXECUTION_FAILED
                ? (llvm::WithColor::error(llvm::errs(), "bangc-sim")
                       << name << " failed: " << mluOpGetErrorString(status)
@@ -264,7 +216,7 @@ int OpCommand::execute() {
                : fail(name + " failed: " + mluOpGetErrorString(status) + why);
   }
   for (auto &[k, path] : outs)
-    if (llvm::Error e = writeNpy(path, run.outputs.at(k)))
+    if (llvm::Error e = writeNpy(path, opRun.outputs.at(k)))
       return fail(llvm::toString(std::move(e)));
   if (!policy.empty())
     llvm::errs() << policy << "\n";
@@ -272,18 +224,8 @@ int OpCommand::execute() {
     llvm::errs() << name << ": nothing to do (no launch)\n";
     return 0;
   }
-  if (profile)
-    bangsim::printProfile(llvm::outs(), stats);
-  if (!tracePath.empty())
-    if (llvm::Error e = bangsim::writeChromeTrace(tracePath, stats))
-      return fail(llvm::toString(std::move(e)));
-  if (!statsPath.empty()) {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(statsPath, ec);
-    if (ec)
-      return fail("cannot write '" + statsPath + "'");
-    os << bangsim::statsToJSON(stats) << "\n";
-  }
+  if (!launching.report(stats))
+    return 1;
   llvm::errs() << llvm::formatv(
       "{0}: {1} tasks, {2} simulated cycles ({3:F2} us), IO efficiency "
       "{4:F1}%, compute efficiency {5:F1}%\n",

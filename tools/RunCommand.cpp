@@ -19,38 +19,21 @@
 using namespace bangc;
 using namespace bangc::tools;
 
-static const char *const help =
+static const char *const head =
     "usage: bangc-sim run FILE.mlu --kernel NAME [options] --arg ARG...\n"
     "\n"
     "Compiles FILE.mlu and runs one kernel on the simulated device.\n"
+    "\n";
+
+static const char *const tail =
     "\n"
-    "  --kernel NAME     the kernel: 'vadd', or 'vadd<float>' for a template\n"
-    "  --dim X[,Y[,Z]]   task dimensions (default 1)\n"
-    "  --type TYPE       block, union1, union2, union4, union8 (default "
-    "block)\n"
-    "  --arg ARG         the kernel's arguments, in order:\n"
-    "      in:FILE.npy                 a device buffer filled from FILE\n"
-    "      out:FILE.npy:DTYPE:D0xD1..  a zeroed buffer, written to FILE after\n"
-    "      inout:FILE.npy              filled from FILE, written back after\n"
-    "      i8:V i16:V i32:V i64:V u32:V f16:V f32:V f64:V   scalars\n"
-    "      struct:TYPE:V,TYPE:V,...    a struct by value: its fields in order\n"
-    "                                  (scalar TYPEs), laid out as C does\n"
-    "  --trace FILE.json write a Chrome trace (open it in Perfetto)\n"
-    "  --profile         print where the simulated time went\n"
-    "  --stats-json FILE write the launch statistics as JSON\n"
-    "  --threads N       host threads running the simulated cores\n"
-    "  --timeout SECONDS stop a kernel that runs longer than this (wall\n"
-    "                    clock: the launch's worker process is ended)\n"
-    "  --no-isolate      run the launch in this process, not in a worker\n"
-    "                    process under a system-call filter (the default\n"
-    "                    but with -g, so that a debugger sees the kernel;\n"
-    "                    docs/isolation.md)\n"
-    "  --printf-limit N  print at most N lines of __bang_printf per launch\n"
-    "                    (default 10000; 0 prints none)\n"
-    "  --no-cache        compile without the compile cache: never read or\n"
-    "                    write it (docs/cache.md)\n"
-    "  --time            print where the compile spent its time, and whether\n"
-    "                    the compile cache had the module\n"
+    "ARG, one --arg per kernel parameter, in order:\n"
+    "  in:FILE.npy                 a device buffer filled from FILE\n"
+    "  out:FILE.npy:DTYPE:D0xD1..  a zeroed buffer, written to FILE after\n"
+    "  inout:FILE.npy              filled from FILE, written back after\n"
+    "  i8:V i16:V i32:V i64:V u32:V f16:V f32:V f64:V   scalars\n"
+    "  struct:TYPE:V,TYPE:V,...    a struct by value: its fields in order\n"
+    "                              (scalar TYPEs), laid out as C does\n"
     "\n"
     "Compiled modules are cached in $BANGC_CACHE_DIR, else\n"
     "$XDG_CACHE_HOME/bangc-sim, else ~/.cache/bangc-sim.\n"
@@ -257,85 +240,75 @@ llvm::Expected<bangsim::Dim3> parseDim(llvm::StringRef text) {
 
 struct RunCommand {
   CommonOptions common;
-  std::string input, kernel, tracePath, statsPath;
+  LaunchArgs launching;
+  std::string input, kernel;
   bangsim::Dim3 dim;
   bangsim::FuncType type = bangsim::FuncType::Block;
   std::vector<RunArg> args;
-  bool profile = false, time = false, noIsolate = false;
-  bangsim::LaunchOptions launch;
+  bool time = false;
 
-  int parse(llvm::ArrayRef<const char *> argv) {
-    Args a(argv);
-    while (!a.done()) {
-      if (a.flag("--help") || a.flag("-h")) {
-        llvm::outs() << help << "\ncompile options:\n" << CommonOptionsHelp
-                     << CompileLimitsHelp;
-        return 0;
-      }
-      if (common.parse(a))
-        continue;
-      if (auto v = a.value("--kernel")) {
-        kernel = *v;
-      } else if (auto v = a.value("--dim")) {
-        auto d = parseDim(*v);
-        if (!d)
-          return usageError("run", llvm::toString(d.takeError()));
-        dim = *d;
-      } else if (auto v = a.value("--type")) {
-        auto t = bangsim::parseFuncType(*v);
-        if (!t)
-          return usageError("run", llvm::toString(t.takeError()));
-        type = *t;
-      } else if (auto v = a.value("--arg")) {
-        auto arg = parseArg(*v);
-        if (!arg)
-          return usageError("run", llvm::toString(arg.takeError()));
-        args.push_back(std::move(*arg));
-      } else if (auto v = a.value("--trace")) {
-        tracePath = *v;
-        launch.trace = true;
-      } else if (auto v = a.value("--stats-json")) {
-        statsPath = *v;
-      } else if (a.flag("--profile")) {
-        profile = true;
-      } else if (a.flag("--no-cache")) {
-        common.compile.useCache = false;
-      } else if (a.flag("--no-isolate")) {
-        noIsolate = true;
-      } else if (a.flag("--time")) {
-        time = true;
-      } else if (auto v = a.value("--threads")) {
-        if (llvm::StringRef(*v).getAsInteger(10, launch.hostThreads) ||
-            launch.hostThreads == 0)
-          return usageError("run", "bad --threads '" + *v + "'");
-      } else if (auto v = a.value("--timeout")) {
-        std::string error = parseTimeout(*v, launch.timeoutSeconds);
-        if (!error.empty())
-          return usageError("run", error);
-      } else if (auto v = a.value("--printf-limit")) {
-        if (llvm::StringRef(*v).getAsInteger(10, launch.printfLimit) ||
-            launch.printfLimit < 0)
-          return usageError("run", "bad --printf-limit '" + *v +
-                                       "': want a count of lines >= 0");
-      } else if (auto v = a.positional()) {
-        if (!input.empty())
-          return usageError("run", "more than one input file");
-        input = *v;
-      } else {
-        return usageError("run", a.error.empty()
-                                     ? "unknown option '" + a.peek() + "'"
-                                     : a.error);
-      }
-    }
-    if (!a.error.empty())
-      return usageError("run", a.error);
+  CommandLine commandLine() {
+    std::vector<Option> rows = {
+        text("--kernel", "NAME",
+             "the kernel: 'vadd', or 'vadd<float>' for a template", kernel),
+        custom("--dim", "X[,Y[,Z]]", "task dimensions (default 1)",
+               [this](llvm::StringRef v) {
+                 auto d = parseDim(v);
+                 if (!d)
+                   return llvm::toString(d.takeError());
+                 dim = *d;
+                 return std::string();
+               }),
+        custom("--type", "TYPE",
+               "block, union1, union2, union4, union8 (default block)",
+               [this](llvm::StringRef v) {
+                 auto t = bangsim::parseFuncType(v);
+                 if (!t)
+                   return llvm::toString(t.takeError());
+                 type = *t;
+                 return std::string();
+               }),
+        custom("--arg", "ARG", "the kernel's next argument (ARG below)",
+               [this](llvm::StringRef v) {
+                 auto arg = parseArg(v);
+                 if (!arg)
+                   return llvm::toString(arg.takeError());
+                 args.push_back(std::move(*arg));
+                 return std::string();
+               })};
+    for (Option &row : launching.options("the launch"))
+      rows.push_back(std::move(row));
+    std::vector<Option> more = {
+        integer<int64_t>("--printf-limit", "N",
+                         "print at most N lines of __bang_printf per launch "
+                         "(default 10000; 0 prints none)",
+                         launching.launch.printfLimit, 0, INT64_MAX,
+                         "want a count of lines >= 0"),
+        flag("--no-cache",
+             "compile without the compile cache: never read or write it "
+             "(docs/cache.md)",
+             common.compile.useCache, false),
+        flag("--time",
+             "print where the compile spent its time, and whether the "
+             "compile cache had the module",
+             time)};
+    for (Option &row : more)
+      rows.push_back(std::move(row));
+    CommandLine cmd{"run", head, tail};
+    cmd.groups = {{"", std::move(rows)}, {"compile options", common.options()}};
+    cmd.positional = onlyOne(input, "more than one input file");
+    return cmd;
+  }
+
+  int check() {
     if (input.empty())
       return usageError("run", "no input file");
     if (kernel.empty())
       return usageError("run", "no --kernel");
+    bangsim::LaunchOptions &launch = launching.launch;
     launch.checkRaces = common.checkRaces;
     // Isolated but under a debugger's eyes (-g) or when asked not to.
-    launch.isolate = !noIsolate && !common.compile.debugInfo;
+    launch.isolate = !launching.noIsolate && !common.compile.debugInfo;
     return -1;
   }
 
@@ -420,6 +393,7 @@ struct RunCommand {
   }
 
   int run() {
+    CompileWatchdog watchdog(common.limits);
     std::optional<bangsim::DeviceSpec> spec = common.loadDevice();
     if (!spec)
       return 1;
@@ -461,7 +435,7 @@ struct RunCommand {
       kargs.push_back(bangsim::KernelArg::pointer(arg.device));
     }
     auto stats = (*device)->launch(**k, (*module)->staticLayout(), dim, type,
-                                   kargs, launch);
+                                   kargs, launching.launch);
     if (!stats) {
       int status = 1;
       llvm::handleAllErrors(
@@ -486,19 +460,8 @@ struct RunCommand {
       if (llvm::Error e = writeNpy(arg.file, arg.array))
         return fail(std::move(e));
     }
-    if (profile)
-      bangsim::printProfile(llvm::outs(), *stats);
-    if (!tracePath.empty())
-      if (llvm::Error e = bangsim::writeChromeTrace(tracePath, *stats))
-        return fail(std::move(e));
-    if (!statsPath.empty()) {
-      std::error_code ec;
-      llvm::raw_fd_ostream os(statsPath, ec);
-      if (ec)
-        return fail(llvm::createStringError(ec, "cannot write '%s'",
-                                            statsPath.c_str()));
-      os << bangsim::statsToJSON(*stats) << "\n";
-    }
+    if (!launching.report(*stats))
+      return 1;
     llvm::errs() << llvm::formatv(
         "{0}: {1} tasks ({2}), {3} simulated cycles ({4:F2} us), IO "
         "efficiency {5:F1}%\n",
@@ -512,14 +475,9 @@ struct RunCommand {
 } // namespace
 
 int bangc::tools::runParse(llvm::ArrayRef<const char *> argv) {
-  return RunCommand().parse(argv);
+  return parseOnly<RunCommand>(argv);
 }
 
 int bangc::tools::runMain(llvm::ArrayRef<const char *> argv) {
-  RunCommand cmd;
-  int parsed = cmd.parse(argv);
-  if (parsed >= 0)
-    return parsed;
-  CompileWatchdog watchdog(cmd.common.limits);
-  return cmd.run();
+  return parseAndRun<RunCommand>(argv);
 }
