@@ -62,7 +62,7 @@ CompileWatchdog::~CompileWatchdog() {
 }
 
 void CompileWatchdog::watch() {
-  constexpr uint64_t MiB = 1 << 20;
+  constexpr uint64_t bytesPerMiB = 1 << 20;
   // The resident memory when each compile was first seen (at most one poll
   // after it began): what it adds is measured from there.
   uint64_t watchedId = 0, baseline = 0;
@@ -86,11 +86,12 @@ void CompileWatchdog::watch() {
                              c->name, limits.seconds));
     uint64_t resident = residentBytes();
     uint64_t added = resident > baseline ? resident - baseline : 0;
-    if (limits.memoryMiB && added > limits.memoryMiB * MiB)
+    if (limits.memoryMiB && added > limits.memoryMiB * bytesPerMiB)
       exceeded(llvm::formatv("{0}: error: compilation exceeded the memory "
                              "limit of {1} MiB (it added {2:F1} MiB to the "
                              "process; raise it with --max-compile-memory=MIB, "
                              "0 for no limit)",
-                             c->name, limits.memoryMiB, double(added) / MiB));
+                             c->name, limits.memoryMiB,
+                             double(added) / bytesPerMiB));
   }
 }

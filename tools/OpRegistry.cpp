@@ -152,14 +152,15 @@ mluOpStatus_t borderForward(OpRun &run) {
 
 mluOpStatus_t borderBackward(OpRun &run) {
   const NpyArray &g = run.inputs.at("grad_output");
-  int64_t H = run.attrs.at("height"), W = run.attrs.at("width");
-  int64_t C = g.shape.size() == 4 ? g.shape[3] : 0;
-  int64_t N = g.shape.empty() ? 0 : g.shape[0];
-  if (H <= 0 || W <= 0) {
+  int64_t height = run.attrs.at("height"), width = run.attrs.at("width");
+  int64_t channels = g.shape.size() == 4 ? g.shape[3] : 0;
+  int64_t batch = g.shape.empty() ? 0 : g.shape[0];
+  if (height <= 0 || width <= 0) {
     run.error = "--attr height and width must be positive";
     return MLUOP_STATUS_BAD_PARAM;
   }
-  run.outputs["grad_input"] = NpyArray(g.dtype, {N, H, W, 4 * C});
+  run.outputs["grad_input"] =
+      NpyArray(g.dtype, {batch, height, width, 4 * channels});
   int32_t pool = int32_t(run.attrs.at("pool_size"));
   return runWith(run, {"grad_output", "boxes", "argmax_idx"}, {"grad_input"},
                  [&](auto &i, auto &o) {
