@@ -582,8 +582,23 @@ void KernelWriter::compute(int l) {
     return;
   }
   if (a.layer.Integer && a.layer.Kind != OpKind::Conv) {
-    auto body = e.indent();
-    computeInteger(a);
+    const Tensor &out = n.Tensors[a.layer.Output];
+    if (out.Narrowed == Tensor::Narrow::None) {
+      auto body = e.indent();
+      computeInteger(a);
+      return;
+    }
+    // INT9 (int16) or TERNARY (int8): computed saturated to the wider
+    // type, then to the narrower range.
+    e.line("{");
+    {
+      auto body = e.indent();
+      computeInteger(a);
+      e.line(call("lg_narrow", {a.out, "(" + a.rows + ") * (" + a.cols +
+                                           ") * " + a.co,
+                                str(out.minValue()), str(out.maxValue())}));
+    }
+    e.line("}");
     return;
   }
   if (a.layer.Kind == OpKind::Add && a.layer.Inputs.size() > 1) {
@@ -637,7 +652,8 @@ void KernelWriter::computeInteger(const ComputeArgs &a) {
                    doubleLit(layer.ConstB), real}));
     break;
   case OpKind::Lut:
-    e.line(call("lg_lut", {a.out, in0, a.co, a.region, a.alpha}));
+    e.line(call("lg_lut", {a.out, in0, a.co, a.region, a.alpha,
+                           str(a.in.minValue()) + "LL"}));
     break;
   case OpKind::Mul:
     e.line(call("lg_int_mul",
@@ -732,7 +748,8 @@ void KernelWriter::computeFloat(const ComputeArgs &a) {
                           floatLit(layer.ConstB), a.vtile, a.tilePx}));
     break;
   case OpKind::Lut:
-    e.line(call("lg_lut", {a.out, in0, a.co, a.region, a.alpha}));
+    e.line(call("lg_lut", {a.out, in0, a.co, a.region, a.alpha,
+                           str(a.in.minValue()) + "LL"}));
     break;
   case OpKind::Mul:
     e.line(call("lg_mul", {a.out, in0, inSlice(layer.Inputs[1]), a.co,

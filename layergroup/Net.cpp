@@ -51,6 +51,36 @@ const char *deviceCType(DType t) {
   return dtypeCName(t).data();
 }
 
+int64_t Tensor::minValue() const {
+  switch (Narrowed) {
+  case Narrow::Int9:
+    return -256;
+  case Narrow::Ternary:
+    return -1;
+  case Narrow::None:
+    break;
+  }
+  assert(!isFloatDType(Type) && "a float tensor");
+  if (isUnsignedIntDType(Type))
+    return 0;
+  return -(int64_t(1) << (8 * dtypeSize(Type) - 1));
+}
+
+int64_t Tensor::maxValue() const {
+  switch (Narrowed) {
+  case Narrow::Int9:
+    return 255;
+  case Narrow::Ternary:
+    return 1;
+  case Narrow::None:
+    break;
+  }
+  assert(!isFloatDType(Type) && "a float tensor");
+  if (isUnsignedIntDType(Type))
+    return (int64_t(1) << (8 * dtypeSize(Type))) - 1;
+  return (int64_t(1) << (8 * dtypeSize(Type) - 1)) - 1;
+}
+
 int Net::addInput(std::string name, int64_t c, int64_t h, int64_t w) {
   Tensor t;
   t.Name = name;
@@ -240,16 +270,31 @@ bool plainEdge(const Graph &g, int64_t e, bool &reshapes) {
   return src.Size.volume() == whole && dst.Size.volume() == whole;
 }
 
-/// The tensor element type of a block's precision: FLOAT32 and the 8, 16
-/// and 32-bit integers (INT9 and TERNARY have no device type; FLOAT16 is
-/// not grouped yet).
-Expected<DType> elementType(const tir::TaskBlock &b) {
+/// The tensor element type of a block's precision: its host type
+/// (precisionDType), INT9 held as int16 and TERNARY as int8, narrowed.
+struct ElementType {
+  DType Type;
+  Tensor::Narrow Narrowed;
+  bool operator!=(const ElementType &o) const {
+    return Type != o.Type || Narrowed != o.Narrowed;
+  }
+};
+ElementType elementType(const tir::TaskBlock &b) {
   tir::Precision p = b.precision();
-  if (p == tir::INT9 || p == tir::TERNARY || p == tir::FLOAT16)
-    return unsupported(b, "precision " + precisionName(p) +
-                              " (LayerGroup handles FLOAT32, INT8, UINT8, "
-                              "INT16, UINT16, INT32, UINT32)");
-  return precisionDType(p);
+  Tensor::Narrow narrow = p == tir::INT9      ? Tensor::Narrow::Int9
+                          : p == tir::TERNARY ? Tensor::Narrow::Ternary
+                                              : Tensor::Narrow::None;
+  return {precisionDType(p), narrow};
+}
+
+ElementType elementType(const Tensor &t) { return {t.Type, t.Narrowed}; }
+
+/// Whether every value is exact in FLOAT16.
+bool fitsHalf(const std::vector<double> &values) {
+  for (double v : values)
+    if (roundToFloatPrecision(v, tir::FLOAT16) != v)
+      return false;
+  return true;
 }
 
 /// Whether every value is an integer of precision \p p's range.
@@ -288,6 +333,8 @@ private:
   Error setKind(const tir::TaskBlock &b, Layer &l);
   Error setPrecision(const tir::TaskBlock &b, const Graph::Operands &ops,
                      const std::vector<int> &ins, Layer &l);
+  Error setFloatPrecision(const tir::TaskBlock &b, const std::vector<int> &ins,
+                          Layer &l);
   Error readParameters(const Graph::Operands &ops, Layer &l);
   int widenForConv(int in, const Layer &conv);
   Error cvmAsConv(const tir::TaskBlock &b, const Graph::Operands &ops,
@@ -362,9 +409,7 @@ Error NetBuilder::addStorage(int64_t id) {
   const tir::TaskBlock &b = g.block(id);
   tir::BlockType type = b.type();
   Dims d = blockDims(b);
-  Expected<DType> elemType = elementType(b);
-  if (!elemType)
-    return elemType.takeError();
+  ElementType elemType = elementType(b);
   const auto &in = g.inEdges(id);
   if (in.empty()) {
     if (type == tir::SO)
@@ -372,7 +417,8 @@ Error NetBuilder::addStorage(int64_t id) {
     int64_t c = type == tir::SI ? dimOr(d, DF, 1) : dimOr(d, DR, 1);
     storageTensor[id] =
         n.addInput(Graph::ioName(b), c, dimOr(d, DY, 1), dimOr(d, DX, 1));
-    n.Tensors[storageTensor[id]].Type = *elemType;
+    n.Tensors[storageTensor[id]].Type = elemType.Type;
+    n.Tensors[storageTensor[id]].Narrowed = elemType.Narrowed;
     return Error::success();
   }
   bool reshapes = false;
@@ -388,7 +434,7 @@ Error NetBuilder::addStorage(int64_t id) {
     return unsupported(b, "input from an unsupported block");
   // The reference executor passes values through storage blocks
   // unconverted: one tensor holds one type.
-  if (n.Tensors[tensor].Type != *elemType)
+  if (elementType(n.Tensors[tensor]) != elemType)
     return unsupported(b, "a precision other than its source's");
   if (flattened.count(src))
     return unsupported(b, "a flattened tensor read by other than a CVM");
@@ -519,11 +565,12 @@ Error NetBuilder::cvmAsConv(const tir::TaskBlock &b, const Graph::Operands &ops,
   return Error::success();
 }
 
-/// FLOAT32 layers read FLOAT32 tensors. Integer layers follow the
+/// Float layers: setFloatPrecision. Integer layers follow the
 /// reference executor's two paths (Layer::Integer, RealMath); convolutions
 /// take the matrix unit's integer overloads (INT8 or INT16 inputs and
-/// weights, an INT32 output). Bias and alpha values must be exact in the
-/// output type, which holds them on the device.
+/// weights, INT9 and TERNARY held as int16 and int8, an INT32 output).
+/// Bias and alpha values must be exact in the output type, which holds
+/// them on the device.
 Error NetBuilder::setPrecision(const tir::TaskBlock &b,
                                const Graph::Operands &ops,
                                const std::vector<int> &ins, Layer &l) {
@@ -540,12 +587,8 @@ Error NetBuilder::setPrecision(const tir::TaskBlock &b,
     l.Integer = p != tir::FLOAT32;
     return Error::success();
   }
-  if (p == tir::FLOAT32) {
-    for (int t : ins)
-      if (n.Tensors[t].Type != DType::F32)
-        return unsupported(b, "a FLOAT32 layer over integer inputs");
-    return Error::success();
-  }
+  if (isFloatPrecision(p))
+    return setFloatPrecision(b, ins, l);
   l.Integer = true;
   l.RealMath = isFloatPrecision(data) || attrIsFloat(b, tir::CONST_A) ||
                attrIsFloat(b, tir::CONST_B);
@@ -560,7 +603,8 @@ Error NetBuilder::setPrecision(const tir::TaskBlock &b,
     // Otherwise both must fit INT16: the input is widened (addCompute),
     // the weights held as int16.
     auto fits16 = [](tir::Precision q) {
-      return q == tir::INT8 || q == tir::UINT8 || q == tir::INT16;
+      return q == tir::INT8 || q == tir::UINT8 || q == tir::INT16 ||
+             q == tir::INT9 || q == tir::TERNARY;
     };
     if (!same && !(fits16(data) && fits16(w)))
       return unsupported(b, "an integer convolution whose inputs or weights "
@@ -570,6 +614,53 @@ Error NetBuilder::setPrecision(const tir::TaskBlock &b,
     return unsupported(b, "an integer CADD of more than two inputs");
   if (!fitsPrecision(l.Bias, p) || !fitsPrecision(l.Alpha, p))
     return unsupported(b, "bias or alpha values outside " + precisionName(p));
+  return Error::success();
+}
+
+/// A float layer over inputs of its own type takes the device's float
+/// units: a FLOAT32 layer the vector unit (float arithmetic, close to the
+/// reference's double), a convolution the matrix unit (half inputs and
+/// weights accumulate in float: FLOAT16 weights and bias must be exact in
+/// half, which holds them), and FLOAT16 ReLU and max pools from -inf (no
+/// rounding) and a CADD of two inputs without a bias (a half sum rounded
+/// once, from float, which holds it exactly or rounds it harmlessly: float
+/// has more than twice half's 11 bits) the vector unit, exactly as the
+/// reference computes them. Every other FLOAT16 layer, and a float layer
+/// over inputs of another type, runs the reference's double arithmetic in
+/// the scalar loops (Integer, RealMath) and stores as it does: through
+/// float, to half.
+Error NetBuilder::setFloatPrecision(const tir::TaskBlock &b,
+                                    const std::vector<int> &ins, Layer &l) {
+  tir::Precision p = b.precision();
+  bool sameType = true;
+  for (int t : ins)
+    sameType &= n.Tensors[t].Type == precisionDType(p);
+  if (l.Kind == OpKind::Conv) {
+    if (!sameType)
+      return unsupported(b, "a " + precisionName(p) +
+                                " convolution over inputs of another "
+                                "precision");
+    std::vector<double> constB{l.ConstB};
+    if (p == tir::FLOAT16 &&
+        (!fitsHalf(l.Weight) || !fitsHalf(l.Bias) || !fitsHalf(constB)))
+      return unsupported(b, "weights or bias values not exact in FLOAT16 "
+                            "(the matrix unit reads half weights)");
+    return Error::success();
+  }
+  bool exactVector =
+      l.Kind == OpKind::Relu ||
+      (l.Kind == OpKind::MaxPool && std::isinf(l.Cmp) && l.Cmp < 0) ||
+      (l.Kind == OpKind::Add && ins.size() == 2 && l.Bias.empty() &&
+       l.ConstB == 0);
+  if (sameType && (p == tir::FLOAT32 || exactVector))
+    return Error::success();
+  l.Integer = true;
+  l.RealMath = true;
+  if (l.Kind == OpKind::Add && ins.size() > 2)
+    return unsupported(b, "a " + precisionName(p) +
+                              " CADD of more than two inputs");
+  if (p == tir::FLOAT16 && (!fitsHalf(l.Bias) || !fitsHalf(l.Alpha)))
+    return unsupported(b, "bias or alpha values not exact in FLOAT16");
   return Error::success();
 }
 
@@ -644,9 +735,7 @@ int NetBuilder::widenForConv(int in, const Layer &conv) {
 // A compute block is a layer.
 Error NetBuilder::addCompute(int64_t id) {
   const tir::TaskBlock &b = g.block(id);
-  Expected<DType> type = elementType(b);
-  if (!type)
-    return type.takeError();
+  ElementType type = elementType(b);
   Graph::Operands ops = g.operands(id);
   Layer l;
   l.Name = b.name().empty() ? fmt::format("b{}", id) : b.name();
@@ -678,9 +767,12 @@ Error NetBuilder::addCompute(int64_t id) {
   bool takesBias = chanVectors(l.Kind) != ChanVectors::None;
   if (takesBias && l.Bias.empty() && l.ConstB != 0 &&
       (!l.Integer || l.Kind == OpKind::Conv))
-    l.Bias.assign(size_t(c), l.Integer ? l.ConstB : double(float(l.ConstB)));
+    l.Bias.assign(size_t(c),
+                  l.Integer ? l.ConstB
+                            : roundToFloatPrecision(l.ConstB, b.precision()));
   int index = n.addLayer(std::move(l), *ins, c, h, w);
-  n.Tensors[n.Layers[index].Output].Type = *type;
+  n.Tensors[n.Layers[index].Output].Type = type.Type;
+  n.Tensors[n.Layers[index].Output].Narrowed = type.Narrowed;
   computeTensor[id] = n.Layers[index].Output;
   return Error::success();
 }

@@ -62,9 +62,12 @@ struct ViewPiece {
 struct Tensor {
   std::string Name;
   int64_t C = 0, H = 1, W = 1;
-  /// Element type in NRAM and GDRAM: the Task IR precision of the blocks
-  /// (INT9 and TERNARY are not supported).
+  /// Element type in NRAM and GDRAM: the Task IR precision of the blocks,
+  /// INT9 held as int16 and TERNARY as int8 (Narrowed says which).
   DType Type = DType::F32;
+  /// A Task IR precision narrower than Type: its values are saturated to
+  /// [-256, 255] (INT9) or [-1, 1] (TERNARY) when a layer stores them.
+  enum class Narrow { None, Int9, Ternary } Narrowed = Narrow::None;
   int Producer = -1;                    ///< layer index, -1 for a network input
   std::vector<int> Consumers;           ///< layer indexes
   std::string InputName;                ///< host name when a network input
@@ -84,6 +87,9 @@ struct Tensor {
   int64_t bytes() const { return elements() * elemBytes(); }
   bool isOutput() const { return !OutputNames.empty(); }
   bool isView() const { return !View.empty(); }
+  /// The value range of an integer tensor: its type's, or Narrowed's.
+  int64_t minValue() const;
+  int64_t maxValue() const;
 };
 
 struct Layer {
@@ -107,11 +113,16 @@ struct Layer {
   /// V - VTh when LifSoftReset. V starts at VReset.
   double VTh = 1, VReset = 0, VLeak = 0, Decay = 1;
   bool LifSoftReset = false, LifFloor = false;
-  /// An integer output: the layer runs on the integer overloads of the
-  /// matrix unit (Conv) or in scalar loops (the rest), storing with the
-  /// reference executor's saturation. RealMath: it computes in double (the
-  /// reference's real path: a float input or CONST_A/CONST_B) and rounds
-  /// to nearest, ties away from zero; otherwise in 64-bit integers.
+  /// The reference executor's arithmetic: an integer output runs on the
+  /// integer overloads of the matrix unit (Conv) or in scalar loops (the
+  /// rest, lg_int_*), storing with the reference executor's saturation; a
+  /// float layer whose vector path would round otherwise than the reference
+  /// (FLOAT16 other than Conv, ReLU and max pools; a float output over
+  /// inputs of another type) runs in the same scalar loops. RealMath: it
+  /// computes in double (the reference's real path: a float input or
+  /// output, CONST_A/CONST_B) and rounds to nearest, ties away from zero
+  /// (integers) or to nearest even through float (FLOAT16); otherwise in
+  /// 64-bit integers.
   bool Integer = false;
   bool RealMath = false;
 
@@ -171,10 +182,10 @@ private:
 };
 
 /// The layer view of a validated graph. Errors name the block that is not
-/// supported (FLOAT16, INT9, TERNARY, rearranging edges,
-/// partial interfaces). An integer convolution whose input and weights are
-/// not both INT8 or both INT16 reads its input widened to INT16 by a layer
-/// of its own ("<conv>.widen") when every value fits.
+/// supported (rearranging edges, partial interfaces, parameters a FLOAT16
+/// or integer layer cannot hold exactly). An integer convolution whose input
+/// and weights are not both INT8 or both INT16 reads its input widened to
+/// INT16 by a layer of its own ("<conv>.widen") when every value fits.
 llvm::Expected<Net> buildNet(const graph::Graph &g);
 
 } // namespace bangc::lg

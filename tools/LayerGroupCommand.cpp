@@ -28,6 +28,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <limits>
 #include <optional>
 
 using namespace llvm;
@@ -48,8 +49,13 @@ struct NetInputs {
   HostTensors onDevice() const { return values; }
 };
 
-/// The Task IR precision of a tensor's element type.
+/// The Task IR precision of a tensor: its element type's, or INT9 or
+/// TERNARY held in a wider type.
 taskir::Precision precisionOf(const Tensor &t) {
+  if (t.Narrowed == Tensor::Narrow::Int9)
+    return taskir::INT9;
+  if (t.Narrowed == Tensor::Narrow::Ternary)
+    return taskir::TERNARY;
   switch (t.Type) {
 #define BANGC_DTYPE(ENUM, NAME, KIND, BYTES, STORAGE, CTYPE, NPY, ALIAS1,      \
                     ALIAS2, MLUOP, TASKIR)                                     \
@@ -179,6 +185,15 @@ std::optional<int> writeOutputs(const Net &n, const graph::NamedFiles &outs,
   return std::nullopt;
 }
 
+/// |x - r|: 0 when equal (infinities of one sign, or both NaN), infinite
+/// when only one of them is NaN (std::max would skip a NaN).
+double difference(double x, double r) {
+  if (x == r || (std::isnan(x) && std::isnan(r)))
+    return 0;
+  double d = std::fabs(x - r);
+  return std::isnan(d) ? std::numeric_limits<double>::infinity() : d;
+}
+
 /// The grouped and layer-by-layer outputs against the reference executor,
 /// image by image; a stateful network (CLIF) in one run of as many time
 /// steps as images.
@@ -219,9 +234,9 @@ Expected<Accuracy> compareWithReference(const graph::Graph &g, const Net &n,
         for (size_t i = 0; i < rv->size(); ++i) {
           double r = (*rv)[i];
           size_t j = size_t(img * tensor.elements()) + i;
-          a.maxAbsErr = std::max(a.maxAbsErr, std::fabs(double(mine[j]) - r));
-          a.maxAbsErrLayerByLayer = std::max(a.maxAbsErrLayerByLayer,
-                                             std::fabs(double(other[j]) - r));
+          a.maxAbsErr = std::max(a.maxAbsErr, difference(mine[j], r));
+          a.maxAbsErrLayerByLayer =
+              std::max(a.maxAbsErrLayerByLayer, difference(other[j], r));
           a.maxAbsRef = std::max(a.maxAbsRef, std::fabs(r));
         }
       }

@@ -14,15 +14,16 @@ namespace {
 /// He-uniform scale for a layer with \p FanIn inputs.
 double heScale(int64_t fanIn) { return std::sqrt(6.0 / double(fanIn)); }
 
-/// conv + ReLU in FLOAT32 with init-based weights.
+/// conv + ReLU in FLOAT32 (or \p prec) with init-based weights.
 int64_t convRelu(GraphBuilder &gb, int64_t in, int64_t nf, Window w,
-                 uint32_t &seed, const std::string &name, bool relu = true) {
+                 uint32_t &seed, const std::string &name, bool relu = true,
+                 Precision prec = FLOAT32) {
   int64_t nr = blockDims(gb.block(in))[DF];
   // Bias first: the order of the checked-in example files. (Two Seed++ in
   // one call's arguments would depend on the compiler's evaluation order.)
-  Param bias = Param::uniform(FLOAT32, seed++, 0.05);
-  Param weights = Param::uniform(FLOAT32, seed++, heScale(nr * w.K * w.K));
-  int64_t out = gb.conv2d(in, nf, w, weights, bias, FLOAT32, name);
+  Param bias = Param::uniform(prec, seed++, 0.05);
+  Param weights = Param::uniform(prec, seed++, heScale(nr * w.K * w.K));
+  int64_t out = gb.conv2d(in, nf, w, weights, bias, prec, name);
   return relu ? gb.relu(out, name + ".relu") : out;
 }
 
@@ -138,11 +139,32 @@ TaskGraph buildSmallSnn() {
   return gb.take();
 }
 
+TaskGraph buildSmallFp16() {
+  GraphBuilder gb;
+  uint32_t seed = 2000;
+  int64_t t = gb.input("image", FLOAT16, 16, 16, 3);
+  t = convRelu(gb, t, 16, Window{3, 1, 1, 1}, seed, "conv1", true, FLOAT16);
+  int64_t a = convRelu(gb, t, 16, Window{3, 1, 1, 1}, seed, "block.conv1", true,
+                       FLOAT16);
+  int64_t b = convRelu(gb, a, 16, Window{3, 1, 1, 1}, seed, "block.conv2",
+                       false, FLOAT16);
+  t = gb.relu(gb.add({b, t}, FLOAT16, "block.add"), "block.relu");
+  t = gb.maxPool(t, Window{2, 2, 0, 1}, "pool");
+  int64_t sum = gb.sumPool(t, Window{8, 1, 0, 1}, "avgpool.sum");
+  int64_t avg = gb.scale(sum, 1.0 / 64, FLOAT16, "avgpool.scale");
+  Param fcBias = Param::uniform(FLOAT16, seed++, 0.05);
+  Param fcWeights = Param::uniform(FLOAT16, seed++, heScale(16));
+  int64_t fc = gb.fullyConnected(avg, 10, fcWeights, fcBias, FLOAT16, "fc");
+  gb.output(fc, "logits");
+  return gb.take();
+}
+
 std::vector<std::pair<std::string, TaskGraph>> allExamples() {
   return {{"lenet.json", buildLeNet()},
           {"vgg16_convs.json", buildVgg16Convs()},
           {"resnet18.json", buildResNet18()},
-          {"snn_lif.json", buildSmallSnn()}};
+          {"snn_lif.json", buildSmallSnn()},
+          {"small_fp16.json", buildSmallFp16()}};
 }
 
 } // namespace bangc::graph

@@ -25,6 +25,11 @@ taskir::TaskGraph buildVgg16Convs();
 taskir::TaskGraph buildResNet18();
 /// A two-layer spiking network with CLIF neurons, explicit INT8 weights.
 taskir::TaskGraph buildSmallSnn();
+/// A small FLOAT16 residual CNN, every block FLOAT16: conv + ReLU, a basic
+/// block (two 3x3 convolutions, CADD, ReLU), max pool, global average pool
+/// (CAVG + CVS) and a fully connected CVM; input "image" 16x16x3, output
+/// "logits" (10).
+taskir::TaskGraph buildSmallFp16();
 
 /// (file name, graph) for every example.
 std::vector<std::pair<std::string, taskir::TaskGraph>> allExamples();

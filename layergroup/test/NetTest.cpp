@@ -2,7 +2,8 @@
 //
 // buildNet on the example networks: tensor element types from the blocks'
 // precisions, the reference's integer paths, CVM as a convolution over the
-// flattened tensor, and the precisions it refuses.
+// flattened tensor, INT9, TERNARY and FLOAT16, and the parameters it
+// refuses.
 //
 //===----------------------------------------------------------------------===//
 #include "layergroup/Net.h"
@@ -12,6 +13,8 @@
 #include "graph/WeightInit.h"
 
 #include <gtest/gtest.h>
+
+#include <tuple>
 
 using namespace bangc;
 using namespace bangc::lg;
@@ -92,18 +95,78 @@ TEST(BuildNet, CvmOverAFlattenedTensorIsAFullWindowConvolution) {
   EXPECT_EQ(N->Tensors[Fc2.Inputs[0]].C, 120);
 }
 
-TEST(BuildNet, RefusesPrecisionsWithoutADeviceType) {
-  taskir::TaskGraph P = load("lenet.json").proto();
+/// \p Name with every block of precision \p From made \p To (as
+/// bench/layergroup/to_precision.py does).
+static graph::Graph converted(const char *Name, taskir::Precision From,
+                              taskir::Precision To) {
+  taskir::TaskGraph P = load(Name).proto();
   for (taskir::TaskBlock &B : *P.mutable_blocks())
-    if (B.precision() == taskir::INT8)
-      B.set_precision(taskir::INT9);
+    if (B.precision() == From)
+      B.set_precision(To);
+  auto G = graph::Graph::create(P);
+  EXPECT_TRUE(bool(G)) << toString(G.takeError());
+  return std::move(*G);
+}
+
+TEST(BuildNet, Int9AndTernaryHeldInWiderTypesAndNarrowed) {
+  for (auto [To, Held, Narrowed, Lo, Hi] :
+       {std::tuple{taskir::INT9, DType::I16, Tensor::Narrow::Int9, -256, 255},
+        std::tuple{taskir::TERNARY, DType::I8, Tensor::Narrow::Ternary, -1,
+                   1}}) {
+    graph::Graph G = converted("lenet.json", taskir::INT8, To);
+    auto N = buildNet(G);
+    ASSERT_TRUE(bool(N)) << toString(N.takeError());
+    const Tensor &X = N->Tensors[N->inputs()[0]];
+    EXPECT_EQ(X.Type, Held);
+    EXPECT_EQ(X.Narrowed, Narrowed);
+    EXPECT_EQ(X.minValue(), Lo);
+    EXPECT_EQ(X.maxValue(), Hi);
+    // The requantisation stores into the narrow precision; the
+    // convolutions read it (INT9 and TERNARY fit the matrix unit's int16
+    // and int8) into INT32.
+    const Layer &Q = layerNamed(*N, "conv1.requant");
+    EXPECT_TRUE(Q.Integer && Q.RealMath);
+    EXPECT_EQ(N->Tensors[Q.Output].Narrowed, Narrowed);
+    const Layer &C2 = layerNamed(*N, "conv2");
+    EXPECT_EQ(N->Tensors[C2.Inputs[0]].Type, Held);
+    EXPECT_EQ(N->Tensors[C2.Output].Type, DType::I32);
+    EXPECT_EQ(N->Tensors[C2.Output].Narrowed, Tensor::Narrow::None);
+  }
+}
+
+TEST(BuildNet, Float16LayersTakeTheUnitsThatRoundAsTheReference) {
+  graph::Graph G = converted("resnet18.json", taskir::FLOAT32, taskir::FLOAT16);
+  auto N = buildNet(G);
+  ASSERT_TRUE(bool(N)) << toString(N.takeError());
+  for (const Tensor &T : N->Tensors)
+    EXPECT_EQ(T.Type, DType::F16) << T.Name;
+  // The matrix unit (float accumulation), and the vector unit where it
+  // rounds as the reference does: ReLU, max pool, a CADD of two inputs.
+  for (const char *Name :
+       {"stem.conv", "stem.conv.relu", "stem.pool", "layer1.0.add", "fc"})
+    EXPECT_FALSE(layerNamed(*N, Name).Integer) << Name;
+  // The rest on the reference's double arithmetic in scalar loops.
+  for (const char *Name : {"avgpool.sum", "avgpool.scale"}) {
+    const Layer &L = layerNamed(*N, Name);
+    EXPECT_TRUE(L.Integer && L.RealMath) << Name;
+  }
+}
+
+TEST(BuildNet, RefusesFloat16WeightsNotExactInHalf) {
+  // FLOAT16 convolutions with FLOAT32 weights (valid Task IR: both float)
+  // whose values half does not hold.
+  taskir::TaskGraph P = load("resnet18.json").proto();
+  for (taskir::TaskBlock &B : *P.mutable_blocks())
+    if (B.type() != taskir::SW && B.type() != taskir::SWFC &&
+        B.precision() == taskir::FLOAT32)
+      B.set_precision(taskir::FLOAT16);
   auto G = graph::Graph::create(P);
   ASSERT_TRUE(bool(G)) << toString(G.takeError());
   auto N = buildNet(*G);
   ASSERT_FALSE(bool(N));
   std::string Why = toString(N.takeError());
-  EXPECT_NE(Why.find("not supported: precision INT9"), std::string::npos)
-      << Why;
+  EXPECT_NE(Why.find("stem.conv"), std::string::npos) << Why;
+  EXPECT_NE(Why.find("not exact in FLOAT16"), std::string::npos) << Why;
 }
 
 TEST(BuildNet, SnnLifWidensSpikesAndKeepsClifParameters) {

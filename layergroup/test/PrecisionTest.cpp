@@ -1,0 +1,131 @@
+//===- PrecisionTest.cpp - LayerGroup's FLOAT16 against the reference -----===//
+//
+// FLOAT16 networks built with graph::GraphBuilder, run grouped on the
+// simulated device and by the reference executor (graph/Kernels.cpp). The
+// layers LayerGroup computes as the reference rounds (the scalar loops on
+// its double arithmetic; ReLU, max pools and a CADD of two inputs on the
+// vector unit) equal it exactly. A convolution differs by at most one unit
+// in the last place of half of its sum before the bias: the matrix unit's
+// float sum is rounded to half and the bias added in half, two roundings
+// where the reference rounds its double sum once (docs/layergroup.md
+// "Precisions").
+//
+//===----------------------------------------------------------------------===//
+#include "layergroup/Planner.h"
+#include "layergroup/Runner.h"
+
+#include "graph/Builder.h"
+#include "graph/Executor.h"
+#include "graph/Precision.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace bangc;
+using namespace bangc::lg;
+
+namespace {
+
+struct Outputs {
+  std::vector<double> Device, Reference;
+};
+
+/// Runs \p G grouped on mlu370 and by the reference executor on the input
+/// "x" of shape [H][W][C] (values uniform in [-Range, Range), in half),
+/// and returns the SO "y" of both.
+Outputs runBoth(const graph::Graph &G, int64_t H, int64_t W, int64_t C,
+                double Range) {
+  Outputs O;
+  auto N = buildNet(G);
+  EXPECT_TRUE(bool(N)) << toString(N.takeError());
+  if (!N)
+    return O;
+  std::vector<double> X(size_t(H * W * C));
+  uint64_t S = 11;
+  for (double &V : X) {
+    S = S * 6364136223846793005ull + 1442695040888963407ull;
+    V = graph::roundToFloatPrecision(
+        Range * (double(S >> 11) / double(1ull << 52) - 1.0), taskir::FLOAT16);
+  }
+  auto Spec = bangsim::loadDeviceSpec("mlu370");
+  EXPECT_TRUE(bool(Spec));
+  auto P = planNet(*N, *Spec, 1, PlanOptions{});
+  EXPECT_TRUE(bool(P)) << toString(P.takeError());
+  if (!P)
+    return O;
+  auto R = runPlan(*N, *P, *Spec, 1, {{N->inputs()[0], X}});
+  EXPECT_TRUE(bool(R)) << toString(R.takeError());
+  if (!R)
+    return O;
+  O.Device = R->Outputs.at(N->outputs()[0]);
+  graph::TensorMap In;
+  In["x"] = graph::valuesToNpy(X, {H, W, C}, taskir::FLOAT16);
+  auto Ref = graph::runGraph(G, In);
+  EXPECT_TRUE(bool(Ref)) << toString(Ref.takeError());
+  if (!Ref)
+    return O;
+  auto V = graph::npyToValues(Ref->at("y"), taskir::FLOAT16, "y");
+  EXPECT_TRUE(bool(V)) << toString(V.takeError());
+  if (V)
+    O.Reference = std::move(*V);
+  EXPECT_EQ(O.Device.size(), O.Reference.size());
+  return O;
+}
+
+/// One unit in the last place of half at \p V (normal numbers; 2^-24
+/// below them).
+double halfUlp(double V) {
+  double A = std::fabs(V);
+  if (A < std::ldexp(1.0, -14))
+    return std::ldexp(1.0, -24);
+  return std::ldexp(1.0, std::ilogb(A) - 10);
+}
+
+} // namespace
+
+TEST(Float16, ElementwiseLayersEqualTheReferenceExactly) {
+  // x -> CVS 0.3 -> CADD with x -> max pool 2x2 -> ReLU -> CAVG 2x2 ->
+  // CVS 0.25 -> y: scalar loops (CVS, CAVG: double, rounded through float
+  // to half) and the vector unit (CADD, max pool, ReLU) in one group or
+  // several, every value rounded as the reference rounds it.
+  graph::GraphBuilder GB;
+  int64_t X = GB.input("x", taskir::FLOAT16, 12, 12, 8);
+  int64_t S = GB.scale(X, 0.3, taskir::FLOAT16, "s");
+  int64_t A = GB.add({X, S}, taskir::FLOAT16, "a");
+  int64_t P = GB.relu(GB.maxPool(A, graph::Window{2, 2, 0, 1}, "p"), "r");
+  int64_t M = GB.sumPool(P, graph::Window{2, 2, 0, 1}, "m");
+  GB.output(GB.scale(M, 0.25, taskir::FLOAT16, "mean"), "y");
+  auto G = GB.finish();
+  ASSERT_TRUE(bool(G)) << toString(G.takeError());
+  Outputs O = runBoth(*G, 12, 12, 8, 3.0);
+  ASSERT_EQ(O.Device.size(), size_t(3 * 3 * 8));
+  for (size_t I = 0; I < O.Device.size(); ++I)
+    EXPECT_EQ(O.Device[I], O.Reference[I]) << "element " << I;
+}
+
+TEST(Float16, ConvolutionWithinOneUlpOfTheReference) {
+  // A 3x3 convolution (16 -> 16 channels, bias in [-0.5, 0.5)) on the
+  // matrix unit at the fp16 rate: within one unit in the last place of
+  // half of the sum before the bias (|sum| <= |y| + 0.5) from the
+  // reference, and most values equal.
+  graph::GraphBuilder GB;
+  int64_t X = GB.input("x", taskir::FLOAT16, 10, 10, 16);
+  int64_t C = GB.conv2d(X, 16, graph::Window{3, 1, 1, 1},
+                        graph::Param::uniform(taskir::FLOAT16, 5, 0.2),
+                        graph::Param::uniform(taskir::FLOAT16, 6, 0.5),
+                        taskir::FLOAT16, "c");
+  GB.output(C, "y");
+  auto G = GB.finish();
+  ASSERT_TRUE(bool(G)) << toString(G.takeError());
+  Outputs O = runBoth(*G, 10, 10, 16, 1.0);
+  ASSERT_EQ(O.Device.size(), size_t(10 * 10 * 16));
+  size_t Equal = 0;
+  for (size_t I = 0; I < O.Device.size(); ++I) {
+    EXPECT_LE(std::fabs(O.Device[I] - O.Reference[I]),
+              halfUlp(std::fabs(O.Reference[I]) + 0.5))
+        << "element " << I << ": " << O.Device[I] << " vs " << O.Reference[I];
+    Equal += O.Device[I] == O.Reference[I];
+  }
+  EXPECT_GT(Equal, O.Device.size() / 2);
+}
