@@ -32,21 +32,20 @@ struct Outputs {
 };
 
 /// Runs \p G grouped on mlu370 and by the reference executor on the input
-/// "x" of shape [H][W][C] (values uniform in [-Range, Range), in half),
-/// and returns the SO "y" of both.
+/// "x" of shape [H][W][C] (values \p X, or uniform in [-Range, Range) in
+/// half), and returns the SO "y" of both.
 Outputs runBoth(const graph::Graph &G, int64_t H, int64_t W, int64_t C,
-                double Range) {
+                double Range, std::vector<double> X = {}) {
   Outputs O;
   auto N = buildNet(G);
   EXPECT_TRUE(bool(N)) << toString(N.takeError());
   if (!N)
     return O;
-  std::vector<double> X(size_t(H * W * C));
   uint64_t S = 11;
-  for (double &V : X) {
+  for (size_t I = X.size(); I < size_t(H * W * C); ++I) {
     S = S * 6364136223846793005ull + 1442695040888963407ull;
-    V = graph::roundToFloatPrecision(
-        Range * (double(S >> 11) / double(1ull << 52) - 1.0), taskir::FLOAT16);
+    X.push_back(graph::roundToFloatPrecision(
+        Range * (double(S >> 11) / double(1ull << 52) - 1.0), taskir::FLOAT16));
   }
   auto Spec = bangsim::loadDeviceSpec("mlu370");
   EXPECT_TRUE(bool(Spec));
@@ -100,6 +99,27 @@ TEST(Float16, ElementwiseLayersEqualTheReferenceExactly) {
   ASSERT_TRUE(bool(G)) << toString(G.takeError());
   Outputs O = runBoth(*G, 12, 12, 8, 3.0);
   ASSERT_EQ(O.Device.size(), size_t(3 * 3 * 8));
+  for (size_t I = 0; I < O.Device.size(); ++I)
+    EXPECT_EQ(O.Device[I], O.Reference[I]) << "element " << I;
+}
+
+TEST(Float16, StoresThroughFloatAsTheReference) {
+  // The reference stores a FLOAT16 value as half(float(v)): two roundings,
+  // which differ from rounding v to half once when float's rounding lands
+  // on a tie of half. x * (1 + 2^-11 + 2^-40) for x = 1 is such a value:
+  // float drops 2^-40, leaving the tie 1 + 2^-11, which rounds to even: 1
+  // (once: 1 + 2^-10). Likewise at -1 and 2; other elements random.
+  graph::GraphBuilder GB;
+  int64_t X = GB.input("x", taskir::FLOAT16, 4, 4, 8);
+  double A = 1 + std::ldexp(1.0, -11) + std::ldexp(1.0, -40);
+  GB.output(GB.scale(X, A, taskir::FLOAT16, "s"), "y");
+  auto G = GB.finish();
+  ASSERT_TRUE(bool(G)) << toString(G.takeError());
+  Outputs O = runBoth(*G, 4, 4, 8, 2.0, {1.0, -1.0, 2.0});
+  ASSERT_EQ(O.Device.size(), size_t(4 * 4 * 8));
+  EXPECT_EQ(O.Reference[0], 1.0);
+  EXPECT_EQ(O.Reference[1], -1.0);
+  EXPECT_EQ(O.Reference[2], 2.0);
   for (size_t I = 0; I < O.Device.size(); ++I)
     EXPECT_EQ(O.Device[I], O.Reference[I]) << "element " << I;
 }
