@@ -491,8 +491,16 @@ void KernelWriter::tensorLoad(int t, const std::string &buf,
   int s = g.slot(t);
   if (tensor.isView()) {
     // A box of a source per strided copy (lg_load_view), the source's
-    // images at its own pitch.
+    // images at its own pitch; boxes of zeros by zeroing the slice first.
+    bool zeros = false;
     for (const ViewPiece &v : tensor.View)
+      zeros |= v.Source < 0;
+    if (zeros)
+      e.line(fmt::format("__bang_write_zero({}, {}nb * {});", dst, pfx,
+                         p.H.RowsCap[s] * p.W.RowsCap[s] * tensor.C));
+    for (const ViewPiece &v : tensor.View) {
+      if (v.Source < 0)
+        continue;
       e.line(call("lg_load_view",
                   {dst, "g_t" + str(t) + "_" + str(v.Source), n0, pfx + "nb",
                    str(tensor.C), pfx + "lo[" + slot + "]",
@@ -505,6 +513,7 @@ void KernelWriter::tensorLoad(int t, const std::string &buf,
                    boolLit(async)}) +
              " // load a box of " + n.Tensors[v.Source].Name + " into " +
              tensor.Name);
+    }
     return;
   }
   e.line(

@@ -209,12 +209,26 @@ std::vector<int> Net::inputs() const {
   return r;
 }
 
+int64_t Tensor::loadedElements(int64_t lo, int64_t hi, int64_t clo,
+                               int64_t chi) const {
+  if (!isView())
+    return std::max<int64_t>(0, hi - lo) * std::max<int64_t>(0, chi - clo) * C;
+  int64_t n = 0;
+  for (const ViewPiece &p : View) {
+    int64_t rows = std::min(hi, p.H1) - std::max(lo, p.H0);
+    int64_t cols = std::min(chi, p.W1) - std::max(clo, p.W0);
+    if (p.Source >= 0 && rows > 0 && cols > 0)
+      n += rows * cols * (p.C1 - p.C0);
+  }
+  return n;
+}
+
 std::vector<int> Net::viewSources(int t) const {
   if (!Tensors[t].isView())
     return {t};
   std::vector<int> r;
   for (const ViewPiece &p : Tensors[t].View)
-    if (std::find(r.begin(), r.end(), p.Source) == r.end())
+    if (p.Source >= 0 && std::find(r.begin(), r.end(), p.Source) == r.end())
       r.push_back(p.Source);
   return r;
 }
@@ -373,7 +387,11 @@ Expected<int> NetBuilder::addView(const tir::TaskBlock &b, int cluster) {
                               why);
   // The element type of its sources (clusterViewMap checked that they
   // share one precision); the rest of a view's own.
-  Tensor t = n.Tensors[pieces[0].Source];
+  auto read = std::find_if(pieces.begin(), pieces.end(),
+                           [](const ViewPiece &p) { return p.Source >= 0; });
+  if (read == pieces.end())
+    return unsupported(b, "an input edge that reads nothing (all zeros)");
+  Tensor t = n.Tensors[read->Source];
   t.Name = fmt::format("{}.in{}",
                        b.name().empty() ? fmt::format("b{}", b.id()) : b.name(),
                        cluster);

@@ -87,6 +87,11 @@ struct Tensor {
   int64_t bytes() const { return elements() * elemBytes(); }
   bool isOutput() const { return !OutputNames.empty(); }
   bool isView() const { return !View.empty(); }
+  /// Elements of one image that a load of rows [lo, hi) x columns [clo,
+  /// chi), all channels, reads from GDRAM: all of them, or, for a view,
+  /// those of its boxes that are not zero fill.
+  int64_t loadedElements(int64_t lo, int64_t hi, int64_t clo,
+                         int64_t chi) const;
   /// The value range of an integer tensor: its type's, or Narrowed's.
   int64_t minValue() const;
   int64_t maxValue() const;

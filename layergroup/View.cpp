@@ -63,6 +63,7 @@ void resolve(const Tensor &v, int64_t i, int &source, int64_t &index) {
       return;
     }
   assert(false && "the pieces of a view tile it");
+  source = -1, index = -1;
 }
 
 } // namespace
@@ -155,12 +156,7 @@ std::vector<ViewPiece> fitViewPieces(const ViewMap &m, int64_t h, int64_t w,
           }
         }
     if (by < 0) {
-      if (src < 0) {
-        why = "elements the edges fill with zeros (SHIFT mode 1, SHEAR, "
-              "AFFINE or PROJECT outside the input)";
-        return {};
-      }
-      b.Source = src;
+      b.Source = src; // -1: a box of zeros
       b.SH = sh, b.SW = sw, b.SC = b.C1 - b.C0 > 1 ? sc : 1;
       b.Off = base - b.H0 * sh - b.W0 * sw - b.C0 * b.SC;
       pieces.push_back(b);

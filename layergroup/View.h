@@ -6,11 +6,11 @@
 // LayerGroup does not run such an edge as a layer: the tensor it makes is a
 // view (Tensor::View), boxes of its sources that a strided DMA copies, and
 // the group that reads it loads those boxes from GDRAM straight into its
-// NRAM slice (lg_load_view). This file computes the element map of an input
-// cluster from graph/Rearrange's gather maps (the reference executor's own
-// semantics) and fits it with as few strided boxes as it can; a map that
-// needs zero fill or too many boxes is refused with the reason.
-//
+// NRAM slice (lg_load_view), after zeroing the slice when some boxes are
+// zero fill. This file computes the element map of an input cluster from
+// graph/Rearrange's gather maps (the reference executor's own semantics)
+// and fits it with as few strided boxes as it can; a map that needs too
+// many boxes is refused with the reason.
 //===----------------------------------------------------------------------===//
 #ifndef BANGC_LAYERGROUP_VIEW_H
 #define BANGC_LAYERGROUP_VIEW_H
@@ -47,7 +47,8 @@ clusterViewMap(const graph::Graph &g, const Net &n, const taskir::TaskBlock &b,
                int cluster, const std::function<int(int64_t)> &tensorOf);
 
 /// The fewest boxes (at most \p maxPieces) whose affine strided reads give
-/// \p m over a [h][w][c] tensor, or an empty list and \p why.
+/// \p m over a [h][w][c] tensor (boxes of zeros have Source -1), or an
+/// empty list and \p why.
 std::vector<ViewPiece> fitViewPieces(const ViewMap &m, int64_t h, int64_t w,
                                      int64_t c, size_t maxPieces,
                                      std::string &why);

@@ -93,8 +93,11 @@ Roofline groupFloor(const Net &n, const bangsim::DeviceSpec &spec,
       r.Vector +=
           cost::vectorStreamCycles(spec, c, work.bytes[c] * double(batch)) /
           cores;
-  for (int t : g.Inputs)
-    r.ReadBytes += n.Tensors[t].bytes() * batch;
+  for (int t : g.Inputs) {
+    const Tensor &in = n.Tensors[t];
+    r.ReadBytes +=
+        in.loadedElements(0, in.H, 0, in.W) * in.elemBytes() * batch;
+  }
   for (int t : g.Outputs)
     r.WriteBytes += n.Tensors[t].bytes() * batch;
   // The card's bandwidth: every core's share together.

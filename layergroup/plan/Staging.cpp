@@ -40,10 +40,19 @@ void countFeatureMaps(const GroupPass &pass, Traffic &traffic) {
   const GroupPlan &p = pass.plan;
   const GroupInfo &g = pass.group;
   int64_t inputReads = p.inputsResident() ? p.Cores : p.FSecs;
-  for (int t : g.Inputs)
-    traffic.read += pass.net.Tensors[t].C * sumOf(g, p.H, t) *
-                    sumOf(g, p.W, t) * pass.net.Tensors[t].elemBytes() *
-                    inputReads;
+  for (int t : g.Inputs) {
+    const Tensor &in = pass.net.Tensors[t];
+    int64_t elems = in.C * sumOf(g, p.H, t) * sumOf(g, p.W, t);
+    if (in.isView()) { // its zero boxes are not read
+      int s = g.slot(t);
+      elems = 0;
+      for (const auto &rows : p.H.Rows)
+        for (const auto &cols : p.W.Rows)
+          elems += in.loadedElements(rows[s].Lo, rows[s].Hi, cols[s].Lo,
+                                     cols[s].Hi);
+    }
+    traffic.read += elems * in.elemBytes() * inputReads;
+  }
   for (int t : g.Outputs)
     traffic.write +=
         pass.net.Tensors[t].C * sumOwn(p.H, pass.net.Tensors[t].H) *

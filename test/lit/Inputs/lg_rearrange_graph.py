@@ -10,7 +10,7 @@ CASE: concat_c (two layers' outputs side by side along channels, into a
 3x3 convolution), concat_h (along rows), crop (a sub-box of y, x and f),
 permute_hw, permute_c (the channel axis moves), reflect_shift (REFLECT
 columns, then a cyclic SHIFT of rows), rotate, reshape, upsample (SCALE 2
-of rows), shift_zero (zero fill: not supported).
+of rows), shift_zero (a zero-filling SHIFT of columns).
 """
 import json
 import sys
