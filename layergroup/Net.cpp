@@ -435,8 +435,11 @@ Error NetBuilder::addStorage(int64_t id) {
     int64_t c = type == tir::SI ? dimOr(d, DF, 1) : dimOr(d, DR, 1);
     storageTensor[id] =
         n.addInput(Graph::ioName(b), c, dimOr(d, DY, 1), dimOr(d, DX, 1));
-    n.Tensors[storageTensor[id]].Type = elemType.Type;
-    n.Tensors[storageTensor[id]].Narrowed = elemType.Narrowed;
+    Tensor &t = n.Tensors[storageTensor[id]];
+    t.Type = elemType.Type;
+    t.Narrowed = elemType.Narrowed;
+    if (storageShape(b) != std::vector<int64_t>{t.H, t.W, t.C})
+      t.InputShape = storageShape(b);
     return Error::success();
   }
   bool reshapes = false;

@@ -75,6 +75,9 @@ struct Tensor {
   /// The storage shape of each SO (by name) when it is not [H][W][C]
   /// (e.g. a CVM's [F]).
   std::map<std::string, std::vector<int64_t>> OutputShapes;
+  /// The storage shape of a network input when it is not [H][W][C] (an
+  /// SIFC's [R]).
+  std::vector<int64_t> InputShape;
   /// A view: the tensor a rearranging edge (or edges: a concatenation)
   /// makes of other tensors, never stored itself; the groups that read it
   /// load these boxes of their sources with strided DMA (docs/layergroup.md

@@ -26,6 +26,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cmath>
 #include <limits>
@@ -73,6 +74,14 @@ int inputTensor(const Net &n, const std::string &name) {
   return -1;
 }
 
+/// The host shape of one image of a network input: [H, W, C], or its
+/// storage block's own (an SIFC's [R]).
+std::vector<int64_t> inputShape(const Tensor &t) {
+  if (!t.InputShape.empty())
+    return t.InputShape;
+  return {t.H, t.W, t.C};
+}
+
 /// The inputs of --in NAME=FILE.npy; an exit status on failure.
 std::optional<int> readInputs(const Net &n, const graph::NamedFiles &ins,
                               NetInputs &in) {
@@ -88,14 +97,15 @@ std::optional<int> readInputs(const Net &n, const graph::NamedFiles &ins,
     if (!values)
       return graphFailure(toString(values.takeError()));
     const Tensor &tensor = n.Tensors[t];
+    std::vector<int64_t> shape = inputShape(tensor);
     int64_t b =
         int64_t(values->size()) / std::max<int64_t>(1, tensor.elements());
     if (b * tensor.elements() != int64_t(values->size()) ||
-        array->shape.size() < 3)
-      return graphFailure(fmt::format(
-          "--in {}: expected [{}, {}, {}] or [N, {}, {}, {}]", name, tensor.H,
-          tensor.W, tensor.C, tensor.H, tensor.W, tensor.C));
-    in.batched |= array->shape.size() == 4;
+        array->shape.size() < shape.size())
+      return graphFailure(fmt::format("--in {}: expected [{}] or [N, {}]", name,
+                                      fmt::join(shape, ", "),
+                                      fmt::join(shape, ", ")));
+    in.batched |= array->shape.size() == shape.size() + 1;
     if (in.batch && in.batch != b)
       return graphFailure("inputs disagree on the batch size");
     in.batch = b;
@@ -209,7 +219,7 @@ Expected<Accuracy> compareWithReference(const graph::Graph &g, const Net &n,
       const Tensor &tensor = n.Tensors[t];
       std::vector<double> one(v.begin() + img * tensor.elements(),
                               v.begin() + (img + steps) * tensor.elements());
-      std::vector<int64_t> shape{tensor.H, tensor.W, tensor.C};
+      std::vector<int64_t> shape = inputShape(tensor);
       if (steps > 1)
         shape.insert(shape.begin(), steps);
       tm[tensor.InputName] =
