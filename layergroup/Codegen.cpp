@@ -779,11 +779,15 @@ void KernelWriter::prologue() {
   for (auto [t, l] : p.PaddedInputs) {
     e.line("// " + n.Layers[l].Name +
            "'s padded tile: the padding columns stay zero");
-    const LmemBuffer *a = act.at({t, 0});
-    std::string elems = str(a->Bytes / n.Tensors[t].elemBytes());
-    e.line(call("__bang_write_zero", {"t" + str(t) + "[0]", elems}));
-    if (act.count({t, 1}))
-      e.line(call("__bang_write_zero", {"t" + str(t) + "[1]", elems}));
+    const Layer &reader = n.Layers[l];
+    const Tensor &in = n.Tensors[t];
+    int64_t cols = (n.Tensors[reader.Output].W - 1) * reader.SX +
+                   reader.keffX(); // as tensorLoad
+    int64_t rows = act.at({t, 0})->Bytes / (cols * in.C * in.elemBytes());
+    for (int buf = 0; buf < (act.count({t, 1}) ? 2 : 1); ++buf)
+      e.line(call("lg_zero_pad_columns",
+                  {"t" + str(t) + "[" + str(buf) + "]", str(rows), str(cols),
+                   str(in.C), str(reader.PL), str(in.W)}));
   }
   e.line(
       "// prologue: per-channel vectors, staged through WRAM; once per core");

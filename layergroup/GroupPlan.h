@@ -220,7 +220,10 @@ struct GroupPlan {
   std::vector<LmemBuffer> WramBuffers; ///< WRAM: convolution weights
   int64_t PeakBytes = 0;               ///< NRAM
   int64_t WramPeakBytes = 0;
-  int TilePx = 1;    ///< pixels per call of the per-channel vector ops
+  /// Was the pixels per call of a replicated per-channel vector tile; the
+  /// device functions' tile arguments are unused since lg_chan_op is one
+  /// cycle operation (__bang_cycle_add), so it stays 1.
+  int TilePx = 1;
   double Cycles = 0; ///< estimated
   int64_t ReadBytes = 0, WriteBytes = 0; ///< GDRAM traffic (exact)
   int64_t WeightReadBytes = 0; ///< of ReadBytes: parameters (GDRAM2WRAM,

@@ -37,7 +37,6 @@ planGroupWith(const Net &n, const bangsim::DeviceSpec &spec, int64_t batch,
           plan::chooseSlices(p, n, spec, batch, nSecs, hSecs, wSecs, fSecs))
     return fail(*e);
   plan::GroupPass pass(n, spec, g, o, p);
-  plan::chooseVectorTile(pass);
   plan::choosePaddedInputs(pass);
   plan::placeInTimeSteps(pass);
   plan::Traffic traffic = plan::chooseStaging(pass);

@@ -49,6 +49,23 @@ json::Array stepsJson(const Net &n, const GroupPlan &g) {
 }
 
 /// Simulated figures of a group or of a whole run.
+/// The cycles of a group's last core when neither compute pipe works.
+double computeIdle(const GroupRun &r) {
+  return r.Cycles - r.LastCorePipes[bangsim::PipeTensor] -
+         r.LastCorePipes[bangsim::PipeVector];
+}
+
+/// The busy cycles of each pipe of the core that finished last, and what
+/// is left of its cycles when the compute pipes (which never overlap each
+/// other) idle: waits for DMA, scalar code and barriers.
+json::Object pipesJson(const GroupRun &r) {
+  json::Object o;
+  for (int p = 0; p < bangsim::NumPipes; ++p)
+    o[bangsim::pipeName(p)] = r.LastCorePipes[size_t(p)];
+  o["compute_idle"] = computeIdle(r);
+  return o;
+}
+
 template <typename Run> void addSimulated(json::Object &o, const Run &r) {
   o["simulated_cycles"] = r.Cycles;
   o["gdram_read_bytes"] = r.ReadBytes;
@@ -104,6 +121,7 @@ json::Object groupJson(const Net &n, const GroupPlan &g, const GroupRun *r) {
   if (r) {
     addSimulated(o, *r);
     o["simulated_over_floor"] = overFloor(r->Cycles, g.Floor.cycles());
+    o["last_core_pipes"] = pipesJson(*r);
   }
   return o;
 }
@@ -146,11 +164,17 @@ std::string floorSummary(const char *what, const NetPlan &p,
       what, r.Cycles, overFloor(r.Cycles, p.FloorCycles), p.FloorCycles);
   for (size_t i = 0; i < p.Groups.size() && i < r.Groups.size(); ++i) {
     const Roofline &f = p.Groups[i].Floor;
+    const GroupRun &g = r.Groups[i];
+    auto pipe = [&](bangsim::Pipe p) { return g.LastCorePipes[size_t(p)]; };
     s += fmt::format("  group {}: {:.0f} cycles, floor {:.0f} ({} bound; "
-                     "matrix {:.0f}, vector {:.0f}, GDRAM {:.0f}): {:.3f}x\n",
-                     i, r.Groups[i].Cycles, f.cycles(), f.bound(), f.Matrix,
-                     f.Vector, f.Gdram,
-                     overFloor(r.Groups[i].Cycles, f.cycles()));
+                     "matrix {:.0f}, vector {:.0f}, GDRAM {:.0f}): {:.3f}x; "
+                     "last core: tensor {:.0f}, vector {:.0f}, scalar {:.0f}, "
+                     "io-dma {:.0f}, move-dma {:.0f}, compute idle {:.0f}\n",
+                     i, g.Cycles, f.cycles(), f.bound(), f.Matrix, f.Vector,
+                     f.Gdram, overFloor(g.Cycles, f.cycles()),
+                     pipe(bangsim::PipeTensor), pipe(bangsim::PipeVector),
+                     pipe(bangsim::PipeScalar), pipe(bangsim::PipeIO),
+                     pipe(bangsim::PipeMove), computeIdle(g));
   }
   return s;
 }

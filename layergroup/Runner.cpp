@@ -17,6 +17,7 @@
 #include "support/DType.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 
 using namespace llvm;
@@ -217,11 +218,25 @@ Expected<GroupRun> PlanRun::runGroup(const GroupPlan &gp,
   bangsim::LaunchOptions launch;
   launch.checkRaces = options.checkRaces;
   launch.isolate = options.isolate;
+  // BANGC_LG_TRACE=DIR: a Chrome trace of each group's launch in
+  // DIR/<kernel>.trace.json (docs/layergroup.md).
+  const char *traceDir = getenv("BANGC_LG_TRACE");
+  launch.trace = traceDir && *traceDir;
   auto stats = device->launch(**kernel, (*mod)->staticLayout(), dim,
                               unionType(k.Union), arguments(k), launch);
   if (!stats)
     return fail("layer group: " + k.Name + ": " + toString(stats.takeError()));
+  if (launch.trace)
+    if (Error e = bangsim::writeChromeTrace(
+            std::string(traceDir) + "/" + k.Name + ".trace.json", *stats))
+      return e;
   run.Cycles = stats->cycles;
+  const bangsim::CoreStats *last = nullptr;
+  for (const bangsim::CoreStats &c : stats->cores)
+    if (!last || c.end > last->end)
+      last = &c;
+  if (last)
+    run.LastCorePipes = last->pipeBusy;
   run.ReadBytes = stats->gdramReadBytes;
   run.WriteBytes = stats->gdramWriteBytes;
   // Parameters: GDRAM2WRAM, and GDRAM2SRAM when the group stages its

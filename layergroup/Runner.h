@@ -13,8 +13,11 @@
 #include "layergroup/Codegen.h"
 #include "layergroup/Planner.h"
 
+#include "bangsim/Stats.h"
+
 #include "llvm/Support/Error.h"
 
+#include <array>
 #include <map>
 #include <string>
 #include <vector>
@@ -30,6 +33,10 @@ struct GroupRun {
   int64_t ReadBytes = 0, WriteBytes = 0;
   int64_t WeightReadBytes = 0; ///< of ReadBytes: GDRAM2WRAM (parameters)
   double CompileSeconds = 0, HostSeconds = 0;
+  /// Where the time went on the core that finished last (the group's
+  /// cycles): the busy cycles of its pipes, indexed by bangsim::Pipe
+  /// (scalar, vector, tensor, IO-DMA, Move-DMA; docs/device.md).
+  std::array<double, bangsim::NumPipes> LastCorePipes{};
 };
 
 struct RunResult {

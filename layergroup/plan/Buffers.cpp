@@ -36,18 +36,6 @@ static bool needsTile(const Layer &l, int64_t inCols, int64_t outCols) {
   return l.PU || l.PD || l.PL || l.PR || tileCols(l, outCols) != inCols;
 }
 
-bool usesChanTile(const Layer &l) {
-  switch (chanVectors(l.Kind)) {
-  case ChanVectors::None:
-    return false;
-  case ChanVectors::Bias:
-    return !l.Bias.empty();
-  case ChanVectors::BiasAlpha:
-    return !l.Bias.empty() || !l.Alpha.empty();
-  }
-  return false;
-}
-
 int64_t weightElems(const Net &net, const Layer &l, int64_t channels) {
   if (l.Kind == OpKind::Conv)
     return channels * net.Tensors[l.Inputs[0]].C * l.KY * l.KX;
@@ -99,20 +87,6 @@ int64_t GroupPass::inputBufferBytes(int t) const {
   const Layer &reader = net.Layers[it->second];
   return net.Tensors[t].C * tileRows(reader, rowsCap(reader.Output)) *
          tileCols(reader, colsCap(reader.Output)) * net.Tensors[t].elemBytes();
-}
-
-// Pixels per call of the per-channel vector ops: the largest output slice
-// of the group, at most TileFloats / channels.
-void chooseVectorTile(GroupPass &pass) {
-  int64_t maxPx = 1, maxChannels = 1;
-  for (int l : pass.group.Layers) {
-    int t = pass.net.Layers[l].Output;
-    maxPx = std::max(maxPx, pass.rowsCap(t) * pass.colsCap(t));
-    if (usesChanTile(pass.net.Layers[l]))
-      maxChannels = std::max(maxChannels, pass.plan.sliceChannels(pass.net, t));
-  }
-  pass.plan.TilePx =
-      int(std::max<int64_t>(1, std::min(maxPx, TileFloats / maxChannels)));
 }
 
 // A group input read by one convolution alone, which pads it, is loaded
@@ -240,14 +214,6 @@ void placeScratch(GroupPass &pass, int l, int orderId) {
                           p.sliceImageFloats(pass.net, t) * 8, 0, TsInf,
                           orderId);
     b.Layer = l, b.Part = 2;
-    p.Buffers.push_back(b);
-  }
-  if (usesChanTile(layer)) {
-    LmemBuffer b = buffer(LmemBuffer::Scratch, layer.Name + ".vtile",
-                          int64_t(p.TilePx) * p.sliceChannels(pass.net, t) *
-                              pass.net.Tensors[t].elemBytes(),
-                          step, step, orderId);
-    b.Layer = l, b.Part = 1;
     p.Buffers.push_back(b);
   }
 }

@@ -82,18 +82,9 @@ KindCost kindCost(OpKind k) {
 }
 
 /// Cycles of lg_chan_op over \p px pixels of \p c channels of \p eb
-/// bytes each.
-double chanOpCycles(const CostModel &m, int64_t px, int64_t c, int64_t tilePx,
-                    int64_t eb) {
-  int64_t tp = std::max<int64_t>(1, std::min(px, tilePx));
-  double build = 0;
-  for (int64_t have = 1; have < tp; have *= 2)
-    build += m.vec(BANG_OP_MOVE, double(std::min(have, tp - have) * c), eb) +
-             m.scalar(ScalarPerCall);
-  int64_t chunks = (px + tp - 1) / tp;
-  return build + m.vec(BANG_OP_MOVE, double(c), eb) +
-         double(chunks) *
-             (m.vec(BANG_OP_ALU, double(tp * c), eb) + m.scalar(ScalarPerCall));
+/// bytes each: one cycle operation.
+double chanOpCycles(const CostModel &m, int64_t px, int64_t c, int64_t eb) {
+  return m.vec(BANG_OP_ALU, double(px * c), eb) + m.scalar(ScalarPerCall);
 }
 
 /// Cycles of filling a window tile of \p r x \p p pixels and copying the
@@ -117,8 +108,8 @@ double windowTileCycles(const GroupPass &pass, const Layer &l,
 }
 
 /// Cycles of a pooling layer for one image.
-double poolCycles(const GroupPass &pass, const Layer &l, const LayerSlice &s,
-                  int64_t tilePx) {
+double poolCycles(const GroupPass &pass, const Layer &l,
+                  const LayerSlice &s) {
   const CostModel &m = pass.cost;
   const Tensor &in = pass.net.Tensors[l.Inputs[0]];
   int64_t px = s.outRows * s.outCols, ft = s.channels;
@@ -134,7 +125,7 @@ double poolCycles(const GroupPass &pass, const Layer &l, const LayerSlice &s,
   c += m.vec(BANG_OP_REDUCE, double(px * ft * l.KY * l.KX)) +
        m.scalar(ScalarPerCall);
   if (!l.Bias.empty())
-    c += chanOpCycles(m, px, ft, tilePx, in.elemBytes());
+    c += chanOpCycles(m, px, ft, in.elemBytes());
   return c;
 }
 
@@ -142,7 +133,7 @@ double poolCycles(const GroupPass &pass, const Layer &l, const LayerSlice &s,
 /// of its kind's cost (layergroup/OpKinds.def), then its per-channel
 /// vectors (a pool adds its bias itself).
 double layerCompute(const GroupPass &pass, const Layer &l, int64_t nb,
-                    const LayerSlice &s, int64_t tilePx) {
+                    const LayerSlice &s) {
   const CostModel &m = pass.cost;
   const Tensor &in = pass.net.Tensors[l.Inputs[0]];
   int64_t ob = pass.net.Tensors[l.Output].elemBytes();
@@ -159,7 +150,7 @@ double layerCompute(const GroupPass &pass, const Layer &l, int64_t nb,
          m.scalar(ScalarPerCall);
     break;
   case Compute::Pool:
-    return poolCycles(pass, l, s, tilePx) * double(nb);
+    return poolCycles(pass, l, s) * double(nb);
   case Compute::Vector: {
     assert(k.VectorClass >= 0 && "a Vector kind has one class of work");
     double calls = k.Calls == Per::ExtraInput ? double(l.Inputs.size()) : 1.0;
@@ -173,9 +164,9 @@ double layerCompute(const GroupPass &pass, const Layer &l, int64_t nb,
   }
   ChanVectors v = chanVectors(l.Kind);
   if (v == ChanVectors::BiasAlpha && !l.Alpha.empty())
-    c += chanOpCycles(m, px, ft, tilePx, ob);
+    c += chanOpCycles(m, px, ft, ob);
   if (v != ChanVectors::None && !l.Bias.empty())
-    c += chanOpCycles(m, px, ft, tilePx, ob);
+    c += chanOpCycles(m, px, ft, ob);
   return c * double(nb);
 }
 
@@ -229,6 +220,23 @@ double stageCycles(const GroupPass &pass, double bytes) {
   return m.dma(share, true) + (pass.spec.clusters - 1) * m.dma(share, false);
 }
 
+/// Cycles of lg_zero_pad_columns on the window tile of \p reader that
+/// holds tensor \p t: a write per row boundary, and the two ends.
+double padColumnsCycles(const GroupPass &pass, int t, const Layer &reader) {
+  const Tensor &in = pass.net.Tensors[t];
+  int64_t rows = tileRows(reader, pass.rowsCap(reader.Output));
+  int64_t cols = tileCols(reader, pass.colsCap(reader.Output));
+  int64_t right = cols - reader.PL - in.W, eb = in.elemBytes();
+  const CostModel &m = pass.cost;
+  auto zero = [&](int64_t px) {
+    return px > 0 ? m.vec(BANG_OP_MOVE, double(px * in.C), eb) +
+                        m.scalar(ScalarPerCall)
+                  : 0.0;
+  };
+  return zero(reader.PL) + double(rows - 1) * zero(right + reader.PL) +
+         zero(right);
+}
+
 /// Once per core before the items: per-channel vectors (GDRAM->WRAM->NRAM),
 /// resident weights, resident inputs, the zeroed padding of padded inputs.
 double prologueCycles(const GroupPass &pass, const Traffic &traffic) {
@@ -254,7 +262,7 @@ double prologueCycles(const GroupPass &pass, const Traffic &traffic) {
       c += m.dma(double(p.sliceBytes(net, t)), !p.inputsInSram());
   for (auto [t, l] : p.PaddedInputs) // zero the padding columns once
     c += (p.pipelined() && !p.inputsResident() ? 2 : 1) *
-         m.vec(BANG_OP_MOVE, double(pass.inputBufferBytes(t)), 1);
+         padColumnsCycles(pass, t, net.Layers[l]);
   return c;
 }
 
@@ -299,13 +307,33 @@ double GroupPass::weightLoadCycles(int l) const {
       true);
 }
 
+double GroupPass::storeCycles(int t) const {
+  namespace cost = bangsim::cost;
+  const Tensor &x = net.Tensors[t];
+  int64_t eb = x.elemBytes(), c = plan.sliceChannels(net, t);
+  int64_t rows = rowsCap(t), cols = colsCap(t), nb = plan.ImagesPerSlice;
+  double rate = cost::gdramBytesPerCycle(spec, std::max(1, plan.Cores));
+  // copies of segs segments of seg bytes each (an aligned first segment)
+  auto copies = [&](int64_t n, int64_t segs, int64_t seg) {
+    double bytes = double(segs) * cost::gdramSegmentBytes(spec, 0, seg, true);
+    return double(n) * cost::gdramCopyCycles(spec, rate, 0, bytes, segs > 1);
+  };
+  if (c == x.C && cols == x.W) // one copy, an image per segment
+    return copies(1, nb, rows * cols * c * eb);
+  if (c == x.C) // a copy per image, a segment per row
+    return copies(nb, rows, cols * c * eb);
+  if (cols == x.W) // a copy per image, a segment per pixel
+    return copies(nb, rows * cols, c * eb);
+  return copies(nb * rows, cols, c * eb); // a copy per row
+}
+
 void costTimeSteps(GroupPass &pass, const Traffic &traffic) {
   GroupPlan &p = pass.plan;
   for (int l : pass.group.Layers) {
     TimeStep &s = p.Steps[pass.computeStep(l)];
     LayerSlice slice = pass.layerSlice(l);
-    s.ComputeCycles = layerCompute(pass, pass.net.Layers[l], p.ImagesPerSlice,
-                                   slice, p.TilePx);
+    s.ComputeCycles =
+        layerCompute(pass, pass.net.Layers[l], p.ImagesPerSlice, slice);
     s.SyncCopy |= slice.tile;
   }
   // A pipelined item of one image makes the window tile of a convolution
@@ -328,7 +356,7 @@ void costTimeSteps(GroupPass &pass, const Traffic &traffic) {
         s.DmaCycles +=
             pass.cost.dma(double(p.sliceBytes(pass.net, t)), !p.inputsInSram());
     for (int t : s.StoreTensors)
-      s.DmaCycles += pass.cost.dma(double(p.sliceBytes(pass.net, t)), true);
+      s.DmaCycles += pass.storeCycles(t);
     if (!p.weightsResident())
       for (int l : s.LoadWeights)
         s.DmaCycles += tileShare * pass.weightLoadCycles(l);

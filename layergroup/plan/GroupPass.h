@@ -104,6 +104,11 @@ struct GroupPass {
   int64_t inputBufferBytes(int t) const;
   /// Cycles of loading layer \p l's weight tile from GDRAM.
   double weightLoadCycles(int l) const;
+  /// Cycles of storing an item's slice of group output \p t to GDRAM, as
+  /// lg_store copies it (a copy per image, or per row of a channel slice
+  /// of a column range) and as simrt charges it: whole 64 B blocks per
+  /// segment, a block written in part read too, the strided efficiency.
+  double storeCycles(int t) const;
 };
 
 // --- Passes, in the order planGroupWith runs them --------------------------
@@ -113,8 +118,6 @@ std::optional<PlanError> chooseSlices(GroupPlan &plan, const Net &net,
                                       const bangsim::DeviceSpec &spec,
                                       int64_t batch, int nSecs, int hSecs,
                                       int wSecs, int fSecs);
-/// Pixels per call of the per-channel vector ops (GroupPlan::TilePx).
-void chooseVectorTile(GroupPass &pass);
 /// Group inputs loaded straight into their reader's padded window tile.
 void choosePaddedInputs(GroupPass &pass);
 /// The time steps of one item and its NRAM and WRAM buffers.
@@ -142,15 +145,11 @@ template <typename Fn> auto withMessage(std::string *why, Fn &&plan) {
 
 /// The BANG_DT_ value of a tensor element type (the matrix unit's rate).
 int bangDType(DType t);
-/// Floats of one per-channel vector tile (lg_chan_op).
-inline constexpr int64_t TileFloats = 4096;
 /// Max or sum pooling on the vector unit (else scalar loops).
 bool vectorPool(const Layer &l);
 /// Columns (rows) of the window tile of \p outCols output columns (rows).
 int64_t tileCols(const Layer &l, int64_t outCols);
 int64_t tileRows(const Layer &l, int64_t outRows);
-/// Per-channel vector operands (bias, alpha) applied with lg_chan_op.
-bool usesChanTile(const Layer &l);
 /// Floats of a layer's weight tile of \p channels output channels.
 int64_t weightElems(const Net &net, const Layer &l, int64_t channels);
 /// Bias and alpha elements: whole vectors, resident in NRAM.
