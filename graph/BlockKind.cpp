@@ -15,22 +15,24 @@ struct Row {
   BlockKind Reads;
   AttrSet Attrs;
   OutputRule Out;
+  CountRule Count;
 };
 
 Row row(BlockKind k) {
   switch (k) {
-#define TASKIR_BLOCK_KIND(NAME, ROLE, WINDOW, BIAS, DATA, INPUTS, READS,       \
-                          ATTRS, OUT)                                          \
+#define TASKIR_BLOCK_KIND(NAME, VALUE, ROLE, WINDOW, BIAS, DATA, INPUTS,       \
+                          READS, ATTRS, OUT, COUNT)                            \
   case BlockKind::NAME:                                                        \
     return Row{BlockRole::ROLE, WINDOW != 0,         BIAS != 0,                \
                DATA != 0,       InputLayout::INPUTS, BlockKind::READS,         \
-               AttrSet::ATTRS,  OutputRule::OUT};
+               AttrSet::ATTRS,  OutputRule::OUT,     CountRule::COUNT};
 #include "graph/BlockKinds.def"
 #undef TASKIR_BLOCK_KIND
   }
   assert(false && "a kind of BlockKinds.def");
   return Row{BlockRole::Compute, false,         false,         false,
-             InputLayout::None,  BlockKind::SI, AttrSet::None, OutputRule::Any};
+             InputLayout::None,  BlockKind::SI, AttrSet::None, OutputRule::Any,
+             CountRule::None};
 }
 } // namespace
 
@@ -60,5 +62,6 @@ InputLayout inputLayout(BlockKind k) { return row(k).Inputs; }
 BlockKind dataSource(BlockKind k) { return row(k).Reads; }
 AttrSet attrSet(BlockKind k) { return row(k).Attrs; }
 OutputRule outputRule(BlockKind k) { return row(k).Out; }
+CountRule countRule(BlockKind k) { return row(k).Count; }
 
 } // namespace bangc::graph

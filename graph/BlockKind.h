@@ -16,11 +16,17 @@
 
 namespace bangc::graph {
 
+/// taskir::NAME has the value VALUE: the schema's enum is generated from the
+/// table (graph/proto/ConfigureProto.cmake).
 enum class BlockKind : int {
-#define TASKIR_BLOCK_KIND(NAME, ...) NAME = taskir::NAME,
+#define TASKIR_BLOCK_KIND(NAME, VALUE, ...) NAME = taskir::NAME,
 #include "graph/BlockKinds.def"
 #undef TASKIR_BLOCK_KIND
 };
+#define TASKIR_BLOCK_KIND(NAME, VALUE, ...)                                    \
+  static_assert(int(BlockKind::NAME) == VALUE, "generated from the table");
+#include "graph/BlockKinds.def"
+#undef TASKIR_BLOCK_KIND
 
 /// The ROLE column.
 enum class BlockRole { Compute, Tensor, Param, Output };
@@ -61,6 +67,17 @@ AttrSet attrSet(BlockKind k);
 /// The OUT column: the rule of the output precision.
 enum class OutputRule { SameClass, Accumulates, Keeps, Table, Any, Stored };
 OutputRule outputRule(BlockKind k);
+/// The COUNT column: what the statistics count for a block (graph/Stats.h).
+enum class CountRule {
+  None,
+  ConvMacs,
+  MatVecMacs,
+  OutputMacs,
+  SumOps,
+  WindowOps,
+  OutputOps
+};
+CountRule countRule(BlockKind k);
 
 } // namespace bangc::graph
 

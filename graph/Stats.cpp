@@ -39,33 +39,27 @@ static BlockStats blockStats(const Graph &g, const TaskBlock &b) {
       s.Params += paramElements(g.block(src));
   int64_t out = d.has(DY) ? d[DY] * d[DX] * d[DF] : d[DF];
   int64_t window = d.has(DKY) ? d[DKY] * d[DKX] : 1;
-  switch (kindOf(b)) {
-  case BlockKind::CC:
-  case BlockKind::CC2D:
+  switch (countRule(kindOf(b))) {
+  case CountRule::ConvMacs:
     s.MACs = out * d[DR] * window;
     break;
-  case BlockKind::CVM:
+  case CountRule::MatVecMacs:
     s.MACs = d[DF] * d[DR];
     break;
-  case BlockKind::CVVH:
-  case BlockKind::CAX:
-  case BlockKind::CVS:
+  case CountRule::OutputMacs:
     s.MACs = out;
     break;
-  case BlockKind::CADD:
+  case CountRule::SumOps:
     s.Ops = out * std::max<int64_t>(b.input_clusters_size() - 1, 0);
     break;
-  case BlockKind::CAVG:
-  case BlockKind::CCMPB:
-  case BlockKind::CCMPS:
+  case CountRule::WindowOps:
     s.Ops = out * window;
     break;
-  case BlockKind::CLUT:
-  case BlockKind::CLIF:
+  case CountRule::OutputOps:
     s.Ops = out;
     break;
-#include "graph/StorageKindCases.inc"
-    break; // returned above
+  case CountRule::None:
+    break;
   }
   return s;
 }
