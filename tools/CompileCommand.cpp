@@ -44,7 +44,8 @@ struct CompileCommand {
 
   CommandLine commandLine() {
     std::vector<Option> rows = {
-        flag("-emit-llvm", "write LLVM IR (.ll; .bc with -c)", emitLLVM),
+        flag("-emit-llvm", "write LLVM IR (.ll; .bc with -c)", emitLLVM)
+            .labelled("-emit-llvm, --emit-llvm"),
         flag("--emit-llvm", "", emitLLVM),
         flag("-S", "write host assembly (.s)", assembly),
         flag("-c", "write a host object file (.o)", object),
