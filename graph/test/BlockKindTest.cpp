@@ -33,10 +33,23 @@ std::vector<taskir::BlockType> protoTypes() {
   return types;
 }
 
+/// The block types of the seed and their wire values (as taskir.proto
+/// spelled them before BlockKinds.def generated its enum).
+const std::map<std::string, int> &seedValues() {
+  static const std::map<std::string, int> values = {
+      {"CADD", 1},  {"CAVG", 2},  {"CVVH", 3},  {"CVM", 4},   {"CC", 5},
+      {"CC2D", 6},  {"CAX", 7},   {"CVS", 8},   {"CCMPB", 9}, {"CCMPS", 10},
+      {"CLUT", 11}, {"CLIF", 12}, {"SI", 20},   {"SIC", 21},  {"SIC2D", 22},
+      {"SIFC", 23}, {"SW", 24},   {"SWFC", 25}, {"SB", 26},   {"SO", 27}};
+  return values;
+}
+
+/// The seed's block types for which \p pred holds (a kind added later is
+/// checked by its own test).
 std::set<std::string> names(bool (*pred)(BlockKind)) {
   std::set<std::string> out;
   for (taskir::BlockType t : protoTypes())
-    if (pred(*blockKind(t)))
+    if (seedValues().count(blockTypeName(t)) && pred(*blockKind(t)))
       out.insert(blockTypeName(t));
   return out;
 }
@@ -68,28 +81,15 @@ std::map<std::string, int> tableValues(bool compute) {
 }
 
 // The wire values: a changed or reused VALUE would misread every stored
-// binary graph (the values of the seed, as taskir.proto spelled them).
+// binary graph. The seed's kinds keep theirs; the generated enum has the
+// table's.
 TEST(BlockKind, ValuesAreTheSeeds) {
-  EXPECT_EQ(tableValues(true), (std::map<std::string, int>{{"CADD", 1},
-                                                           {"CAVG", 2},
-                                                           {"CVVH", 3},
-                                                           {"CVM", 4},
-                                                           {"CC", 5},
-                                                           {"CC2D", 6},
-                                                           {"CAX", 7},
-                                                           {"CVS", 8},
-                                                           {"CCMPB", 9},
-                                                           {"CCMPS", 10},
-                                                           {"CLUT", 11},
-                                                           {"CLIF", 12}}));
-  EXPECT_EQ(tableValues(false), (std::map<std::string, int>{{"SI", 20},
-                                                            {"SIC", 21},
-                                                            {"SIC2D", 22},
-                                                            {"SIFC", 23},
-                                                            {"SW", 24},
-                                                            {"SWFC", 25},
-                                                            {"SB", 26},
-                                                            {"SO", 27}}));
+  std::map<std::string, int> rows = tableValues(true);
+  rows.merge(tableValues(false));
+  for (const auto &[name, value] : seedValues()) {
+    ASSERT_EQ(rows.count(name), 1u) << name << " has no row";
+    EXPECT_EQ(rows[name], value) << name;
+  }
   const google::protobuf::EnumDescriptor *d = taskir::BlockType_descriptor();
   EXPECT_EQ(d->FindValueByName("BLOCK_TYPE_UNSPECIFIED")->number(), 0);
   for (bool compute : {true, false})
