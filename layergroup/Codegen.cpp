@@ -136,6 +136,7 @@ private:
   void plainItem();
   void pipelinedItem();
   void pipelinedTransfers();
+  void tilePiece();
   void drain();
 
   void weightLoad(int l, const std::string &buf, const std::string &f0,
@@ -926,16 +927,48 @@ void KernelWriter::pipelinedTransfers() {
     for (int t : g.Outputs)
       tensorStore(t, "cur ^ 1", "p_", true);
   }
+  if (p.global())
+    tilePiece();
   auto load = e.block("if (item + 1 < end)", "load i+1");
   e.line(sliceCall("item + 1", "x_"));
   if (!p.inputsResident())
     for (int t : g.Inputs)
       tensorLoad(t, "cur ^ 1", "x_", true);
-  if (p.global()) {
-    e.line("if (x_f0 != f0) // a new channel slice: its weight tile");
-    auto body = e.indent();
-    weightLoad(g.First, "wcur ^ 1", "x_f0", "x_ft", true);
-  }
+}
+
+// A global group's next weight tile, when this core's items of the phase go
+// on to another channel slice: a piece of it with each item of the current
+// slice (items [s_b, s_e)), so that each piece hides behind an item's
+// compute. Pieces start at whole GDRAM blocks.
+void KernelWriter::tilePiece() {
+  ItemAxis axis = p.channelAxis();
+  int l = g.First;
+  int64_t per = GroupPlan::weightsPerChannel(n, l);
+  // Piece boundaries at 256 bytes: whole GDRAM blocks (64 B on the
+  // built-in specs), so no block is read twice.
+  int64_t align = std::max<int64_t>(1, 256 / n.weightElemBytes(n.Layers[l]));
+  std::string stride = str(axis.Stride);
+  auto body = e.block("", "the next channel slice's weight tile, a piece per "
+                          "item of this one");
+  e.line("const int s_b = item / " + stride + " * " + stride +
+         " > begin ? item / " + stride + " * " + stride + " : begin;");
+  e.line("const int s_e = (item / " + stride + " + 1) * " + stride +
+         " < end ? (item / " + stride + " + 1) * " + stride + " : end;");
+  auto next = e.block("if (s_e < end)");
+  e.line("const int n_f0 = ((item / " + stride + " + 1) % " +
+         str(axis.Count) + ") * " + str(p.SliceChannels) + ";");
+  e.line("const long n_w = (long)(" + str(p.Channels) + " - n_f0 < " +
+         str(p.SliceChannels) + " ? " + str(p.Channels) + " - n_f0 : " +
+         str(p.SliceChannels) + ") * " + str(per) + ";");
+  e.line("const long n_p = s_e - s_b, n_j = item - s_b;");
+  e.line("const long w_a = n_w * n_j / n_p / " + str(align) + " * " +
+         str(align) + ";");
+  e.line("const long w_b = n_j + 1 == n_p ? n_w : n_w * (n_j + 1) / n_p / " +
+         str(align) + " * " + str(align) + ";");
+  e.line(call("lg_load_wram", {"w" + str(l) + "[wcur ^ 1] + w_a",
+                               "g_w" + str(l) + " + (long)n_f0 * " + str(per) +
+                                   " + w_a",
+                               "(int)(w_b - w_a)", "true"}));
 }
 
 void KernelWriter::pipelinedItem() {

@@ -267,23 +267,41 @@ double prologueCycles(const GroupPass &pass, const Traffic &traffic) {
 }
 
 /// A pipelined global group's core loads a weight tile that the first item
-/// of a phase needs before that item (unhidden) and prefetches each later
-/// one in ts1 of the item before, beside that item's loads and stores
-/// (\p moved: the fill and drain DMA moved into ts1). The busiest core
-/// counts.
+/// of a phase needs before that item (unhidden) and loads each later one in
+/// pieces, one in ts1 of each item of the channel slice before it (of this
+/// phase), beside that item's loads and stores (\p moved: the fill and
+/// drain DMA moved into ts1). The busiest core counts.
 double tileLoadCycles(const GroupPass &pass, double moved) {
   const GroupPlan &p = pass.plan;
   if (!p.pipelined() || !p.global())
     return 0;
-  double load = pass.weightLoadCycles(pass.group.First);
+  int l = pass.group.First;
+  double load = pass.weightLoadCycles(l);
+  double bytes =
+      double(weightElems(pass.net, pass.net.Layers[l],
+                         p.weightTileChannels(pass.net, l)) *
+             pass.net.weightElemBytes(pass.net.Layers[l]));
   const TimeStep &s1 = p.Steps[1];
   double dma1 = s1.DmaCycles + moved;
-  double change = stepCycles(s1, dma1 + load) - stepCycles(s1, dma1);
+  // A tile in \p pieces: each adds its own to an item's ts1.
+  auto pieces = [&](int n) {
+    double piece = pass.cost.dma(bytes / n, true);
+    return n * (stepCycles(s1, dma1 + piece) - stepCycles(s1, dma1));
+  };
   double busiest = 0;
   for (int c = 0; c < p.Cores; ++c) {
     double own = 0;
-    p.forEachTileLoad(
-        c, [&](bool phaseStart, int) { own += phaseStart ? load : change; });
+    int prev = -1; // kept from an earlier phase
+    for (int ph = 0; ph < p.SramPhases; ++ph) {
+      int run = 0; // items of this phase with the current tile
+      for (int it = p.itemBegin(c, ph); it < p.itemEnd(c, ph); ++it, ++run) {
+        int fi = p.itemF(it);
+        if (fi == prev)
+          continue;
+        own += it == p.itemBegin(c, ph) ? load : pieces(run);
+        prev = fi, run = 0;
+      }
+    }
     busiest = std::max(busiest, own);
   }
   return busiest;
