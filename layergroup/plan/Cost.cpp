@@ -345,6 +345,31 @@ double GroupPass::storeCycles(int t) const {
   return copies(nb * rows, cols, c * eb); // a copy per row
 }
 
+double GroupPass::viewLoadCycles(int t) const {
+  namespace cost = bangsim::cost;
+  const Tensor &x = net.Tensors[t];
+  int64_t eb = x.elemBytes(), nb = plan.ImagesPerSlice;
+  double rate = cost::gdramBytesPerCycle(spec, std::max(1, plan.Cores));
+  auto copies = [&](int64_t n, int64_t segs, int64_t seg) {
+    double bytes = double(segs) * cost::gdramSegmentBytes(spec, 0, seg, false);
+    return double(n) * cost::gdramCopyCycles(spec, rate, bytes, 0, segs > 1);
+  };
+  double c = 0;
+  for (const ViewPiece &v : x.View) {
+    if (v.Source < 0)
+      continue;
+    int64_t rows = std::min(rowsCap(t), v.H1 - v.H0);
+    int64_t cols = std::min(colsCap(t), v.W1 - v.W0), chans = v.C1 - v.C0;
+    if (v.SC == 1 && chans == x.C && v.SW == x.C) // a segment per row
+      c += copies(nb, rows, cols * chans * eb);
+    else if (v.SC == 1) // a segment per pixel
+      c += copies(nb, rows * cols, chans * eb);
+    else // an element per segment, a copy per row
+      c += copies(nb * rows, cols * chans, eb);
+  }
+  return c;
+}
+
 void costTimeSteps(GroupPass &pass, const Traffic &traffic) {
   GroupPlan &p = pass.plan;
   for (int l : pass.group.Layers) {
@@ -371,8 +396,10 @@ void costTimeSteps(GroupPass &pass, const Traffic &traffic) {
   for (TimeStep &s : p.Steps) {
     if (!p.inputsResident())
       for (int t : s.LoadTensors)
-        s.DmaCycles +=
-            pass.cost.dma(double(p.sliceBytes(pass.net, t)), !p.inputsInSram());
+        s.DmaCycles += pass.net.Tensors[t].isView()
+                           ? pass.viewLoadCycles(t)
+                           : pass.cost.dma(double(p.sliceBytes(pass.net, t)),
+                                           !p.inputsInSram());
     for (int t : s.StoreTensors)
       s.DmaCycles += pass.storeCycles(t);
     if (!p.weightsResident())

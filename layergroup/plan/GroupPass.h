@@ -109,6 +109,9 @@ struct GroupPass {
   /// of a column range) and as simrt charges it: whole 64 B blocks per
   /// segment, a block written in part read too, the strided efficiency.
   double storeCycles(int t) const;
+  /// DMA cycles of loading an item's slice of view \p t: lg_load_view's
+  /// strided copies of each box that is not zero fill.
+  double viewLoadCycles(int t) const;
 };
 
 // --- Passes, in the order planGroupWith runs them --------------------------

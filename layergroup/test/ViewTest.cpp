@@ -292,6 +292,34 @@ TEST(View, ZeroBoxesAreClearedInReusedBuffers) {
   EXPECT_EQ(run->Outputs.at(n->outputs()[0]), *want);
 }
 
+TEST(View, LoadsCostTheirStridedCopies) {
+  // relu over x [8][6][4], or over the view [4][8][6] of x with the channel
+  // axis first (an element per segment): the same bytes, but the view's
+  // load is 192 segments, each a whole 64 B GDRAM block.
+  auto readerDma = [](bool view) {
+    Net N;
+    int X = N.addInput("x", 4, 8, 6);
+    int In = X;
+    if (view) {
+      Tensor V;
+      V.Name = "v";
+      V.C = 6, V.H = 4, V.W = 8;
+      V.View = {ViewPiece{X, 0, 4, 0, 8, 0, 6, 0, 1, 24, 4}};
+      N.Tensors.push_back(V);
+      In = int(N.Tensors.size()) - 1;
+    }
+    N.markOutput(N.relu(In, "r"), "y");
+    auto P = planGroupWith(N, spec("mlu370"), 1, groupInfo(N, 0, 0), 1, 1, 1,
+                           1, PlanOptions{});
+    EXPECT_TRUE(P);
+    EXPECT_EQ(P->ReadBytes, 4 * 8 * 6 * 4);
+    return P ? P->Steps[0].DmaCycles : 0.0;
+  };
+  double plain = readerDma(false), strided = readerDma(true);
+  EXPECT_GT(plain, 0);
+  EXPECT_GT(strided, 4 * plain);
+}
+
 TEST(View, AnSoOverARearrangingEdgeIsRefused) {
   GraphBuilder b;
   int64_t x = b.input("x", tir::FLOAT32, 4, 4, 2);
