@@ -392,128 +392,128 @@ int64_t flatten(ArrayRef<int64_t> idx, ArrayRef<int64_t> st) {
   return f;
 }
 
-std::vector<int64_t> gather(const Rearrange &r, const Plan &P,
-                            ArrayRef<int64_t> In) {
-  std::vector<int64_t> Map(volume(P.Out), -1);
-  std::vector<int64_t> St = strides(In);
-  std::vector<int64_t> src(In.size());
+std::vector<int64_t> gather(const Rearrange &r, const Plan &p,
+                            ArrayRef<int64_t> in) {
+  std::vector<int64_t> map(volume(p.Out), -1);
+  std::vector<int64_t> st = strides(in);
+  std::vector<int64_t> src(in.size());
   switch (r.type()) {
   case IDENTITY:
   case RESHAPE:
-    std::iota(Map.begin(), Map.end(), 0);
+    std::iota(map.begin(), map.end(), 0);
     break;
   case PERMUTE:
-    forEachIndex(P.Out, [&](int64_t o, const std::vector<int64_t> &idx) {
+    forEachIndex(p.Out, [&](int64_t o, const std::vector<int64_t> &idx) {
       for (size_t i = 0; i < idx.size(); ++i)
-        src[P.I[i]] = idx[i];
-      Map[o] = flatten(src, St);
+        src[p.I[i]] = idx[i];
+      map[o] = flatten(src, st);
     });
     break;
   case SHIFT: {
-    int64_t Axis = P.I[0], K = P.I[1], N = In[Axis];
-    bool Cyclic = P.I[2] == 0;
-    forEachIndex(P.Out, [&](int64_t o, const std::vector<int64_t> &idx) {
+    int64_t axis = p.I[0], k = p.I[1], n = in[axis];
+    bool cyclic = p.I[2] == 0;
+    forEachIndex(p.Out, [&](int64_t o, const std::vector<int64_t> &idx) {
       src = idx;
-      int64_t s = idx[Axis] - K;
-      if (Cyclic)
-        s = ((s % N) + N) % N;
-      else if (s < 0 || s >= N)
+      int64_t s = idx[axis] - k;
+      if (cyclic)
+        s = ((s % n) + n) % n;
+      else if (s < 0 || s >= n)
         return;
-      src[Axis] = s;
-      Map[o] = flatten(src, St);
+      src[axis] = s;
+      map[o] = flatten(src, st);
     });
     break;
   }
   case ROTATE: {
-    int64_t Q = P.I[0], A = P.I[1], B = P.I[2];
-    int64_t NA = In[A], NB = In[B];
-    forEachIndex(P.Out, [&](int64_t o, const std::vector<int64_t> &idx) {
+    int64_t q = p.I[0], a = p.I[1], b = p.I[2];
+    int64_t na = in[a], nb = in[b];
+    forEachIndex(p.Out, [&](int64_t o, const std::vector<int64_t> &idx) {
       src = idx;
-      int64_t i = idx[A], j = idx[B];
-      if (Q == 1) { // numpy.rot90 k=1: out[i][j] = in[j][nb-1-i]
-        src[A] = j;
-        src[B] = NB - 1 - i;
-      } else if (Q == 2) {
-        src[A] = NA - 1 - i;
-        src[B] = NB - 1 - j;
-      } else if (Q == 3) { // out[i][j] = in[na-1-j][i]
-        src[A] = NA - 1 - j;
-        src[B] = i;
+      int64_t i = idx[a], j = idx[b];
+      if (q == 1) { // numpy.rot90 k=1: out[i][j] = in[j][nb-1-i]
+        src[a] = j;
+        src[b] = nb - 1 - i;
+      } else if (q == 2) {
+        src[a] = na - 1 - i;
+        src[b] = nb - 1 - j;
+      } else if (q == 3) { // out[i][j] = in[na-1-j][i]
+        src[a] = na - 1 - j;
+        src[b] = i;
       }
-      Map[o] = flatten(src, St);
+      map[o] = flatten(src, st);
     });
     break;
   }
   case SCALE:
-    forEachIndex(P.Out, [&](int64_t o, const std::vector<int64_t> &idx) {
+    forEachIndex(p.Out, [&](int64_t o, const std::vector<int64_t> &idx) {
       src = idx;
-      for (size_t i = 0; i < P.I.size(); ++i) {
-        int64_t s = P.I[i];
+      for (size_t i = 0; i < p.I.size(); ++i) {
+        int64_t s = p.I[i];
         src[i] = s > 0 ? idx[i] / s : idx[i] * -s;
       }
-      Map[o] = flatten(src, St);
+      map[o] = flatten(src, st);
     });
     break;
   case SHEAR: {
-    int64_t A = P.I[0], B = P.I[1], X0 = P.I[2], X1 = P.I[3];
-    std::vector<int64_t> OutSt = strides(P.Out);
+    int64_t a = p.I[0], b = p.I[1], x0 = p.I[2], x1 = p.I[3];
+    std::vector<int64_t> outSt = strides(p.Out);
     // Forward scatter: (u, v) -> (u + a v, b u + v) is injective here.
-    forEachIndex(In, [&](int64_t i, const std::vector<int64_t> &idx) {
+    forEachIndex(in, [&](int64_t i, const std::vector<int64_t> &idx) {
       std::vector<int64_t> dst = idx;
-      dst[X0] = idx[X0] + A * idx[X1];
-      dst[X1] = B * idx[X0] + idx[X1];
-      Map[flatten(dst, OutSt)] = i;
+      dst[x0] = idx[x0] + a * idx[x1];
+      dst[x1] = b * idx[x0] + idx[x1];
+      map[flatten(dst, outSt)] = i;
     });
     break;
   }
   case REFLECT: {
-    int64_t Axis = P.I[0];
-    forEachIndex(P.Out, [&](int64_t o, const std::vector<int64_t> &idx) {
+    int64_t axis = p.I[0];
+    forEachIndex(p.Out, [&](int64_t o, const std::vector<int64_t> &idx) {
       src = idx;
-      src[Axis] = In[Axis] - 1 - idx[Axis];
-      Map[o] = flatten(src, St);
+      src[axis] = in[axis] - 1 - idx[axis];
+      map[o] = flatten(src, st);
     });
     break;
   }
   case AFFINE:
   case PROJECT: {
-    const std::vector<double> &M = P.F;
-    forEachIndex(P.Out, [&](int64_t o, const std::vector<int64_t> &idx) {
+    const std::vector<double> &m = p.F;
+    forEachIndex(p.Out, [&](int64_t o, const std::vector<int64_t> &idx) {
       double x = double(idx[0]), y = double(idx[1]);
-      double u = M[0] * x + M[1] * y + M[2];
-      double v = M[3] * x + M[4] * y + M[5];
-      double w = M[6] * x + M[7] * y + M[8];
+      double u = m[0] * x + m[1] * y + m[2];
+      double v = m[3] * x + m[4] * y + m[5];
+      double w = m[6] * x + m[7] * y + m[8];
       if (std::fabs(w) < 1e-12)
         return;
       // Nearest source element, ties toward +infinity.
       double su = std::floor(u / w + 0.5), sv = std::floor(v / w + 0.5);
-      if (su < 0 || sv < 0 || su >= double(In[0]) || sv >= double(In[1]))
+      if (su < 0 || sv < 0 || su >= double(in[0]) || sv >= double(in[1]))
         return;
       src = idx;
       src[0] = int64_t(su);
       src[1] = int64_t(sv);
-      Map[o] = flatten(src, St);
+      map[o] = flatten(src, st);
     });
     break;
   }
   case SHUFFLE: {
-    int64_t Axis = P.I[0];
-    if (Axis == -1) {
-      for (size_t o = 0; o < Map.size(); ++o)
-        Map[o] = P.I[o + 1];
+    int64_t axis = p.I[0];
+    if (axis == -1) {
+      for (size_t o = 0; o < map.size(); ++o)
+        map[o] = p.I[o + 1];
       break;
     }
-    forEachIndex(P.Out, [&](int64_t o, const std::vector<int64_t> &idx) {
+    forEachIndex(p.Out, [&](int64_t o, const std::vector<int64_t> &idx) {
       src = idx;
-      src[Axis] = P.I[idx[Axis] + 1];
-      Map[o] = flatten(src, St);
+      src[axis] = p.I[idx[axis] + 1];
+      map[o] = flatten(src, st);
     });
     break;
   }
   default:
     llvm_unreachable("plan() rejects unknown types");
   }
-  return Map;
+  return map;
 }
 
 } // namespace

@@ -194,9 +194,9 @@ private:
 
 /// Maps a numpy type string such as "<f4" to a DType and whether the data
 /// is big-endian.
-Expected<std::pair<DType, bool>> parseDescr(StringRef descr, StringRef Name) {
+Expected<std::pair<DType, bool>> parseDescr(StringRef descr, StringRef name) {
   auto bad = [&](const char *why) {
-    return npyError(Name, fmt::format("unsupported dtype descr '{}': {}",
+    return npyError(name, fmt::format("unsupported dtype descr '{}': {}",
                                       descr.str(), why));
   };
   if (descr.size() < 3)
