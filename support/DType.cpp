@@ -108,21 +108,21 @@ bool isSignedIntDType(DType ty) { return row(ty).K == Kind::Signed; }
 
 bool isUnsignedIntDType(DType ty) { return row(ty).K == Kind::Unsigned; }
 
-void storeValues(DType ty, ArrayRef<double> Values, void *Dst) {
+void storeValues(DType ty, ArrayRef<double> values, void *dst) {
   switch (ty) {
 #define BANGC_DTYPE(ENUM, NAME, KIND, BYTES, STORAGE, ...)                     \
   case DType::ENUM:                                                            \
-    return storeAs<STORAGE>(Values, Dst);
+    return storeAs<STORAGE>(values, dst);
 #include "support/DTypes.def"
   }
   llvm_unreachable("unknown DType");
 }
 
-void loadValues(DType ty, const void *Src, MutableArrayRef<double> Values) {
+void loadValues(DType ty, const void *src, MutableArrayRef<double> values) {
   switch (ty) {
 #define BANGC_DTYPE(ENUM, NAME, KIND, BYTES, STORAGE, ...)                     \
   case DType::ENUM:                                                            \
-    return loadAs<STORAGE>(Src, Values);
+    return loadAs<STORAGE>(src, values);
 #include "support/DTypes.def"
   }
   llvm_unreachable("unknown DType");

@@ -52,15 +52,15 @@ std::vector<double> refConv(const Image &in, const std::vector<double> &w,
 // support/DTypes.def's TASKIR column is the inverse of precisionDType (the
 // .npy element type of a precision) wherever Task IR has the type.
 TEST(Executor, DTypeTableAgreesWithPrecisionDType) {
-  int Checked = 0;
+  int checked = 0;
 #define BANGC_DTYPE(ENUM, NAME, KIND, BYTES, STORAGE, CTYPE, NPY, ALIAS1,      \
                     ALIAS2, MLUOP, TASKIR)                                     \
   if (TASKIR != PRECISION_UNSPECIFIED) {                                       \
     EXPECT_EQ(precisionDType(TASKIR), DType::ENUM) << NAME;                    \
-    ++Checked;                                                                 \
+    ++checked;                                                                 \
   }
 #include "support/DTypes.def"
-  EXPECT_EQ(Checked, 8);
+  EXPECT_EQ(checked, 8);
 }
 
 TEST(Executor, ConvInt8ToInt32WithPaddingStrideDilation) {
