@@ -95,7 +95,7 @@ const char *roleName(InputRole r) {
   llvm_unreachable("bad role");
 }
 
-/// Whether \p T is fully connected: its data comes from SIFC (the READS
+/// Whether \p t is fully connected: its data comes from SIFC (the READS
 /// column), its weights from SWFC, its output is [F].
 static bool fullyConnected(BlockType t) {
   std::optional<BlockKind> k = blockKind(t);

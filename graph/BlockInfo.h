@@ -25,7 +25,7 @@ inline Dims blockDims(const taskir::TaskBlock &b) {
   return Dims::fromProto(b.shape());
 }
 
-/// The attribute of type \p T, if present.
+/// The attribute of type \p t, if present.
 const taskir::Attribute *findAttr(const taskir::TaskBlock &b,
                                   taskir::AttributeType t);
 /// Numeric value of an attribute (int or float), if present and set.
@@ -75,7 +75,7 @@ inline std::vector<int64_t> storageShape(const taskir::TaskBlock &b) {
   return blockDims(b).present();
 }
 
-/// Storage types a compute block's input cluster of role \p R may read.
+/// Storage types a compute block's input cluster of role \p r may read.
 std::vector<taskir::BlockType> allowedSources(taskir::BlockType compute,
                                               InputRole r);
 

@@ -31,7 +31,7 @@ enum class BlockKind : int {
 /// The ROLE column.
 enum class BlockRole { Compute, Tensor, Param, Output };
 
-/// The kind of block type \p T, or nullopt for BLOCK_TYPE_UNSPECIFIED and
+/// The kind of block type \p t, or nullopt for BLOCK_TYPE_UNSPECIFIED and
 /// values the table does not list.
 std::optional<BlockKind> blockKind(taskir::BlockType t);
 /// The kind of a block whose type is a row (a validated graph's blocks).

@@ -59,12 +59,12 @@ public:
   void setParam(int64_t id, const Param &p);
   /// Joins Src's whole output cluster to a new whole input cluster of Dst
   /// (storage: its single input cluster; compute: the next cluster, with
-  /// the shape of role \p Role). Returns the edge id.
+  /// the shape of role \p role). Returns the edge id.
   int64_t connect(int64_t src, int64_t dst,
                   std::vector<taskir::Rearrange> rs = {},
                   InputRole role = InputRole::Data);
   /// Joins a sub-box of Src's output cluster to a sub-box of Dst's input
-  /// cluster \p DstCluster (created with shape \p DstClusterShape if it
+  /// cluster \p dstCluster (created with shape \p dstClusterShape if it
   /// does not exist yet).
   int64_t connectBox(int64_t src, const Dims &srcPos, const Dims &srcSize,
                      int64_t dst, int dstCluster, const Dims &dstClusterShape,

@@ -50,7 +50,7 @@ NpyArray valuesToNpy(const std::vector<double> &v,
 
 namespace {
 
-/// Copies the sub-box [Pos, Pos+Size) of a tensor of shape \p Full (all in
+/// Copies the sub-box [Pos, Pos+Size) of a tensor of shape \p full (all in
 /// the used dims of a Dims) to or from a dense tensor of shape Size.
 void copyBox(const Dims &full, const Dims &pos, const Dims &size,
              std::vector<double> &big, std::vector<double> &small,

@@ -41,7 +41,7 @@ struct RunOptions {
 /// Tensors keyed by block name (Graph::ioName).
 using TensorMap = std::map<std::string, NpyArray>;
 
-/// Runs \p G. Inputs must cover Graph::inputBlocks() exactly, each with the
+/// Runs \p g. Inputs must cover Graph::inputBlocks() exactly, each with the
 /// block's numpy dtype (precisionDType) and shape (storageShape, optionally
 /// with a leading time axis). Returns one tensor per SO block.
 llvm::Expected<TensorMap> runGraph(const Graph &g, const TensorMap &inputs,

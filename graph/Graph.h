@@ -34,7 +34,7 @@ namespace bangc::graph {
 
 class Graph {
 public:
-  /// Validates \p G and builds the indexes.
+  /// Validates \p g and builds the indexes.
   static llvm::Expected<Graph> create(taskir::TaskGraph g);
   /// Reads (binary or JSON), validates and indexes a graph file.
   static llvm::Expected<Graph> load(llvm::StringRef path);
@@ -79,7 +79,7 @@ public:
   };
   Operands operands(int64_t computeId) const;
 
-  /// Precision of the values arriving in input cluster \p C of block \p Id
+  /// Precision of the values arriving in input cluster \p c of block \p id
   /// (the precision of the blocks feeding it).
   taskir::Precision inputPrecision(int64_t id, int c) const;
 

@@ -21,7 +21,7 @@ static Error ioError(StringRef name, const std::string &msg) {
                            fmt::format("{}: {}", name.str(), msg));
 }
 
-/// True if \p M or any nested message carries fields this schema does not
+/// True if \p m or any nested message carries fields this schema does not
 /// know. Protobuf's binary parser keeps them silently, which would let a
 /// random file parse as an (odd) graph.
 static bool hasUnknownFields(const google::protobuf::Message &m) {

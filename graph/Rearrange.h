@@ -40,20 +40,20 @@
 
 namespace bangc::graph {
 
-/// Output shape of one rearrangement applied to a tensor of shape \p In, or
+/// Output shape of one rearrangement applied to a tensor of shape \p in, or
 /// an error naming the offending parameter (without the edge; callers add
 /// it).
 llvm::Expected<std::vector<int64_t>>
 rearrangedShape(const taskir::Rearrange &r, llvm::ArrayRef<int64_t> in);
 
-/// Gather map of one rearrangement (see file comment). \p Out receives the
+/// Gather map of one rearrangement (see file comment). \p out receives the
 /// output shape.
 llvm::Expected<std::vector<int64_t>>
 rearrangeGatherMap(const taskir::Rearrange &r, llvm::ArrayRef<int64_t> in,
                    std::vector<int64_t> &out);
 
-/// Applies a list of rearrangements to \p Data of shape \p Shape; on return
-/// \p Shape is the final shape.
+/// Applies a list of rearrangements to \p data of shape \p shape; on return
+/// \p shape is the final shape.
 llvm::Expected<std::vector<double>>
 applyRearranges(const google::protobuf::RepeatedPtrField<taskir::Rearrange> &rs,
                 std::vector<int64_t> &shape, std::vector<double> data);

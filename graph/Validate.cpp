@@ -93,7 +93,7 @@ private:
                                                 int cluster);
 };
 
-/// True if the tensor described by \p D has at most MaxVolume elements
+/// True if the tensor described by \p d has at most MaxVolume elements
 /// (and all its dims are positive).
 bool volumeFits(const Dims &d) {
   int64_t v = 1;
@@ -848,8 +848,8 @@ AttrGroup attrGroup(AttributeType a) {
   }
 }
 
-/// Whether attribute group \p G (not the window's, which follows the WINDOW
-/// column) applies to kind \p K: its ATTRS column. CC and CC2D take a bias
+/// Whether attribute group \p g (not the window's, which follows the WINDOW
+/// column) applies to kind \p k: its ATTRS column. CC and CC2D take a bias
 /// only as an SB cluster, not as CONST_B.
 bool kindTakes(BlockKind k, AttrGroup g) {
   switch (attrSet(k)) {

@@ -26,10 +26,10 @@
 
 namespace bangc::graph {
 
-/// The unit-interval draw for element \p Index (see file comment).
+/// The unit-interval draw for element \p index (see file comment).
 double initUniform01(uint32_t seed, uint64_t index);
 
-/// Materialises \p Count values of precision \p P from \p Init.
+/// Materialises \p count values of precision \p p from \p init.
 std::vector<double> materializeInit(const taskir::WeightInit &init,
                                     taskir::Precision p, int64_t count);
 

@@ -48,12 +48,12 @@ bool isFloatDType(DType ty);
 bool isSignedIntDType(DType ty);
 bool isUnsignedIntDType(DType ty);
 
-/// Writes \p Values as Values.size() elements of \p Ty to \p Dst
+/// Writes \p values as values.size() elements of \p ty to \p dst
 /// (dtypeSize(Ty) bytes each, host order). Integer values must be in the
 /// type's range; F16 rounds to nearest even.
 void storeValues(DType ty, llvm::ArrayRef<double> values, void *dst);
 
-/// Reads Values.size() elements of \p Ty from \p Src into \p Values
+/// Reads values.size() elements of \p ty from \p src into \p values
 /// (exactly: every element type but I64 and F64 is exact in a double).
 void loadValues(DType ty, const void *src,
                 llvm::MutableArrayRef<double> values);

@@ -231,7 +231,7 @@ void byteSwapInPlace(std::vector<uint8_t> &data, size_t elemSize) {
     std::reverse(data.begin() + i, data.begin() + i + elemSize);
 }
 
-/// Element count of \p Shape, or nullopt if it overflows \p Limit.
+/// Element count of \p shape, or nullopt if it overflows \p limit.
 std::optional<uint64_t> checkedCount(ArrayRef<int64_t> shape, uint64_t limit) {
   uint64_t n = 1;
   for (int64_t d : shape) {

@@ -42,7 +42,7 @@ struct NpyArray {
   }
 };
 
-/// Parses the bytes of a .npy file. \p NameForErrors is used in messages.
+/// Parses the bytes of a .npy file. \p nameForErrors is used in messages.
 llvm::Expected<NpyArray> parseNpy(llvm::StringRef bytes,
                                   llvm::StringRef nameForErrors);
 llvm::Expected<NpyArray> readNpy(llvm::StringRef path);

@@ -23,8 +23,8 @@ namespace bangc {
 /// the built-in devices (any larger tensor cannot be placed on a device).
 constexpr uint64_t DefaultInputFileLimit = uint64_t(16) << 30;
 
-/// Reads the regular file \p Path whole. Errors (prefixed with the path):
-/// cannot open, not a regular file, larger than \p MaxBytes.
+/// Reads the regular file \p path whole. Errors (prefixed with the path):
+/// cannot open, not a regular file, larger than \p maxBytes.
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
 readInputFile(llvm::StringRef path, uint64_t maxBytes = DefaultInputFileLimit);
 

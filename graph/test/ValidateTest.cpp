@@ -110,7 +110,7 @@ struct Site {
   size_t Literal = 0;
 };
 
-/// Index just past the string literal starting at \p I.
+/// Index just past the string literal starting at \p i.
 size_t skipString(llvm::StringRef s, size_t i) {
   for (++i; i < s.size() && s[i] != '"'; ++i)
     if (s[i] == '\\')
@@ -118,7 +118,7 @@ size_t skipString(llvm::StringRef s, size_t i) {
   return i + 1;
 }
 
-/// The top-level arguments of the call whose '(' is at \p Open.
+/// The top-level arguments of the call whose '(' is at \p open.
 std::vector<std::string> callArgs(llvm::StringRef s, size_t open) {
   std::vector<std::string> args;
   std::string cur;
@@ -150,7 +150,7 @@ std::vector<std::string> callArgs(llvm::StringRef s, size_t open) {
   return {};
 }
 
-/// The concatenated string literals at the start of \p Expr (C++ joins
+/// The concatenated string literals at the start of \p expr (C++ joins
 /// adjacent literals), unescaped.
 std::string leadingLiterals(llvm::StringRef expr) {
   std::string out;

@@ -11,7 +11,7 @@ namespace bangc::graph {
 
 namespace {
 
-/// He-uniform scale for a layer with \p FanIn inputs.
+/// He-uniform scale for a layer with \p fanIn inputs.
 double heScale(int64_t fanIn) { return std::sqrt(6.0 / double(fanIn)); }
 
 /// conv + ReLU in FLOAT32 (or \p prec) with init-based weights.

@@ -20,7 +20,7 @@ namespace {
 
 std::string errorText(llvm::Error e) { return llvm::toString(std::move(e)); }
 
-/// Parses \p Bytes and expects an error that contains \p Needle.
+/// Parses \p bytes and expects an error that contains \p needle.
 void expectParseError(const std::string &bytes, llvm::StringRef needle) {
   llvm::Expected<NpyArray> a = parseNpy(bytes, "bad.npy");
   ASSERT_FALSE(bool(a)) << "expected an error containing: " << needle.str();
@@ -228,7 +228,7 @@ const std::vector<OrderRow> &orderRows() {
   return rows;
 }
 
-/// \p Bits as \p Width bytes each, least significant first.
+/// \p bits as \p width bytes each, least significant first.
 std::string littleEndian(const std::vector<uint64_t> &bits, unsigned width) {
   std::string out;
   for (uint64_t b : bits)
@@ -237,7 +237,7 @@ std::string littleEndian(const std::vector<uint64_t> &bits, unsigned width) {
   return out;
 }
 
-/// Element \p I of \p A as an integer or a double.
+/// Element \p i of \p a as an integer or a double.
 int64_t intAt(const NpyArray &a, size_t i) {
   switch (a.dtype) {
   case DType::I8:
@@ -274,7 +274,7 @@ double realAt(const NpyArray &a, size_t i) {
   }
 }
 
-/// Parses a file of row \p R in byte order \p Order and checks every value.
+/// Parses a file of row \p r in byte order \p order and checks every value.
 void expectValues(const OrderRow &r, char order) {
   unsigned width = unsigned(dtypeSize(r.Ty));
   std::string le = littleEndian(r.Bits, width);
