@@ -1,8 +1,11 @@
 //===- Runner.cpp - LayerGroup: compile and run a plan --------------------===//
 //
 // runPlan on the simulated device, in steps: upload the feature maps and
-// the parameters, then per group compile its kernel, launch it and read
-// its counters, then read the outputs back.
+// the parameters, compile every group's kernel, then per group launch it
+// and read its counters, then read the outputs back. Every kernel is
+// loaded before the first launch, so one isolated launch's worker process
+// (docs/isolation.md) runs all the groups: a module loaded between two
+// launches would fork a new worker for each group.
 //
 //===----------------------------------------------------------------------===//
 #include "layergroup/Runner.h"
@@ -88,7 +91,12 @@ public:
   }
   Error uploadTensors(const HostTensors &inputs);
   Error uploadParameters();
-  Expected<GroupRun> runGroup(const GroupPlan &gp, const GroupKernel &k);
+  /// The group kernel \p k compiled and loaded; its compile time in
+  /// \p seconds.
+  Expected<std::unique_ptr<bangsim::Module>> compileGroup(const GroupKernel &k,
+                                                          double &seconds);
+  Expected<GroupRun> runGroup(const GroupPlan &gp, const GroupKernel &k,
+                              const bangsim::Module &mod);
   Error downloadOutputs(HostTensors &outputs);
 
 private:
@@ -193,9 +201,8 @@ std::vector<bangsim::KernelArg> PlanRun::arguments(const GroupKernel &k) const {
   return args;
 }
 
-Expected<GroupRun> PlanRun::runGroup(const GroupPlan &gp,
-                                     const GroupKernel &k) {
-  GroupRun run;
+Expected<std::unique_ptr<bangsim::Module>>
+PlanRun::compileGroup(const GroupKernel &k, double &seconds) {
   auto t0 = std::chrono::steady_clock::now();
   std::string diag;
   raw_string_ostream diagStream(diag);
@@ -209,8 +216,14 @@ Expected<GroupRun> PlanRun::runGroup(const GroupPlan &gp,
     return fail("layer group: compiling " + k.Name +
                 " failed: " + toString(mod.takeError()) + "\n" + diag);
   auto t1 = std::chrono::steady_clock::now();
-  run.CompileSeconds = std::chrono::duration<double>(t1 - t0).count();
-  auto kernel = (*mod)->findKernel(k.Name);
+  seconds = std::chrono::duration<double>(t1 - t0).count();
+  return std::move(*mod);
+}
+
+Expected<GroupRun> PlanRun::runGroup(const GroupPlan &gp, const GroupKernel &k,
+                                     const bangsim::Module &mod) {
+  GroupRun run;
+  auto kernel = mod.findKernel(k.Name);
   if (!kernel)
     return kernel.takeError();
   bangsim::Dim3 dim;
@@ -222,7 +235,7 @@ Expected<GroupRun> PlanRun::runGroup(const GroupPlan &gp,
   // DIR/<kernel>.trace.json (docs/layergroup.md).
   const char *traceDir = getenv("BANGC_LG_TRACE");
   launch.trace = traceDir && *traceDir;
-  auto stats = device->launch(**kernel, (*mod)->staticLayout(), dim,
+  auto stats = device->launch(**kernel, mod.staticLayout(), dim,
                               unionType(k.Union), arguments(k), launch);
   if (!stats)
     return fail("layer group: " + k.Name + ": " + toString(stats.takeError()));
@@ -255,6 +268,7 @@ Expected<GroupRun> PlanRun::runGroup(const GroupPlan &gp,
       (gp.weightsInSram() ? bytesIn(MemcpyDirection::GDRAM2SRAM) - stagedInputs
                           : 0);
   run.HostSeconds = stats->hostSeconds;
+  run.WorkerPid = stats->workerPid;
   return run;
 }
 
@@ -293,15 +307,27 @@ Expected<RunResult> runPlan(const Net &n, const NetPlan &p,
   if (Error e = run.uploadParameters())
     return std::move(e);
   RunResult result;
+  std::vector<GroupKernel> kernels;
+  std::vector<std::unique_ptr<bangsim::Module>> modules;
+  std::vector<double> compileSeconds(p.Groups.size());
   for (size_t i = 0; i < p.Groups.size(); ++i) {
-    GroupKernel k = emitGroupKernel(n, p.Groups[i], int(i));
+    kernels.push_back(emitGroupKernel(n, p.Groups[i], int(i)));
+    const GroupKernel &k = kernels.back();
     if (!options.emitDir.empty())
       if (Error e = writeTextFile(options.emitDir + "/" + k.Name + ".mlu",
                                   k.Source))
         return std::move(e);
-    Expected<GroupRun> group = run.runGroup(p.Groups[i], k);
+    auto mod = run.compileGroup(k, compileSeconds[i]);
+    if (!mod)
+      return mod.takeError();
+    modules.push_back(std::move(*mod));
+  }
+  for (size_t i = 0; i < p.Groups.size(); ++i) {
+    Expected<GroupRun> group =
+        run.runGroup(p.Groups[i], kernels[i], *modules[i]);
     if (!group)
       return group.takeError();
+    group->CompileSeconds = compileSeconds[i];
     result.Cycles += group->Cycles;
     result.ReadBytes += group->ReadBytes;
     result.WriteBytes += group->WriteBytes;

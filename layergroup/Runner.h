@@ -33,6 +33,7 @@ struct GroupRun {
   int64_t ReadBytes = 0, WriteBytes = 0;
   int64_t WeightReadBytes = 0; ///< of ReadBytes: GDRAM2WRAM (parameters)
   double CompileSeconds = 0, HostSeconds = 0;
+  int WorkerPid = 0; ///< bangsim::LaunchStats::workerPid of its launch
   /// Where the time went on the core that finished last (the group's
   /// cycles): the busy cycles of its pipes, indexed by bangsim::Pipe
   /// (scalar, vector, tensor, IO-DMA, Move-DMA; docs/device.md).

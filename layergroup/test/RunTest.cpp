@@ -195,6 +195,32 @@ TEST(Run, VggLike32GroupedAndLayerByLayer) {
   EXPECT_LT(G, L);
 }
 
+// Every group's kernel is loaded before the first launch, so one isolated
+// worker process runs all of them (a module loaded between launches would
+// fork a worker per group: most of an isolated network run's host time).
+TEST(Run, IsolatedGroupsShareOneWorker) {
+  Net N;
+  int X = N.addInput("x", 3, 16, 16);
+  X = N.relu(N.conv(X, 8, 3, 1, 1, "c1"), "r1");
+  X = N.maxPool(X, 2, 2, 0, "p1");
+  X = N.relu(N.conv(X, 8, 3, 1, 1, "c2"), "r2");
+  N.markOutput(X, "y");
+  PlanOptions O;
+  O.LayerByLayer = true; // a group per layer
+  auto P = planNet(N, spec("mlu370"), 1, O);
+  ASSERT_TRUE(bool(P)) << toString(P.takeError());
+  ASSERT_GE(P->Groups.size(), 3u);
+  RunOptions Isolated;
+  Isolated.isolate = true;
+  auto R = runPlan(N, *P, spec("mlu370"), 1, randomInputs(N, 1), Isolated);
+  ASSERT_TRUE(bool(R)) << toString(R.takeError());
+  ASSERT_EQ(R->Groups.size(), P->Groups.size());
+  if (R->Groups[0].WorkerPid == 0)
+    GTEST_SKIP() << "isolation is not supported here (sanitizer build)";
+  for (const GroupRun &G : R->Groups)
+    EXPECT_EQ(G.WorkerPid, R->Groups[0].WorkerPid);
+}
+
 TEST(Run, TinyDeviceForcesHSlicesAndGlobalLayers) {
   Net N;
   int X = N.addInput("x", 3, 24, 24);

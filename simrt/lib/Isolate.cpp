@@ -265,8 +265,9 @@ private:
 // --- LaunchStats on the wire --------------------------------------------===//
 
 // A new field of LaunchStats, CoreStats or TraceEvent must be sent too:
-// update put() and get() below, then these sizes.
-static_assert(sizeof(LaunchStats) == 432 && sizeof(CoreStats) == 72 &&
+// update put() and get() below, then these sizes. (workerPid is not sent:
+// the parent sets it.)
+static_assert(sizeof(LaunchStats) == 440 && sizeof(CoreStats) == 72 &&
                   sizeof(TraceEvent) == 72,
               "LaunchStats changed: update Isolate.cpp's put() and get()");
 
@@ -940,6 +941,7 @@ bangsim::launchIsolated(DeviceImpl &device, const Kernel &kernel,
     LaunchStats stats;
     if (get(result, stats)) {
       stats.hostSeconds = hostSeconds();
+      stats.workerPid = int(pid);
       if (!singleThreaded(pid)) // kept only while nothing of the kernel runs
         device.worker.reset();
       return stats;

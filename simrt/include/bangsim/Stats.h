@@ -69,6 +69,9 @@ struct LaunchStats {
   int boundPipe = PipeScalar;
   std::vector<CoreStats> cores; ///< per physical core used
   double hostSeconds = 0;       ///< wall time of the launch on this host
+  /// The worker process that ran an isolated launch (docs/isolation.md:
+  /// launches in one worker show the same id), else 0.
+  int workerPid = 0;
   std::vector<TraceEvent> events; ///< when tracing
 };
 
