@@ -215,10 +215,10 @@ int64_t Tensor::loadedElements(int64_t lo, int64_t hi, int64_t clo,
     return std::max<int64_t>(0, hi - lo) * std::max<int64_t>(0, chi - clo) * C;
   int64_t n = 0;
   for (const ViewPiece &p : View) {
-    int64_t rows = std::min(hi, p.H1) - std::max(lo, p.H0);
+    int64_t a = std::max(lo, p.H0), b = std::min(hi, p.H1);
     int64_t cols = std::min(chi, p.W1) - std::max(clo, p.W0);
-    if (p.Source >= 0 && rows > 0 && cols > 0)
-      n += rows * cols * (p.C1 - p.C0);
+    if (p.Source >= 0 && b > a && cols > 0) // each source row once
+      n += ((b - 1) / p.DH - a / p.DH + 1) * cols * (p.C1 - p.C0);
   }
   return n;
 }

@@ -50,13 +50,16 @@ ChanVectors chanVectors(OpKind k);
 const char *deviceCType(DType t);
 
 /// One box of a view tensor (Tensor::View): elements [H0, H1) x [W0, W1) x
-/// [C0, C1) of the view read element Off + h * SH + w * SW + c * SC of one
-/// image of tensor Source (NHWC, per image; strides may be 0 or negative).
-/// A strided DMA copies it (lg_load_view).
+/// [C0, C1) of the view read element Off + (h / DH) * SH + w * SW + c * SC
+/// of one image of tensor Source (NHWC, per image; strides may be 0 or
+/// negative). A strided DMA copies it (lg_load_view); with DH > 1 (rows
+/// repeated DH times: nearest upsampling) each source row is copied once
+/// and repeated in NRAM.
 struct ViewPiece {
   int Source = -1;
   int64_t H0 = 0, H1 = 0, W0 = 0, W1 = 0, C0 = 0, C1 = 0;
   int64_t Off = 0, SH = 0, SW = 0, SC = 1;
+  int64_t DH = 1;
 };
 
 struct Tensor {
@@ -92,7 +95,7 @@ struct Tensor {
   bool isView() const { return !View.empty(); }
   /// Elements of one image that a load of rows [lo, hi) x columns [clo,
   /// chi), all channels, reads from GDRAM: all of them, or, for a view,
-  /// those of its boxes that are not zero fill.
+  /// those of its boxes that are not zero fill (a repeated row once).
   int64_t loadedElements(int64_t lo, int64_t hi, int64_t clo,
                          int64_t chi) const;
   /// The value range of an integer tensor: its type's, or Narrowed's.

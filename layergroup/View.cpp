@@ -12,7 +12,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cassert>
+#include <numeric>
 
 using namespace llvm;
 using namespace bangc::graph;
@@ -59,7 +61,7 @@ void resolve(const Tensor &v, int64_t i, int &source, int64_t &index) {
     if (h >= p.H0 && h < p.H1 && w >= p.W0 && w < p.W1 && c >= p.C0 &&
         c < p.C1) {
       source = p.Source;
-      index = p.Off + h * p.SH + w * p.SW + c * p.SC;
+      index = p.Off + (h / p.DH) * p.SH + w * p.SW + c * p.SC;
       return;
     }
   assert(false && "the pieces of a view tile it");
@@ -120,9 +122,11 @@ Expected<ViewMap> clusterViewMap(const Graph &g, const Net &n,
   return m;
 }
 
-std::vector<ViewPiece> fitViewPieces(const ViewMap &m, int64_t h, int64_t w,
-                                     int64_t c, size_t maxPieces,
-                                     std::string &why) {
+namespace {
+
+/// The fewest strided boxes (DH 1) giving \p m over [h][w][c], or none.
+std::vector<ViewPiece> fitBoxes(const ViewMap &m, int64_t h, int64_t w,
+                                int64_t c, size_t maxPieces, std::string &why) {
   auto at = [&](int64_t y, int64_t x, int64_t k) {
     return size_t((y * w + x) * c + k);
   };
@@ -178,6 +182,52 @@ std::vector<ViewPiece> fitViewPieces(const ViewMap &m, int64_t h, int64_t w,
     }
   }
   return pieces;
+}
+
+/// The largest d > 1 such that rows come in runs of d equal rows from row 0
+/// (the last run may be shorter), or 1: the gcd of the rows that differ
+/// from the row above.
+int64_t repeatedRows(const ViewMap &m, int64_t h, int64_t row) {
+  int64_t d = 0;
+  for (int64_t y = 1; y < h; ++y) {
+    size_t a = size_t(y * row), b = size_t((y - 1) * row);
+    if (!std::equal(m.Source.begin() + a, m.Source.begin() + a + row,
+                    m.Source.begin() + b) ||
+        !std::equal(m.Index.begin() + a, m.Index.begin() + a + row,
+                    m.Index.begin() + b))
+      d = std::gcd(d, y);
+  }
+  return d == 0 ? h : d;
+}
+
+} // namespace
+
+std::vector<ViewPiece> fitViewPieces(const ViewMap &m, int64_t h, int64_t w,
+                                     int64_t c, size_t maxPieces,
+                                     std::string &why) {
+  // Rows repeated d times (nearest upsampling): fit one row of each run;
+  // each source row is then read once and repeated in NRAM, where boxes
+  // with row stride 0 would read it d times (and need a box per run).
+  int64_t d = repeatedRows(m, h, w * c);
+  if (d > 1) {
+    int64_t rows = (h + d - 1) / d, row = w * c;
+    ViewMap r;
+    for (int64_t y = 0; y < rows; ++y) {
+      auto at = [&](const auto &v) { return v.begin() + y * d * row; };
+      r.Source.insert(r.Source.end(), at(m.Source), at(m.Source) + row);
+      r.Index.insert(r.Index.end(), at(m.Index), at(m.Index) + row);
+    }
+    std::string rowsWhy;
+    std::vector<ViewPiece> pieces = fitBoxes(r, rows, w, c, maxPieces, rowsWhy);
+    for (ViewPiece &p : pieces) {
+      p.H0 *= d;
+      p.H1 = std::min(h, p.H1 * d);
+      p.DH = d;
+    }
+    if (!pieces.empty())
+      return pieces;
+  }
+  return fitBoxes(m, h, w, c, maxPieces, why);
 }
 
 } // namespace bangc::lg

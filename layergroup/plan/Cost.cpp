@@ -345,6 +345,41 @@ double GroupPass::storeCycles(int t) const {
   return copies(nb * rows, cols, c * eb); // a copy per row
 }
 
+namespace {
+
+/// A box of rows repeated v.DH times, as lg_load_view moves \p rows of it
+/// (from a run's start): per image, each source row one GDRAM copy of one
+/// row (\p copies(n, segments, segment bytes) costs them), then one
+/// NRAM2NRAM copy of the run's other rows.
+template <typename Copies>
+double repeatedRowsLoadCycles(const bangsim::DeviceSpec &spec,
+                              const ViewPiece &v, const Tensor &x, int64_t nb,
+                              int64_t rows, int64_t cols,
+                              const Copies &copies) {
+  namespace cost = bangsim::cost;
+  int64_t eb = x.elemBytes(), chans = v.C1 - v.C0;
+  int64_t sources = (rows + v.DH - 1) / v.DH;
+  double c;
+  if (v.SC == 1 && chans == x.C && v.SW == x.C) // a segment
+    c = copies(nb * sources, 1, cols * chans * eb);
+  else if (v.SC == 1) // a segment per pixel
+    c = copies(nb * sources, cols, chans * eb);
+  else // an element per segment
+    c = copies(nb * sources, cols * chans, eb);
+  // The repeats: full runs of DH rows, and the last run's rest.
+  double rate = cost::onchipBytesPerCycle(spec);
+  auto repeat = [&](int64_t runs, int64_t runRows) {
+    if (runRows < 2)
+      return 0.0;
+    return double(nb * runs) *
+           cost::dmaCycles(spec, double((runRows - 1) * cols * chans * eb),
+                           rate);
+  };
+  return c + repeat(rows / v.DH, v.DH) + repeat(1, rows % v.DH);
+}
+
+} // namespace
+
 double GroupPass::viewLoadCycles(int t) const {
   namespace cost = bangsim::cost;
   const Tensor &x = net.Tensors[t];
@@ -360,6 +395,10 @@ double GroupPass::viewLoadCycles(int t) const {
       continue;
     int64_t rows = std::min(rowsCap(t), v.H1 - v.H0);
     int64_t cols = std::min(colsCap(t), v.W1 - v.W0), chans = v.C1 - v.C0;
+    if (v.DH > 1) {
+      c += repeatedRowsLoadCycles(spec, v, x, nb, rows, cols, copies);
+      continue;
+    }
     if (v.SC == 1 && chans == x.C && v.SW == x.C) // a segment per row
       c += copies(nb, rows, cols * chans * eb);
     else if (v.SC == 1) // a segment per pixel

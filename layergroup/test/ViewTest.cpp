@@ -52,7 +52,8 @@ void expectTiles(const ViewMap &m, const std::vector<ViewPiece> &pieces,
           ++seen[i];
           EXPECT_EQ(m.Source[i], p.Source);
           if (p.Source >= 0) // (a box of zeros reads nothing)
-            EXPECT_EQ(m.Index[i], p.Off + y * p.SH + x * p.SW + k * p.SC);
+            EXPECT_EQ(m.Index[i],
+                      p.Off + (y / p.DH) * p.SH + x * p.SW + k * p.SC);
         }
   for (int s : seen)
     EXPECT_EQ(s, 1);
@@ -118,6 +119,31 @@ TEST(View, ZeroFillIsABoxOfZerosAndShufflesAreRefused) {
   });
   EXPECT_TRUE(fitViewPieces(shuffle, 8, 8, 1, MaxViewPieces, why).empty());
   EXPECT_NE(why.find("16 or fewer"), std::string::npos) << why;
+}
+
+TEST(View, RepeatedRowsAreABoxLoadedOncePerSourceRow) {
+  // Nearest upsampling of a 20 x 3 x 2 source by 5 rows (the last run cut
+  // to 4): a box per source row would be 20, over MaxViewPieces.
+  auto up = mapOf(99, 3, 2, [](int64_t y, int64_t x, int64_t k) {
+    return std::pair<int, int64_t>{0, ((y / 5) * 3 + x) * 2 + k};
+  });
+  std::string why;
+  auto p = fitViewPieces(up, 99, 3, 2, MaxViewPieces, why);
+  ASSERT_EQ(p.size(), 1u) << why;
+  EXPECT_EQ(p[0].DH, 5);
+  EXPECT_EQ(p[0].H1, 99);
+  EXPECT_EQ(p[0].SH, 6);
+  expectTiles(up, p, 99, 3, 2);
+  // Rows read once each; a slice from row 7 to 23 reads source rows 1..4.
+  Tensor t;
+  t.C = 2, t.H = 99, t.W = 3, t.View = p;
+  EXPECT_EQ(t.loadedElements(0, 99, 0, 3), 20 * 3 * 2);
+  EXPECT_EQ(t.loadedElements(7, 23, 0, 3), 4 * 3 * 2);
+  // Columns repeated as well: not rows of boxes, still refused.
+  auto both = mapOf(40, 40, 1, [](int64_t y, int64_t x, int64_t) {
+    return std::pair<int, int64_t>{0, (y / 2) * 20 + x / 2};
+  });
+  EXPECT_TRUE(fitViewPieces(both, 40, 40, 1, MaxViewPieces, why).empty());
 }
 
 tir::Rearrange rearrange(tir::RearrangeType t, std::vector<double> ps) {

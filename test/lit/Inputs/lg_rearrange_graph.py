@@ -10,7 +10,10 @@ CASE: concat_c (two layers' outputs side by side along channels, into a
 3x3 convolution), concat_h (along rows), crop (a sub-box of y, x and f),
 permute_hw, permute_c (the channel axis moves), reflect_shift (REFLECT
 columns, then a cyclic SHIFT of rows), rotate, reshape, upsample (SCALE 2
-of rows), shift_zero (a zero-filling SHIFT of columns).
+of rows), upsample3 (SCALE 3 of rows: more source rows than boxes, the
+rows repeated in NRAM), upsample3_c (the same into channels [C, 2C) of a
+concatenation after x itself), shift_zero (a zero-filling SHIFT of
+columns).
 """
 import json
 import sys
@@ -124,6 +127,13 @@ elif case == "concat_h":
     connect(a, cat, dpos={"y": 0, "x": 0, "f": 0}, dsize=hwc(H, W, C))
     connect(r, cat, dpos={"y": H, "x": 0, "f": 0}, dsize=hwc(H, W, C))
     res = relu(cat, "r2")
+elif case == "upsample3_c":
+    a = scale(x, 0.5, "half")
+    cat = block("cat", "SI", hwc(3 * H, W, 2 * C))
+    for i, src in enumerate((a, r)):
+        connect(src, cat, dpos={"y": 0, "x": 0, "f": i * C},
+                dsize=hwc(3 * H, W, C), rearranges=[("SCALE", (3,))])
+    res = relu(cat, "r2")
 else:
     shape, rs, spos, ssize = None, [], None, None
     if case == "crop":
@@ -142,6 +152,8 @@ else:
         shape, rs = hwc(H // 2, 2 * W, C), [("RESHAPE", (H // 2, 2 * W, C))]
     elif case == "upsample":
         shape, rs = hwc(2 * H, W, C), [("SCALE", (2,))]
+    elif case == "upsample3":
+        shape, rs = hwc(3 * H, W, C), [("SCALE", (3,))]
     elif case == "shift_zero":
         shape, rs = hwc(H, W, C), [("SHIFT", (1, 2, 1))]
     else:
