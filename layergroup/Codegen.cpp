@@ -439,6 +439,11 @@ void KernelWriter::bufferPointers() {
     fixed((key.second == 1 ? "b" : "a") + str(key.first), b->Offset,
           n.Layers[key.first].Output);
   for (auto &[key, b] : scr) {
+    if (key.second == 3) { // a HalfViaFloat layer's float chunk
+      e.line(fmt::format("float *const fchunk{} = (float *)(lg_nram + {});",
+                         key.first, b->Offset));
+      continue;
+    }
     if (key.second == 2) { // CLIF's membrane potentials, kept across items
       e.line(fmt::format("double *const v{} = (double *)(lg_nram + {});",
                          key.first, b->Offset));
@@ -748,15 +753,21 @@ void KernelWriter::computeFloat(const ComputeArgs &a) {
                              layer.ClampMax ? "0" : "1", floatLit(layer.Cmp)}));
     break;
   case OpKind::Scale:
-    e.line(call("lg_scale",
-                {a.out, in0, a.co, a.region, a.alpha, floatLit(layer.ConstA),
-                 a.bias, floatLit(layer.ConstB), a.vtile, a.tilePx}));
+  case OpKind::Add: { // one input: a scale by 1 with the bias
+    bool scale = layer.Kind == OpKind::Scale;
+    // FLOAT16 in float chunks (Layer::HalfViaFloat): the float scratch and
+    // its pixels instead of the vector tile.
+    std::string tile = a.vtile, px = a.tilePx;
+    if (layer.HalfViaFloat) {
+      tile = "fchunk" + str(a.index);
+      px = str(GroupPlan::halfViaFloatPixels(p.sliceChannels(n, layer.Output)));
+    }
+    e.line(call(layer.HalfViaFloat ? "lg_scale_half" : "lg_scale",
+                {a.out, in0, a.co, a.region, scale ? a.alpha : "nullptr",
+                 scale ? floatLit(layer.ConstA) : "1.0f", a.bias,
+                 floatLit(layer.ConstB), tile, px}));
     break;
-  case OpKind::Add: // one input: a scale by 1 with the bias
-    e.line(
-        call("lg_scale", {a.out, in0, a.co, a.region, "nullptr", "1.0f", a.bias,
-                          floatLit(layer.ConstB), a.vtile, a.tilePx}));
-    break;
+  }
   case OpKind::Lut:
     e.line(call("lg_lut", {a.out, in0, a.co, a.region, a.alpha,
                            str(a.in.minValue()) + "LL"}));

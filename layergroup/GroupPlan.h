@@ -98,7 +98,8 @@ struct LmemBuffer {
   int Copy = 0;    ///< 0 or 1 for double-buffered group inputs/outputs
   int Part = 0;    ///< Weight: 0 weights (WRAM), 1 bias, 2 alpha (NRAM);
                    ///< Scratch: 0 padded window tile, 1 vector tile,
-                   ///< 2 state (CLIF's membrane potential, doubles)
+                   ///< 2 state (CLIF's membrane potential, doubles),
+                   ///< 3 float chunk (Layer::HalfViaFloat)
   int64_t Bytes = 0;
   int Start = 0, End = 0;
   int Order = 0; ///< op order (id in breadth-first order)
@@ -287,6 +288,12 @@ struct GroupPlan {
   int64_t sliceImageFloats(const Net &n, int t) const {
     int s = Info.slot(t);
     return sliceChannels(n, t) * H.RowsCap[s] * W.RowsCap[s];
+  }
+  /// Pixels per chunk of a HalfViaFloat layer (Layer::HalfViaFloat) with
+  /// \p channels channels a pixel: its float scratch (LmemBuffer Part 3)
+  /// holds that many pixels, then the alpha and bias vectors, in float.
+  static int64_t halfViaFloatPixels(int64_t channels) {
+    return channels >= 2048 ? 1 : 2048 / channels;
   }
   /// The largest per-channel vector (bias, alpha) in bytes: WRAM stages
   /// them in the prologue, so it must hold the largest.

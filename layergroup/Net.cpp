@@ -676,6 +676,18 @@ Error NetBuilder::setFloatPrecision(const tir::TaskBlock &b,
        l.ConstB == 0);
   if (sameType && (p == tir::FLOAT32 || exactVector))
     return Error::success();
+  // bias + a * x: the product of two halves is exact in float, and float's
+  // one rounding of the sum of two floats is the reference's double sum
+  // rounded to float (double has 53 >= 2 * 24 + 2 bits, so rounding twice
+  // is rounding once); both then round that float to half.
+  std::vector<double> consts{l.ConstA, l.ConstB};
+  bool scaleOnly = l.Kind == OpKind::Scale ||
+                   (l.Kind == OpKind::Add && ins.size() == 1);
+  if (sameType && p == tir::FLOAT16 && scaleOnly && fitsHalf(l.Bias) &&
+      fitsHalf(l.Alpha) && fitsHalf(consts)) {
+    l.HalfViaFloat = true;
+    return Error::success();
+  }
   l.Integer = true;
   l.RealMath = true;
   if (l.Kind == OpKind::Add && ins.size() > 2)

@@ -128,14 +128,19 @@ struct Layer {
   /// integer overloads of the matrix unit (Conv) or in scalar loops (the
   /// rest, lg_int_*), storing with the reference executor's saturation; a
   /// float layer whose vector path would round otherwise than the reference
-  /// (FLOAT16 other than Conv, ReLU and max pools; a float output over
-  /// inputs of another type) runs in the same scalar loops. RealMath: it
-  /// computes in double (the reference's real path: a float input or
-  /// output, CONST_A/CONST_B) and rounds to nearest, ties away from zero
-  /// (integers) or to nearest even through float (FLOAT16); otherwise in
-  /// 64-bit integers.
+  /// (FLOAT16 other than Conv, ReLU, max pools and HalfViaFloat; a float
+  /// output over inputs of another type) runs in the same scalar loops.
+  /// RealMath: it computes in double (the reference's real path: a float
+  /// input or output, CONST_A/CONST_B) and rounds to nearest, ties away from
+  /// zero (integers) or to nearest even through float (FLOAT16); otherwise
+  /// in 64-bit integers.
   bool Integer = false;
   bool RealMath = false;
+  /// A FLOAT16 CVS, CAX or one-input CADD whose alpha and bias are exact in
+  /// half: the vector unit computes it in float, one product (exact: two
+  /// 11-bit significands) and one sum, then rounds to half, which is the
+  /// reference's value (docs/layergroup.md "Precisions").
+  bool HalfViaFloat = false;
 
   bool windowed() const {
     return Kind == OpKind::Conv || Kind == OpKind::MaxPool ||

@@ -189,7 +189,8 @@ void placeParameters(GroupPass &pass, int l, int orderId) {
   }
 }
 
-/// Layer \p l's scratch tiles: the padded window tile, the vector tile.
+/// Layer \p l's scratch tiles: the padded window tile, the vector tile,
+/// a HalfViaFloat layer's float chunk.
 void placeScratch(GroupPass &pass, int l, int orderId) {
   const Layer &layer = pass.net.Layers[l];
   GroupPlan &p = pass.plan;
@@ -204,6 +205,14 @@ void placeScratch(GroupPass &pass, int l, int orderId) {
                               pass.net.Tensors[layer.Inputs[0]].elemBytes(),
                           step, step, orderId);
     b.Layer = l, b.Part = 0;
+    p.Buffers.push_back(b);
+  }
+  if (layer.HalfViaFloat) {
+    int64_t c = p.sliceChannels(pass.net, t);
+    LmemBuffer b = buffer(LmemBuffer::Scratch, layer.Name + ".f",
+                          (GroupPlan::halfViaFloatPixels(c) + 2) * c * 4, step,
+                          step, orderId);
+    b.Layer = l, b.Part = 3;
     p.Buffers.push_back(b);
   }
   if (layer.stateful()) {

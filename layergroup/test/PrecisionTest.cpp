@@ -21,6 +21,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 
 using namespace bangc;
 using namespace bangc::lg;
@@ -101,6 +102,42 @@ TEST(Float16, ElementwiseLayersEqualTheReferenceExactly) {
   ASSERT_EQ(O.Device.size(), size_t(3 * 3 * 8));
   for (size_t I = 0; I < O.Device.size(); ++I)
     EXPECT_EQ(O.Device[I], O.Reference[I]) << "element " << I;
+}
+
+TEST(Float16, ScalesOnTheVectorUnitEqualTheReferenceExactly) {
+  // CVS layers whose CONST_A and CONST_B are exact in half compute in
+  // float on the vector unit (Layer::HalfViaFloat): a * x exact, + b
+  // rounded once, to half once more, which is the reference's double value
+  // stored through float. Products far below half's range (subnormal
+  // results), sums that cancel, and products beyond half's range (inf).
+  graph::GraphBuilder GB;
+  int64_t X = GB.input("x", taskir::FLOAT16, 8, 8, 16);
+  int64_t S1 = GB.scale(X, 1.375, taskir::FLOAT16, "s1");
+  GB.setAttrFloat(S1 - 1, taskir::CONST_B, 0.5 + std::ldexp(1.0, -10));
+  int64_t S2 = GB.scale(S1, std::ldexp(1.0, -13) * 1.5, taskir::FLOAT16, "s2");
+  GB.setAttrFloat(S2 - 1, taskir::CONST_B, -std::ldexp(1.0, -14) * 3);
+  int64_t S3 = GB.scale(S2, 65504, taskir::FLOAT16, "s3");
+  int64_t S5 = GB.scale(S3, 2048, taskir::FLOAT16, "s5");
+  int64_t S4 = GB.scale(S5, 0.3, taskir::FLOAT16, "s4"); // 0.3: scalar
+  GB.output(S4, "y");
+  auto G = GB.finish();
+  ASSERT_TRUE(bool(G)) << toString(G.takeError());
+  auto N = buildNet(*G);
+  ASSERT_TRUE(bool(N)) << toString(N.takeError());
+  std::map<std::string, bool> ViaFloat;
+  for (const Layer &L : N->Layers)
+    ViaFloat[L.Name] = L.HalfViaFloat && !L.Integer;
+  EXPECT_TRUE(ViaFloat["s1"] && ViaFloat["s2"] && ViaFloat["s3"] &&
+              ViaFloat["s5"]);
+  EXPECT_FALSE(ViaFloat["s4"]);
+  Outputs O = runBoth(*G, 8, 8, 16, 6.0);
+  ASSERT_EQ(O.Device.size(), size_t(8 * 8 * 16));
+  int Inf = 0;
+  for (size_t I = 0; I < O.Device.size(); ++I) {
+    Inf += std::isinf(O.Reference[I]);
+    EXPECT_EQ(O.Device[I], O.Reference[I]) << "element " << I;
+  }
+  EXPECT_GT(Inf, 0);
 }
 
 TEST(Float16, StoresThroughFloatAsTheReference) {
