@@ -405,19 +405,31 @@ Expected<int> NetBuilder::addView(const tir::TaskBlock &b, int cluster) {
 }
 
 /// A storage block whose edges rearrange, take sub-boxes or concatenate
-/// holds a view; an SO cannot (the stores do not rearrange).
+/// holds a view. An SO over such edges is a copy of its view (group stores
+/// write whole tensors): a scale by 1 whose group loads the view, as any
+/// reader does, and stores the SO's tensor.
 Error NetBuilder::addViewStorage(const tir::TaskBlock &b) {
-  if (b.type() == tir::SO)
-    return unsupported(b, "an SO whose edge rearranges or takes a sub-box "
-                          "(group stores write whole tensors)");
   // The reference executor passes values through storage blocks
   // unconverted: one tensor holds one type.
   if (g.inputPrecision(b.id(), 0) != b.precision())
     return unsupported(b, "a precision other than its source's");
+  if (b.type() == tir::SO && b.precision() != tir::FLOAT32)
+    return unsupported(b, "an SO whose edge rearranges or takes a sub-box "
+                          "other than FLOAT32 (its copy is FLOAT32 only)");
   Expected<int> t = addView(b, 0);
   if (!t)
     return t.takeError();
   storageTensor[b.id()] = *t;
+  if (b.type() != tir::SO)
+    return Error::success();
+  const Tensor &v = n.Tensors[*t];
+  Layer copy;
+  copy.Kind = OpKind::Scale; // ConstA 1, ConstB 0: exact in float
+  copy.Name = Graph::ioName(b) + ".copy";
+  int index = n.addLayer(std::move(copy), {*t}, v.C, v.H, v.W);
+  int out = n.Layers[index].Output;
+  storageTensor[b.id()] = out;
+  n.markOutput(out, Graph::ioName(b), storageShape(b));
   return Error::success();
 }
 
