@@ -698,10 +698,9 @@ void KernelWriter::computeAdd(const ComputeArgs &a) {
   const Layer &layer = a.layer;
   // The bias goes with the last addition.
   auto add = [&](int x, int y, bool last) {
-    e.line(call("lg_add",
-                {a.out, inSlice(x), inSlice(y), a.co, a.region,
-                 last ? a.bias : "nullptr",
-                 last ? floatLit(layer.ConstB) : "0.0f", a.vtile, a.tilePx}));
+    e.line(call("lg_add", {a.out, inSlice(x), inSlice(y), a.co, a.region,
+                           last ? a.bias : "nullptr",
+                           last ? floatLit(layer.ConstB) : "0.0f"}));
   };
   add(layer.Inputs[0], layer.Inputs[1], layer.Inputs.size() == 2);
   for (size_t x = 2; x < layer.Inputs.size(); ++x)
@@ -715,20 +714,17 @@ void KernelWriter::computeConv(const ComputeArgs &a) {
   if (p.PaddedInputs.count(a.in0) || tileFirst() == a.index) {
     std::string src = tileFirst() == a.index ? "win" + str(a.index)
                                              : "t" + str(a.in0) + "[cur]";
-    e.line(
-        call("lg_conv_tile",
-             {a.out, src, str(a.in.C), a.co, a.rows, a.cols, a.weights, a.bias,
-              str(layer.KY), str(layer.KX), str(layer.SY), str(layer.SX),
-              str(layer.DY), str(layer.DX), a.vtile, a.tilePx, "0"}));
+    e.line(call("lg_conv_tile",
+                {a.out, src, str(a.in.C), a.co, a.rows, a.cols, a.weights,
+                 a.bias, str(layer.KY), str(layer.KX), str(layer.SY),
+                 str(layer.SX), str(layer.DY), str(layer.DX), "0"}));
     return;
   }
-  e.line(call("lg_conv", {a.out,         inSlice(a.in0), str(a.in.C),
-                          str(a.in.H),   str(a.in.W),    a.co,
-                          a.region,      a.weights,      a.bias,
-                          str(layer.KY), str(layer.KX),  str(layer.SY),
-                          str(layer.SX), str(layer.PU),  str(layer.PL),
-                          str(layer.DY), str(layer.DX),  a.tile,
-                          a.vtile,       a.tilePx,       "0"}));
+  e.line(call("lg_conv",
+              {a.out, inSlice(a.in0), str(a.in.C), str(a.in.H), str(a.in.W),
+               a.co, a.region, a.weights, a.bias, str(layer.KY), str(layer.KX),
+               str(layer.SY), str(layer.SX), str(layer.PU), str(layer.PL),
+               str(layer.DY), str(layer.DX), a.tile, "0"}));
 }
 
 void KernelWriter::computeFloat(const ComputeArgs &a) {
@@ -738,12 +734,11 @@ void KernelWriter::computeFloat(const ComputeArgs &a) {
   case OpKind::MaxPool:
   case OpKind::MinPool:
   case OpKind::SumPool:
-    e.line(
-        call("lg_pool", {a.out, in0, a.co, str(a.in.H), str(a.in.W), a.region,
-                         str(layer.KY), str(layer.KX), str(layer.SY),
-                         str(layer.SX), str(layer.PU), str(layer.PL),
-                         str(poolMode(layer.Kind)), floatLit(layer.Cmp), a.bias,
-                         floatLit(layer.ConstB), a.tile, a.vtile, a.tilePx}));
+    e.line(call("lg_pool",
+                {a.out, in0, a.co, str(a.in.H), str(a.in.W), a.region,
+                 str(layer.KY), str(layer.KX), str(layer.SY), str(layer.SX),
+                 str(layer.PU), str(layer.PL), str(poolMode(layer.Kind)),
+                 floatLit(layer.Cmp), a.bias, floatLit(layer.ConstB), a.tile}));
     break;
   case OpKind::Relu:
     e.line(call("lg_relu", {a.out, in0, a.co, a.region}));
@@ -773,9 +768,8 @@ void KernelWriter::computeFloat(const ComputeArgs &a) {
                            str(a.in.minValue()) + "LL"}));
     break;
   case OpKind::Mul:
-    e.line(call("lg_mul", {a.out, in0, inSlice(layer.Inputs[1]), a.co,
-                           a.region, a.bias, floatLit(layer.ConstB), a.vtile,
-                           a.tilePx}));
+    e.line(call("lg_mul", {a.out, in0, inSlice(layer.Inputs[1]), a.co, a.region,
+                           a.bias, floatLit(layer.ConstB)}));
     break;
   case OpKind::Conv:
     llvm_unreachable("convolutions take computeConv");
