@@ -514,7 +514,7 @@ void KernelWriter::tensorLoad(int t, const std::string &buf,
                    pfx + "chi[" + slot + "]", str(p.H.RowsCap[s]),
                    str(p.W.RowsCap[s]), str(v.H0), str(v.H1), str(v.W0),
                    str(v.W1), str(v.C0), str(v.C1), str(v.Off) + "L",
-                   str(v.SH), str(v.SW), str(v.SC), str(v.DH),
+                   str(v.SH), str(v.SW), str(v.SC), str(v.DH), str(v.DW),
                    str(n.Tensors[v.Source].elements()) + "L",
                    boolLit(async)}) +
              " // load a box of " + n.Tensors[v.Source].Name + " into " +

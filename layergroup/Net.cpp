@@ -219,6 +219,7 @@ int64_t Tensor::loadedElements(int64_t lo, int64_t hi, int64_t clo,
     int64_t cols = std::min(chi, p.W1) - std::max(clo, p.W0);
     if (p.Source >= 0 && b > a && cols > 0) // each source row once
       n += ((b - 1) / p.DH - a / p.DH + 1) * cols * (p.C1 - p.C0);
+    // (a repeated column is read once per view column: DW copies)
   }
   return n;
 }

@@ -50,16 +50,17 @@ ChanVectors chanVectors(OpKind k);
 const char *deviceCType(DType t);
 
 /// One box of a view tensor (Tensor::View): elements [H0, H1) x [W0, W1) x
-/// [C0, C1) of the view read element Off + (h / DH) * SH + w * SW + c * SC
-/// of one image of tensor Source (NHWC, per image; strides may be 0 or
-/// negative). A strided DMA copies it (lg_load_view); with DH > 1 (rows
+/// [C0, C1) of the view read element Off + (h / DH) * SH + (w / DW) * SW +
+/// c * SC of one image of tensor Source (NHWC, per image; strides may be 0
+/// or negative). A strided DMA copies it (lg_load_view); with DH > 1 (rows
 /// repeated DH times: nearest upsampling) each source row is copied once
-/// and repeated in NRAM.
+/// and repeated in NRAM; with DW > 1 (columns repeated, SC 1) the DMA reads
+/// each source pixel DW times (source stride 0).
 struct ViewPiece {
   int Source = -1;
   int64_t H0 = 0, H1 = 0, W0 = 0, W1 = 0, C0 = 0, C1 = 0;
   int64_t Off = 0, SH = 0, SW = 0, SC = 1;
-  int64_t DH = 1;
+  int64_t DH = 1, DW = 1;
 };
 
 struct Tensor {

@@ -61,7 +61,7 @@ void resolve(const Tensor &v, int64_t i, int &source, int64_t &index) {
     if (h >= p.H0 && h < p.H1 && w >= p.W0 && w < p.W1 && c >= p.C0 &&
         c < p.C1) {
       source = p.Source;
-      index = p.Off + (h / p.DH) * p.SH + w * p.SW + c * p.SC;
+      index = p.Off + (h / p.DH) * p.SH + (w / p.DW) * p.SW + c * p.SC;
       return;
     }
   assert(false && "the pieces of a view tile it");
@@ -184,20 +184,54 @@ std::vector<ViewPiece> fitBoxes(const ViewMap &m, int64_t h, int64_t w,
   return pieces;
 }
 
-/// The largest d > 1 such that rows come in runs of d equal rows from row 0
-/// (the last run may be shorter), or 1: the gcd of the rows that differ
-/// from the row above.
-int64_t repeatedRows(const ViewMap &m, int64_t h, int64_t row) {
-  int64_t d = 0;
-  for (int64_t y = 1; y < h; ++y) {
-    size_t a = size_t(y * row), b = size_t((y - 1) * row);
-    if (!std::equal(m.Source.begin() + a, m.Source.begin() + a + row,
-                    m.Source.begin() + b) ||
-        !std::equal(m.Index.begin() + a, m.Index.begin() + a + row,
-                    m.Index.begin() + b))
-      d = std::gcd(d, y);
+/// Whether elements \p a and \p b of \p m read the same element.
+bool same(const ViewMap &m, size_t a, size_t b) {
+  return m.Source[a] == m.Source[b] && m.Index[a] == m.Index[b];
+}
+
+/// The largest d > 1 such that rows (\p cols false) or columns come in
+/// runs of d equal ones from the first (the last run may be shorter), or
+/// 1: the gcd of the rows (columns) that differ from the one before.
+int64_t repeats(const ViewMap &m, int64_t h, int64_t w, int64_t c,
+                bool cols) {
+  int64_t n = cols ? w : h, d = 0;
+  for (int64_t i = 1; i < n; ++i) {
+    bool equal = true;
+    for (int64_t j = 0; j < (cols ? h : w) && equal; ++j)
+      for (int64_t k = 0; k < c && equal; ++k) {
+        int64_t y = cols ? j : i, x = cols ? i : j;
+        size_t at = size_t((y * w + x) * c + k);
+        equal = same(m, at, at - size_t(cols ? c : w * c));
+      }
+    if (!equal)
+      d = std::gcd(d, i);
   }
-  return d == 0 ? h : d;
+  return d == 0 ? n : d;
+}
+
+/// Boxes over one row of each run of \p dh rows and one column of each run
+/// of \p dw columns of \p m, scaled back to [h][w][c] with DH and DW.
+std::vector<ViewPiece> fitRepeated(const ViewMap &m, int64_t h, int64_t w,
+                                   int64_t c, int64_t dh, int64_t dw,
+                                   size_t maxPieces) {
+  int64_t rows = (h + dh - 1) / dh, cols = (w + dw - 1) / dw;
+  ViewMap r;
+  for (int64_t y = 0; y < rows; ++y)
+    for (int64_t x = 0; x < cols; ++x)
+      for (int64_t k = 0; k < c; ++k) {
+        size_t at = size_t((y * dh * w + x * dw) * c + k);
+        r.Source.push_back(m.Source[at]);
+        r.Index.push_back(m.Index[at]);
+      }
+  std::string why;
+  std::vector<ViewPiece> pieces = fitBoxes(r, rows, cols, c, maxPieces, why);
+  for (ViewPiece &p : pieces) {
+    if (dw > 1 && p.Source >= 0 && p.SC != 1)
+      return {}; // lg_view_copy_cols copies contiguous channels
+    p.H0 *= dh, p.H1 = std::min(h, p.H1 * dh), p.DH = dh;
+    p.W0 *= dw, p.W1 = std::min(w, p.W1 * dw), p.DW = dw;
+  }
+  return pieces;
 }
 
 } // namespace
@@ -208,26 +242,22 @@ std::vector<ViewPiece> fitViewPieces(const ViewMap &m, int64_t h, int64_t w,
   // Rows repeated d times (nearest upsampling): fit one row of each run;
   // each source row is then read once and repeated in NRAM, where boxes
   // with row stride 0 would read it d times (and need a box per run).
-  int64_t d = repeatedRows(m, h, w * c);
-  if (d > 1) {
-    int64_t rows = (h + d - 1) / d, row = w * c;
-    ViewMap r;
-    for (int64_t y = 0; y < rows; ++y) {
-      auto at = [&](const auto &v) { return v.begin() + y * d * row; };
-      r.Source.insert(r.Source.end(), at(m.Source), at(m.Source) + row);
-      r.Index.insert(r.Index.end(), at(m.Index), at(m.Index) + row);
-    }
-    std::string rowsWhy;
-    std::vector<ViewPiece> pieces = fitBoxes(r, rows, w, c, maxPieces, rowsWhy);
-    for (ViewPiece &p : pieces) {
-      p.H0 *= d;
-      p.H1 = std::min(h, p.H1 * d);
-      p.DH = d;
-    }
-    if (!pieces.empty())
-      return pieces;
+  // Columns repeated: the DMA repeats each pixel, in one box where boxes
+  // with column stride 0 would need one per run.
+  int64_t dh = repeats(m, h, w, c, false);
+  if (dh > 1) {
+    std::vector<ViewPiece> p = fitRepeated(m, h, w, c, dh, 1, maxPieces);
+    if (!p.empty())
+      return p;
   }
-  return fitBoxes(m, h, w, c, maxPieces, why);
+  std::vector<ViewPiece> p = fitBoxes(m, h, w, c, maxPieces, why);
+  int64_t dw = p.empty() ? repeats(m, h, w, c, true) : 1;
+  if (dw > 1) {
+    p = fitRepeated(m, h, w, c, dh, dw, maxPieces);
+    if (!p.empty())
+      why.clear();
+  }
+  return p;
 }
 
 } // namespace bangc::lg

@@ -347,25 +347,28 @@ double GroupPass::storeCycles(int t) const {
 
 namespace {
 
-/// A box of rows repeated v.DH times, as lg_load_view moves \p rows of it
-/// (from a run's start): per image, each source row one GDRAM copy of one
-/// row (\p copies(n, segments, segment bytes) costs them), then one
-/// NRAM2NRAM copy of the run's other rows.
+/// A box of rows repeated v.DH times or columns v.DW times, as lg_load_view
+/// moves \p rows x \p cols of it (from a run's start): per image, each
+/// source row one GDRAM copy of one row (\p copies(n, segments, segment
+/// bytes) costs them; repeated columns: one copy of the whole runs and one
+/// of the cut run), then one NRAM2NRAM copy of the run's other rows.
 template <typename Copies>
-double repeatedRowsLoadCycles(const bangsim::DeviceSpec &spec,
-                              const ViewPiece &v, const Tensor &x, int64_t nb,
-                              int64_t rows, int64_t cols,
-                              const Copies &copies) {
+double repeatedLoadCycles(const bangsim::DeviceSpec &spec, const ViewPiece &v,
+                          const Tensor &x, int64_t nb, int64_t rows,
+                          int64_t cols, const Copies &copies) {
   namespace cost = bangsim::cost;
   int64_t eb = x.elemBytes(), chans = v.C1 - v.C0;
-  int64_t sources = (rows + v.DH - 1) / v.DH;
+  int64_t n = nb * ((rows + v.DH - 1) / v.DH);
   double c;
-  if (v.SC == 1 && chans == x.C && v.SW == x.C) // a segment
-    c = copies(nb * sources, 1, cols * chans * eb);
+  if (v.DW > 1) // whole runs, then the cut one
+    c = (cols >= v.DW ? copies(n, cols / v.DW * v.DW, chans * eb) : 0.0) +
+        (cols % v.DW ? copies(n, cols % v.DW, chans * eb) : 0.0);
+  else if (v.SC == 1 && chans == x.C && v.SW == x.C) // a segment
+    c = copies(n, 1, cols * chans * eb);
   else if (v.SC == 1) // a segment per pixel
-    c = copies(nb * sources, cols, chans * eb);
+    c = copies(n, cols, chans * eb);
   else // an element per segment
-    c = copies(nb * sources, cols * chans, eb);
+    c = copies(n, cols * chans, eb);
   // The repeats: full runs of DH rows, and the last run's rest.
   double rate = cost::onchipBytesPerCycle(spec);
   auto repeat = [&](int64_t runs, int64_t runRows) {
@@ -395,8 +398,8 @@ double GroupPass::viewLoadCycles(int t) const {
       continue;
     int64_t rows = std::min(rowsCap(t), v.H1 - v.H0);
     int64_t cols = std::min(colsCap(t), v.W1 - v.W0), chans = v.C1 - v.C0;
-    if (v.DH > 1) {
-      c += repeatedRowsLoadCycles(spec, v, x, nb, rows, cols, copies);
+    if (v.DH > 1 || v.DW > 1) {
+      c += repeatedLoadCycles(spec, v, x, nb, rows, cols, copies);
       continue;
     }
     if (v.SC == 1 && chans == x.C && v.SW == x.C) // a segment per row

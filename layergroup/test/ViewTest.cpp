@@ -53,7 +53,8 @@ void expectTiles(const ViewMap &m, const std::vector<ViewPiece> &pieces,
           EXPECT_EQ(m.Source[i], p.Source);
           if (p.Source >= 0) // (a box of zeros reads nothing)
             EXPECT_EQ(m.Index[i],
-                      p.Off + (y / p.DH) * p.SH + x * p.SW + k * p.SC);
+                      p.Off + (y / p.DH) * p.SH + (x / p.DW) * p.SW +
+                          k * p.SC);
         }
   for (int s : seen)
     EXPECT_EQ(s, 1);
@@ -139,11 +140,22 @@ TEST(View, RepeatedRowsAreABoxLoadedOncePerSourceRow) {
   t.C = 2, t.H = 99, t.W = 3, t.View = p;
   EXPECT_EQ(t.loadedElements(0, 99, 0, 3), 20 * 3 * 2);
   EXPECT_EQ(t.loadedElements(7, 23, 0, 3), 4 * 3 * 2);
-  // Columns repeated as well: not rows of boxes, still refused.
-  auto both = mapOf(40, 40, 1, [](int64_t y, int64_t x, int64_t) {
-    return std::pair<int, int64_t>{0, (y / 2) * 20 + x / 2};
+  // Columns repeated as well (2 x 2 nearest upsampling of 20 x 20 x 3, the
+  // last column run cut): one box, the DMA repeating each pixel.
+  auto both = mapOf(40, 39, 3, [](int64_t y, int64_t x, int64_t k) {
+    return std::pair<int, int64_t>{0, ((y / 2) * 20 + x / 2) * 3 + k};
   });
-  EXPECT_TRUE(fitViewPieces(both, 40, 40, 1, MaxViewPieces, why).empty());
+  p = fitViewPieces(both, 40, 39, 3, MaxViewPieces, why);
+  ASSERT_EQ(p.size(), 1u) << why;
+  EXPECT_EQ(p[0].DH, 2);
+  EXPECT_EQ(p[0].DW, 2);
+  expectTiles(both, p, 40, 39, 3);
+  // A strided channel axis with repeated columns: refused (the DMA repeats
+  // contiguous pixels).
+  auto strided = mapOf(4, 40, 2, [](int64_t y, int64_t x, int64_t k) {
+    return std::pair<int, int64_t>{0, k * 80 + y * 20 + x / 2};
+  });
+  EXPECT_TRUE(fitViewPieces(strided, 4, 40, 2, MaxViewPieces, why).empty());
 }
 
 tir::Rearrange rearrange(tir::RearrangeType t, std::vector<double> ps) {

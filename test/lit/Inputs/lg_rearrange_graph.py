@@ -12,7 +12,8 @@ permute_hw, permute_c (the channel axis moves), reflect_shift (REFLECT
 columns, then a cyclic SHIFT of rows), rotate, reshape, upsample (SCALE 2
 of rows), upsample3 (SCALE 3 of rows: more source rows than boxes, the
 rows repeated in NRAM), upsample3_c (the same into channels [C, 2C) of a
-concatenation after x itself), shift_zero (a zero-filling SHIFT of
+concatenation after x itself), upsample2x2 (SCALE 2 of rows and
+columns: columns repeated by the DMA), shift_zero (a zero-filling SHIFT of
 columns).
 """
 import json
@@ -154,6 +155,8 @@ else:
         shape, rs = hwc(2 * H, W, C), [("SCALE", (2,))]
     elif case == "upsample3":
         shape, rs = hwc(3 * H, W, C), [("SCALE", (3,))]
+    elif case == "upsample2x2":
+        shape, rs = hwc(2 * H, 2 * W, C), [("SCALE", (2, 2))]
     elif case == "shift_zero":
         shape, rs = hwc(H, W, C), [("SHIFT", (1, 2, 1))]
     else:
