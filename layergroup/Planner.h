@@ -125,8 +125,8 @@ struct PlanOptions {
   bool StageResidentInputs = true;
   int64_t ReserveBytes = 0; ///< NRAM kept free
   /// Objective: cycles + TrafficWeight * (GDRAM bytes x the cycles the whole
-  /// chip's GDRAM bandwidth needs per byte). 0 = cycles only. Overridden by
-  /// the environment variable BANGC_LG_TRAFFIC_WEIGHT.
+  /// chip's GDRAM bandwidth needs per byte). 0 = cycles only
+  /// (`graph --layer-group --traffic-weight=W`).
   double TrafficWeight = 8;
 };
 

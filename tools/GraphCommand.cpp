@@ -14,6 +14,7 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
 #include <fmt/format.h>
 
 using namespace llvm;
@@ -110,6 +111,18 @@ CommandLine GraphOptions::commandLine() {
            lg.lmemSvg),
       path("--device", "NAME|FILE",
            "(--layer-group) device spec (default mlu370)", lg.device),
+      custom("--traffic-weight", "W",
+             "(--layer-group) the planner's weight of GDRAM bytes against "
+             "cycles: cycles + W x the cycles the chip's GDRAM bandwidth "
+             "needs for the bytes (default 8; 0 = cycles only)",
+             [&lg](StringRef v) {
+               double w;
+               if (v.getAsDouble(w) || !std::isfinite(w) || w < 0)
+                 return badValue("--traffic-weight", v,
+                                 "a finite number >= 0");
+               lg.trafficWeight = w;
+               return std::string();
+             }),
       flag("--no-compare",
            "(--layer-group) skip the layer-by-layer and reference runs of "
            "--report",
@@ -149,11 +162,12 @@ int GraphOptions::check() const {
     return usageError("graph", "no graph file given");
   if (!lg.enabled &&
       (lg.emitMlu || lg.report || lg.lmemSvg || lg.device || lg.noCompare ||
-       lg.noCache || lg.checkRaces || lg.noIsolate || lg.limits.given))
+       lg.noCache || lg.checkRaces || lg.noIsolate || lg.trafficWeight ||
+       lg.limits.given))
     return usageError("graph", "--emit-mlu, --report, --lmem-svg, --device, "
                                "--no-compare, --no-cache, --check=race, "
-                               "--no-isolate and --max-compile-* need "
-                               "--layer-group");
+                               "--no-isolate, --traffic-weight and "
+                               "--max-compile-* need --layer-group");
   if (!a.run && (!a.ins.empty() || !a.outs.empty() || a.steps != 1))
     return usageError("graph", "--in, --out and --steps need --run");
   return -1;

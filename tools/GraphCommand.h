@@ -26,6 +26,9 @@ struct LayerGroupArgs {
   bool enabled = false, noCompare = false, noCache = false, checkRaces = false,
        noIsolate = false;
   std::optional<std::string> emitMlu, report, lmemSvg, device;
+  /// --traffic-weight: the planner's weight of GDRAM bytes against cycles
+  /// (PlanOptions::TrafficWeight); unset keeps the planner's default.
+  std::optional<double> trafficWeight;
   CompileLimits limits; ///< of the group kernels' compiles
 };
 

@@ -276,13 +276,20 @@ struct LayerGroupRun {
   std::optional<NetPlan> plan;
   std::optional<RunResult> grouped;
 
+  /// The planner's options the command line sets (--traffic-weight).
+  PlanOptions planOptions() const {
+    PlanOptions o;
+    if (lg.trafficWeight)
+      o.TrafficWeight = *lg.trafficWeight;
+    return o;
+  }
   std::optional<int> planAndRun();
   std::optional<int> compare(json::Object &report);
   int writeReport();
 };
 
 std::optional<int> LayerGroupRun::planAndRun() {
-  auto p = planNet(net, spec, in.batch, PlanOptions{});
+  auto p = planNet(net, spec, in.batch, planOptions());
   if (!p)
     return graphFailure(toString(p.takeError()));
   plan = std::move(*p);
@@ -312,7 +319,7 @@ std::optional<int> LayerGroupRun::planAndRun() {
 
 // Layer by layer and the reference: the baseline and the check.
 std::optional<int> LayerGroupRun::compare(json::Object &report) {
-  PlanOptions o;
+  PlanOptions o = planOptions();
   o.LayerByLayer = true;
   auto lp = planNet(net, spec, in.batch, o);
   if (!lp)

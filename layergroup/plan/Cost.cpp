@@ -10,17 +10,12 @@
 //===----------------------------------------------------------------------===//
 #include "layergroup/plan/GroupPass.h"
 
-#include <cstdlib>
-
 namespace bangc::lg {
 
 double planObjective(const GroupPlan &p, const bangsim::DeviceSpec &spec,
                      const PlanOptions &o) {
-  double weight = o.TrafficWeight;
-  if (const char *env = getenv("BANGC_LG_TRAFFIC_WEIGHT"))
-    weight = atof(env);
   double cyclesPerByte = spec.clockGHz / spec.gdramGBps;
-  return p.Cycles + weight * cyclesPerByte * double(p.ReadBytes + p.WriteBytes);
+  return p.Cycles + o.TrafficWeight * cyclesPerByte * double(p.ReadBytes + p.WriteBytes);
 }
 
 namespace plan {

@@ -159,6 +159,7 @@ using GroupTable = std::vector<std::vector<std::optional<GroupPlan>>>;
 Error planGroups(const Net &net, const bangsim::DeviceSpec &spec, int64_t batch,
                  const PlanOptions &o, GroupTable &table, NetPlan &result) {
   int layers = int(net.Layers.size());
+  static const bool debug = getenv("BANGC_LG_DEBUG") != nullptr;
   for (int i = 0; i < layers; ++i) {
     int maxJ =
         o.LayerByLayer ? i : std::min(layers - 1, i + o.MaxGroupLayers - 1);
@@ -166,7 +167,7 @@ Error planGroups(const Net &net, const bangsim::DeviceSpec &spec, int64_t batch,
       std::string why;
       table[i][j] = planGroup(net, spec, batch, i, j, o, &why);
       ++result.GroupEvaluations;
-      if (getenv("BANGC_LG_DEBUG"))
+      if (debug)
         fprintf(stderr, "group %d..%d: %s\n", i, j,
                 debugLine(table[i][j], why).c_str());
       if (!table[i][j] && i == j)
