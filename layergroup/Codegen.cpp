@@ -522,6 +522,17 @@ void KernelWriter::tensorLoad(int t, const std::string &buf,
     }
     return;
   }
+  if (p.SlicedInputs) { // the item's channel slice (never staged)
+    e.line(call("lg_load_chans",
+                {dst, src, n0, pfx + "nb", str(tensor.C), str(tensor.H),
+                 str(tensor.W), pfx + "lo[" + slot + "]",
+                 pfx + "hi[" + slot + "]", pfx + "clo[" + slot + "]",
+                 pfx + "chi[" + slot + "]", str(p.H.RowsCap[s]),
+                 str(p.W.RowsCap[s]), pfx + "f0", pfx + "ft",
+                 boolLit(async)}) +
+           " // load a channel slice of " + tensor.Name);
+    return;
+  }
   e.line(
       call("lg_load", {dst, src, n0, pfx + "nb", str(tensor.C), str(tensor.H),
                        str(tensor.W), pfx + "lo[" + slot + "]",
@@ -932,7 +943,7 @@ void KernelWriter::pipelinedTransfers() {
     for (int t : g.Outputs)
       tensorStore(t, "cur ^ 1", "p_", true);
   }
-  if (p.global())
+  if (p.weightTiles())
     tilePiece();
   auto load = e.block("if (item + 1 < end)", "load i+1");
   e.line(sliceCall("item + 1", "x_"));
@@ -983,14 +994,14 @@ void KernelWriter::pipelinedItem() {
     if (!p.inputsResident())
       for (int t : g.Inputs)
         tensorLoad(t, "cur", "", false);
-    if (p.global()) {
+    if (p.weightTiles()) {
       auto kept = e.block("if (f0 != wf)", "kept from an earlier phase "
                                            "otherwise");
       weightLoad(g.First, "wcur", "f0", "ft", false);
       e.line("wf = f0;");
     }
   }
-  if (p.global())
+  if (p.weightTiles())
     e.line("if (f0 != wf) { wcur ^= 1; wf = f0; } // prefetched by the "
            "previous item");
   for (int ts = 1; ts <= int(g.Layers.size()); ++ts) {

@@ -192,6 +192,10 @@ struct GroupPlan {
   /// Output channels of the group (of its final tensor), and per channel
   /// slice (all of them unless global).
   int64_t Channels = 1, SliceChannels = 1;
+  /// A global group of channel-wise layers only (a lone CAVG): each item
+  /// loads its channel slice of the input, not all of its channels
+  /// (sliceChannels; never staged in SRAM nor resident).
+  bool SlicedInputs = false;
   HSlicing H;
   HSlicing W;       ///< columns (one slice of the whole width if WSecs 1)
   int Cores = 1;    ///< cores launched
@@ -240,6 +244,9 @@ struct GroupPlan {
   int items() const { return spatialSecs() * FSecs; }
   /// Output channels are sliced (a "global" group).
   bool global() const { return FSecs > 1; }
+  /// A global group's convolution loads a weight tile per channel slice
+  /// (not SlicedInputs: no convolution).
+  bool weightTiles() const { return global() && !SlicedInputs; }
   WeightPolicy weightPolicy() const {
     return global()            ? WeightPolicy::ChannelTiles
            : spatialSecs() > 1 ? WeightPolicy::Resident
@@ -251,7 +258,9 @@ struct GroupPlan {
   }
   /// A global group without N/H/W slices: the inputs are the same for every
   /// item and loaded once per core.
-  bool inputsResident() const { return global() && spatialSecs() == 1; }
+  bool inputsResident() const {
+    return global() && spatialSecs() == 1 && !SlicedInputs;
+  }
   /// More than one item per core: load i+1, compute i, store i-1; inputs
   /// and outputs double-buffered.
   bool pipelined() const { return items() > Cores; }
@@ -273,9 +282,10 @@ struct GroupPlan {
   }
 
   /// Channels of tensor \p t's slice in an item: a global group's computed
-  /// tensors hold one channel slice.
+  /// tensors (and its inputs, SlicedInputs) hold one channel slice.
   int64_t sliceChannels(const Net &n, int t) const {
-    return global() && Info.computes(n, t) ? SliceChannels : n.Tensors[t].C;
+    return global() && (SlicedInputs || Info.computes(n, t)) ? SliceChannels
+                                                             : n.Tensors[t].C;
   }
   /// Bytes of tensor \p t's buffer for one item: images x channels x rows
   /// x columns of its largest slice.

@@ -231,9 +231,27 @@ static bool channelWise(OpKind k) {
   return false;
 }
 
+/// A group of channel-wise layers only: each channel slice reads its
+/// channels of the one input (GroupPlan::SlicedInputs), a tensor (not a
+/// view) that no stateful layer reads.
+static bool channelWiseOnly(const Net &n, const GroupInfo &g) {
+  const Layer &first = n.Layers[g.First];
+  if (first.Kind == OpKind::Conv || !channelWise(first.Kind) ||
+      first.stateful() || first.Kind == OpKind::Lut ||
+      first.Inputs.size() != 1 || g.Inputs.size() != 1 ||
+      n.Tensors[first.Inputs[0]].isView() ||
+      n.Tensors[first.Inputs[0]].C != n.Tensors[first.Output].C)
+    return false;
+  for (int l = g.First; l <= g.Last; ++l)
+    if (n.Layers[l].stateful())
+      return false;
+  return true;
+}
+
 bool channelSliceable(const Net &n, const GroupInfo &g) {
-  if (g.Outputs.size() != 1 || g.Outputs[0] != n.Layers[g.Last].Output ||
-      n.Layers[g.First].Kind != OpKind::Conv)
+  if (g.Outputs.size() != 1 || g.Outputs[0] != n.Layers[g.Last].Output)
+    return false;
+  if (n.Layers[g.First].Kind != OpKind::Conv && !channelWiseOnly(n, g))
     return false;
   for (int l = g.First + 1; l <= g.Last; ++l) {
     const Layer &layer = n.Layers[l];
@@ -272,6 +290,7 @@ std::optional<PlanError> chooseSlices(GroupPlan &p, const Net &n,
                        "output-channel slices take one image per item"};
   }
   p.Channels = channels, p.SliceChannels = sliceChannels;
+  p.SlicedInputs = fSecs > 1 && n.Layers[g.First].Kind != OpKind::Conv;
   PlanError why;
   std::optional<HSlicing> h = sliceH(n, g, hSecs, &why);
   if (!h)

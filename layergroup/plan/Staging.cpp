@@ -39,7 +39,9 @@ int64_t sumOwn(const HSlicing &s, int64_t extent) {
 void countFeatureMaps(const GroupPass &pass, Traffic &traffic) {
   const GroupPlan &p = pass.plan;
   const GroupInfo &g = pass.group;
-  int64_t inputReads = p.inputsResident() ? p.Cores : p.FSecs;
+  int64_t inputReads = p.inputsResident() ? p.Cores
+                       : p.SlicedInputs   ? 1 // a channel slice each
+                                          : p.FSecs;
   for (int t : g.Inputs) {
     const Tensor &in = pass.net.Tensors[t];
     int64_t elems = in.C * sumOf(g, p.H, t) * sumOf(g, p.W, t);
@@ -213,7 +215,7 @@ Traffic chooseStaging(GroupPass &pass) {
   bool views = false;
   for (int t : pass.group.Inputs)
     views |= pass.net.Tensors[t].isView();
-  if (pass.options.UseSram && p.global() && !views &&
+  if (pass.options.UseSram && p.global() && !views && !p.SlicedInputs &&
       p.Cores % pass.spec.coresPerCluster == 0)
     stageGlobalInputs(pass, traffic);
   countParameters(pass, traffic);

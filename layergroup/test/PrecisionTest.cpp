@@ -36,7 +36,8 @@ struct Outputs {
 /// "x" of shape [H][W][C] (values \p X, or uniform in [-Range, Range) in
 /// half), and returns the SO "y" of both.
 Outputs runBoth(const graph::Graph &G, int64_t H, int64_t W, int64_t C,
-                double Range, std::vector<double> X = {}) {
+                double Range, std::vector<double> X = {},
+                taskir::Precision Prec = taskir::FLOAT16) {
   Outputs O;
   auto N = buildNet(G);
   EXPECT_TRUE(bool(N)) << toString(N.takeError());
@@ -46,7 +47,7 @@ Outputs runBoth(const graph::Graph &G, int64_t H, int64_t W, int64_t C,
   for (size_t I = X.size(); I < size_t(H * W * C); ++I) {
     S = S * 6364136223846793005ull + 1442695040888963407ull;
     X.push_back(graph::roundToFloatPrecision(
-        Range * (double(S >> 11) / double(1ull << 52) - 1.0), taskir::FLOAT16));
+        Range * (double(S >> 11) / double(1ull << 52) - 1.0), Prec));
   }
   auto Spec = bangsim::loadDeviceSpec("mlu370");
   EXPECT_TRUE(bool(Spec));
@@ -60,12 +61,12 @@ Outputs runBoth(const graph::Graph &G, int64_t H, int64_t W, int64_t C,
     return O;
   O.Device = R->Outputs.at(N->outputs()[0]);
   graph::TensorMap In;
-  In["x"] = graph::valuesToNpy(X, {H, W, C}, taskir::FLOAT16);
+  In["x"] = graph::valuesToNpy(X, {H, W, C}, Prec);
   auto Ref = graph::runGraph(G, In);
   EXPECT_TRUE(bool(Ref)) << toString(Ref.takeError());
   if (!Ref)
     return O;
-  auto V = graph::npyToValues(Ref->at("y"), taskir::FLOAT16, "y");
+  auto V = graph::npyToValues(Ref->at("y"), Prec, "y");
   EXPECT_TRUE(bool(V)) << toString(V.takeError());
   if (V)
     O.Reference = std::move(*V);
@@ -138,6 +139,49 @@ TEST(Float16, ScalesOnTheVectorUnitEqualTheReferenceExactly) {
     EXPECT_EQ(O.Device[I], O.Reference[I]) << "element " << I;
   }
   EXPECT_GT(Inf, 0);
+}
+
+// A lone global average (CAVG over the whole 7x7 image, then CVS by 1/49,
+// as ResNet's head) is planned in channel slices, one per core, each
+// loading its channels of the input (GroupPlan::SlicedInputs): FLOAT16 in
+// the scalar loops, FLOAT32 on the vector unit, both equal to the
+// reference (FLOAT16 exactly; FLOAT32 as it was on one core: the same
+// per-channel sums in the same order).
+void globalAverageOnEveryCore(taskir::Precision Prec) {
+  graph::GraphBuilder GB;
+  int64_t X = GB.input("x", Prec, 7, 7, 256);
+  int64_t M = GB.sumPool(X, graph::Window{7, 1, 0, 1}, "sum");
+  GB.output(GB.scale(M, 1.0 / 49, Prec, "mean"), "y");
+  auto G = GB.finish();
+  ASSERT_TRUE(bool(G)) << toString(G.takeError());
+  auto N = buildNet(*G);
+  ASSERT_TRUE(bool(N)) << toString(N.takeError());
+  auto Spec = bangsim::loadDeviceSpec("mlu370");
+  ASSERT_TRUE(bool(Spec));
+  auto P = planNet(*N, *Spec, 1, PlanOptions{});
+  ASSERT_TRUE(bool(P)) << toString(P.takeError());
+  ASSERT_EQ(P->Groups.size(), 1u);
+  const GroupPlan &GP = P->Groups[0];
+  EXPECT_TRUE(GP.SlicedInputs);
+  EXPECT_GE(GP.FSecs, Spec->numCores());
+  EXPECT_EQ(GP.Cores, Spec->numCores());
+  EXPECT_EQ(GP.sliceChannels(*N, N->inputs()[0]), GP.SliceChannels);
+  Outputs O = runBoth(*G, 7, 7, 256, 4.0, {}, Prec);
+  ASSERT_EQ(O.Device.size(), size_t(256));
+  for (size_t I = 0; I < O.Device.size(); ++I) {
+    if (Prec == taskir::FLOAT16)
+      EXPECT_EQ(O.Device[I], O.Reference[I]) << "element " << I;
+    else // float sums in the vector unit's order, not double
+      EXPECT_NEAR(O.Device[I], O.Reference[I], 1e-5) << "element " << I;
+  }
+}
+
+TEST(Float16, GlobalAverageOnEveryCore) {
+  globalAverageOnEveryCore(taskir::FLOAT16);
+}
+
+TEST(Float32, GlobalAverageOnEveryCore) {
+  globalAverageOnEveryCore(taskir::FLOAT32);
 }
 
 TEST(Float16, StoresThroughFloatAsTheReference) {
