@@ -45,9 +45,13 @@ bool isIntegral(double v) {
   return std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e15;
 }
 
-/// Reads params[I] as an integer.
+/// Reads params[\p i] as an integer.
 Expected<int64_t> intParam(const Rearrange &r, int i, const char *what) {
   double v = r.params(i);
+  if (std::isfinite(v) && v == std::floor(v) && !isIntegral(v))
+    return bad(r, fmt::format("parameter {} ({}) must be an integer below "
+                              "1e15 in magnitude, got {}",
+                              i, what, v));
   if (!isIntegral(v))
     return bad(r, fmt::format("parameter {} ({}) must be an integer, got {}", i,
                               what, v));

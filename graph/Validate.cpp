@@ -642,7 +642,7 @@ void Validator::checkRolesAndPrecisions(const TaskBlock &b) {
     bool biasOk = floatIn ? isFloatPrecision(biasP) : biasP == INT32;
     if (!biasOk)
       error(b, "precision",
-            fmt::format("bias is {} but {} inputs need a {} bias",
+            fmt::format("bias is {} but {} inputs need a bias of {}",
                         precisionName(biasP), precisionClass(dataP),
                         floatIn ? "FLOAT16 or FLOAT32" : "INT32"));
   }

@@ -109,8 +109,9 @@ CommandLine GraphOptions::commandLine() {
            lg.report),
       path("--lmem-svg", "FILE", "(--layer-group) draw the NRAM allocation",
            lg.lmemSvg),
-      path("--device", "NAME|FILE",
-           "(--layer-group) device spec (default mlu370)", lg.device),
+      text("--device", "NAME|FILE",
+           "(--layer-group) device spec (default mlu370)", lg.device)
+          .ifMissing("--device needs a device name or file"),
       custom("--traffic-weight", "W",
              "(--layer-group) the planner's weight of GDRAM bytes against "
              "cycles: cycles + W x the cycles the chip's GDRAM bandwidth "

@@ -236,6 +236,9 @@ TEST(Rearrange, ChainsApplyInOrder) {
 TEST(Rearrange, BadParametersAreErrors) {
   EXPECT_NE(applyError(M34, SHIFT, {0.5, 1}).find("must be an integer"),
             std::string::npos);
+  // An integer too large for an exact int64 conversion says so.
+  EXPECT_NE(applyError(M34, SHIFT, {0x1p62, 1}).find("below 1e15"),
+            std::string::npos);
   EXPECT_NE(applyError(M34, REFLECT, {2}).find("out of range"),
             std::string::npos);
   EXPECT_NE(applyError(M34, IDENTITY, {1}).find("takes no parameters"),

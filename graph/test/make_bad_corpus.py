@@ -109,7 +109,7 @@ case("role_source_type", "block 4 (CC 'conv'): input_clusters[0]: the input of C
 case("cc_precision", "block 4 (CC 'conv'): precision: CC with INT8 inputs must produce INT32, got INT16", lambda g: (B(g,4).update(precision="INT16"), B(g,5).update(precision="INT16")))
 case("storage_precision", "block 5 (SO 'y'): precision: is INT8 but its source block 4 (CC 'conv') produces INT32; storage blocks do not convert precisions", lambda g: B(g,5).update(precision="INT8"))
 case("weight_class", "block 4 (CC 'conv'): precision: INT8 inputs with FLOAT32 weights; both must be integer or both float", lambda g: B(g,2).update(precision="FLOAT32"))
-case("bias_precision", "block 4 (CC 'conv'): precision: bias is INT16 but integer inputs need a INT32 bias", lambda g: (B(g,3).update(precision="INT16")))
+case("bias_precision", "block 4 (CC 'conv'): precision: bias is INT16 but integer inputs need a bias of INT32", lambda g: (B(g,3).update(precision="INT16")))
 case("data_wrong_container", "block 3 (SB): data: INT32 values belong in int32_data, but 3 values are in other containers", lambda g: B(g,3).update(data={"float_data":[1,2,3]}))
 case("data_length", "block 3 (SB): data: has 2 values but shape [f=3] needs 3", lambda g: B(g,3).update(data={"int32_data":[1,2]}))
 case("data_range", "block 2 (SW): data: int32_data[1] = 300 is outside the INT8 range [-128, 127]", lambda g: (B(g,2).pop("init"), B(g,2).update(data={"int32_data":[1,300]+[0]*52})))
