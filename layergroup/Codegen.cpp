@@ -21,6 +21,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -165,7 +166,7 @@ private:
     std::string out;                ///< the output slice of the current image
     std::string region, rows, cols; ///< the whole output slice
     std::string co;                 ///< output channels in this item
-    std::string bias, alpha, tile, vtile, tilePx, weights;
+    std::string bias, alpha, tile, weights;
   };
   ComputeArgs computeArgs(int l) const;
   void compute(int l);
@@ -449,9 +450,8 @@ void KernelWriter::bufferPointers() {
                          key.first, b->Offset));
       continue;
     }
-    fixed((key.second == 0 ? "tile" : "vtile") + str(key.first), b->Offset,
-          key.second == 0 ? n.Layers[key.first].Inputs[0]
-                          : n.Layers[key.first].Output);
+    assert(key.second == 0 && "scratch parts are 0 (tile), 2 and 3");
+    fixed("tile" + str(key.first), b->Offset, n.Layers[key.first].Inputs[0]);
   }
 }
 
@@ -591,9 +591,7 @@ KernelWriter::ComputeArgs KernelWriter::computeArgs(int l) const {
             : perChannel        ? "a" + str(l) + " + " + fo
                                 : "a" + str(l);
   a.tile = scr.count({l, 0}) ? "tile" + str(l) : "nullptr";
-  a.vtile = scr.count({l, 1}) ? "vtile" + str(l) : "nullptr";
   a.co = sliced ? "ft" : str(n.Tensors[o].C);
-  a.tilePx = str(p.TilePx);
   a.weights = "w" + str(l) + "[" + (p.global() ? "wcur" : "0") + "]";
   return a;
 }
@@ -761,17 +759,21 @@ void KernelWriter::computeFloat(const ComputeArgs &a) {
   case OpKind::Scale:
   case OpKind::Add: { // one input: a scale by 1 with the bias
     bool scale = layer.Kind == OpKind::Scale;
-    // FLOAT16 in float chunks (Layer::HalfViaFloat): the float scratch and
-    // its pixels instead of the vector tile.
-    std::string tile = a.vtile, px = a.tilePx;
-    if (layer.HalfViaFloat) {
-      tile = "fchunk" + str(a.index);
-      px = str(GroupPlan::halfViaFloatPixels(p.sliceChannels(n, layer.Output)));
+    std::string alpha = scale ? a.alpha : "nullptr";
+    std::string ca = scale ? floatLit(layer.ConstA) : "1.0f";
+    std::string cb = floatLit(layer.ConstB);
+    if (!layer.HalfViaFloat) {
+      e.line(call("lg_scale",
+                  {a.out, in0, a.co, a.region, alpha, ca, a.bias, cb}));
+      break;
     }
-    e.line(call(layer.HalfViaFloat ? "lg_scale_half" : "lg_scale",
-                {a.out, in0, a.co, a.region, scale ? a.alpha : "nullptr",
-                 scale ? floatLit(layer.ConstA) : "1.0f", a.bias,
-                 floatLit(layer.ConstB), tile, px}));
+    // FLOAT16 in float chunks (Layer::HalfViaFloat): the float scratch and
+    // its pixels.
+    e.line(call("lg_scale_half",
+                {a.out, in0, a.co, a.region, alpha, ca, a.bias, cb,
+                 "fchunk" + str(a.index),
+                 str(GroupPlan::halfViaFloatPixels(
+                     p.sliceChannels(n, layer.Output)))}));
     break;
   }
   case OpKind::Lut:

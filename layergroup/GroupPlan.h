@@ -97,7 +97,7 @@ struct LmemBuffer {
   int Layer = -1;  ///< Weight/Scratch: layer index
   int Copy = 0;    ///< 0 or 1 for double-buffered group inputs/outputs
   int Part = 0;    ///< Weight: 0 weights (WRAM), 1 bias, 2 alpha (NRAM);
-                   ///< Scratch: 0 padded window tile, 1 vector tile,
+                   ///< Scratch: 0 padded window tile (1 unused),
                    ///< 2 state (CLIF's membrane potential, doubles),
                    ///< 3 float chunk (Layer::HalfViaFloat)
   int64_t Bytes = 0;
@@ -225,10 +225,6 @@ struct GroupPlan {
   std::vector<LmemBuffer> WramBuffers; ///< WRAM: convolution weights
   int64_t PeakBytes = 0;               ///< NRAM
   int64_t WramPeakBytes = 0;
-  /// Was the pixels per call of a replicated per-channel vector tile; the
-  /// device functions' tile arguments are unused since lg_chan_op is one
-  /// cycle operation (__bang_cycle_add), so it stays 1.
-  int TilePx = 1;
   double Cycles = 0; ///< estimated
   int64_t ReadBytes = 0, WriteBytes = 0; ///< GDRAM traffic (exact)
   int64_t WeightReadBytes = 0; ///< of ReadBytes: parameters (GDRAM2WRAM,

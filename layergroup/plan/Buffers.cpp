@@ -189,7 +189,7 @@ void placeParameters(GroupPass &pass, int l, int orderId) {
   }
 }
 
-/// Layer \p l's scratch tiles: the padded window tile, the vector tile,
+/// Layer \p l's scratch tiles: the padded window tile,
 /// a HalfViaFloat layer's float chunk.
 void placeScratch(GroupPass &pass, int l, int orderId) {
   const Layer &layer = pass.net.Layers[l];
