@@ -55,6 +55,13 @@ std::string maskStr(unsigned mask);
 /// "[2, 3, 4]".
 std::string shapeStr(const std::vector<int64_t> &shape);
 
+/// Flat indexes (C order of \p full's used dimensions) of the elements of
+/// the sub-box [pos, pos + size), in C order of the box: what an edge's
+/// Position/Size select (the reference executor's box copies and
+/// LayerGroup's views both read them here).
+std::vector<int64_t> boxIndexes(const Dims &full, const Dims &pos,
+                                const Dims &size);
+
 } // namespace bangc::graph
 
 #endif // BANGC_GRAPH_DIMS_H

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include <cassert>
 #include <cstring>
 
 using namespace llvm;
@@ -50,31 +51,18 @@ NpyArray valuesToNpy(const std::vector<double> &v,
 
 namespace {
 
-/// Copies the sub-box [Pos, Pos+Size) of a tensor of shape \p full (all in
-/// the used dims of a Dims) to or from a dense tensor of shape Size.
+/// Copies the sub-box [pos, pos + size) of a tensor of shape \p full (all
+/// in the used dims of a Dims) to or from a dense tensor of shape size.
 void copyBox(const Dims &full, const Dims &pos, const Dims &size,
              std::vector<double> &big, std::vector<double> &small,
              bool toSmall) {
-  std::vector<int64_t> f = full.present(), p = pos.present(),
-                       s = size.present();
-  size_t rank = f.size();
-  std::vector<int64_t> stride(rank, 1);
-  for (int i = int(rank) - 2; i >= 0; --i)
-    stride[i] = stride[i + 1] * f[i + 1];
-  std::vector<int64_t> idx(rank, 0);
-  for (size_t k = 0; k < small.size(); ++k) {
-    int64_t off = 0;
-    for (size_t d = 0; d < rank; ++d)
-      off += (p[d] + idx[d]) * stride[d];
+  std::vector<int64_t> at = boxIndexes(full, pos, size);
+  assert(at.size() == small.size() && "the dense tensor is the box's size");
+  for (size_t k = 0; k < at.size(); ++k) {
     if (toSmall)
-      small[k] = big[off];
+      small[k] = big[at[k]];
     else
-      big[off] = small[k];
-    for (int d = int(rank) - 1; d >= 0; --d) {
-      if (++idx[d] < s[d])
-        break;
-      idx[d] = 0;
-    }
+      big[at[k]] = small[k];
   }
 }
 

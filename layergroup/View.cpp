@@ -24,32 +24,6 @@ namespace bangc::lg {
 
 namespace {
 
-/// Flat indexes (C order of \p full's used dimensions) of the elements of
-/// the sub-box [pos, pos + size), in C order of the box: the elements the
-/// reference executor's copyBox moves.
-std::vector<int64_t> boxIndexes(const Dims &full, const Dims &pos,
-                                const Dims &size) {
-  std::vector<int64_t> f = full.present(), p = pos.present(),
-                       s = size.present();
-  size_t rank = f.size();
-  std::vector<int64_t> stride(rank, 1);
-  for (int i = int(rank) - 2; i >= 0; --i)
-    stride[i] = stride[i + 1] * f[i + 1];
-  std::vector<int64_t> out(size_t(size.volume()));
-  std::vector<int64_t> idx(rank, 0);
-  for (int64_t &o : out) {
-    o = 0;
-    for (size_t d = 0; d < rank; ++d)
-      o += (p[d] + idx[d]) * stride[d];
-    for (int d = int(rank) - 1; d >= 0; --d) {
-      if (++idx[d] < s[d])
-        break;
-      idx[d] = 0;
-    }
-  }
-  return out;
-}
-
 Error viewError(const std::string &msg) {
   return createStringError(inconvertibleErrorCode(), msg);
 }
