@@ -743,6 +743,14 @@ void KernelWriter::computeFloat(const ComputeArgs &a) {
   case OpKind::MaxPool:
   case OpKind::MinPool:
   case OpKind::SumPool:
+    if (layer.HalfViaFloat) { // exact in float parts, the scratch's
+      e.line(call("lg_sum_pool_half",
+                  {a.out, in0, a.co, str(a.in.H), str(a.in.W), a.region,
+                   str(layer.KY), str(layer.KX), str(layer.SY), str(layer.SX),
+                   str(layer.PU), str(layer.PL), a.bias,
+                   floatLit(layer.ConstB), a.tile, "fchunk" + str(a.index)}));
+      break;
+    }
     e.line(call("lg_pool",
                 {a.out, in0, a.co, str(a.in.H), str(a.in.W), a.region,
                  str(layer.KY), str(layer.KX), str(layer.SY), str(layer.SX),

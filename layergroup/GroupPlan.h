@@ -301,6 +301,13 @@ struct GroupPlan {
   static int64_t halfViaFloatPixels(int64_t channels) {
     return channels >= 2048 ? 1 : 2048 / channels;
   }
+  /// Floats of a HalfViaFloat CAVG's scratch (lg_sum_pool_half): two of
+  /// its window tile (\p tileElems elements), five of its output slice
+  /// (\p outElems) and three of its \p channels (the bias' parts).
+  static int64_t halfSumPoolFloats(int64_t tileElems, int64_t outElems,
+                                   int64_t channels) {
+    return 2 * tileElems + 5 * outElems + 3 * channels;
+  }
   /// The largest per-channel vector (bias, alpha) in bytes: WRAM stages
   /// them in the prologue, so it must hold the largest.
   int64_t maxVectorBytes(const Net &n) const;

@@ -701,6 +701,16 @@ Error NetBuilder::setFloatPrecision(const tir::TaskBlock &b,
     l.HalfViaFloat = true;
     return Error::success();
   }
+  // A window sum of halves (and the bias) is exact in double; in three
+  // float parts it is exact too for at most HalfSumMaxTerms terms, and
+  // their TwoSum rounds it to float once (lg_sum_pool_half).
+  bool sumBias = !l.Bias.empty() || l.ConstB != 0;
+  if (sameType && p == tir::FLOAT16 && l.Kind == OpKind::SumPool &&
+      fitsHalf(l.Bias) && fitsHalf(consts) &&
+      l.KY * l.KX + (sumBias ? 1 : 0) <= HalfSumMaxTerms) {
+    l.HalfViaFloat = true;
+    return Error::success();
+  }
   l.Integer = true;
   l.RealMath = true;
   if (l.Kind == OpKind::Add && ins.size() > 2)

@@ -140,7 +140,9 @@ struct Layer {
   /// A FLOAT16 CVS, CAX or one-input CADD whose alpha and bias are exact in
   /// half: the vector unit computes it in float, one product (exact: two
   /// 11-bit significands) and one sum, then rounds to half, which is the
-  /// reference's value (docs/layergroup.md "Precisions").
+  /// reference's value (docs/layergroup.md "Precisions"). A FLOAT16 CAVG
+  /// of at most HalfSumMaxTerms terms (taps and bias): the exact sum in
+  /// three float parts, rounded to float once, then to half.
   bool HalfViaFloat = false;
 
   bool windowed() const {
@@ -152,6 +154,10 @@ struct Layer {
   int64_t keffY() const { return (KY - 1) * DY + 1; }
   int64_t keffX() const { return (KX - 1) * DX + 1; }
 };
+
+/// The most halves (window taps and the bias) a HalfViaFloat CAVG sums:
+/// their parts' float sums stay exact (64 x 65504 < 2^22 in steps of 2^-2).
+constexpr int64_t HalfSumMaxTerms = 64;
 
 struct Net {
   std::string Name;

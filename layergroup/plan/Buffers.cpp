@@ -209,9 +209,14 @@ void placeScratch(GroupPass &pass, int l, int orderId) {
   }
   if (layer.HalfViaFloat) {
     int64_t c = p.sliceChannels(pass.net, t);
-    LmemBuffer b = buffer(LmemBuffer::Scratch, layer.Name + ".f",
-                          (GroupPlan::halfViaFloatPixels(c) + 2) * c * 4, step,
-                          step, orderId);
+    int64_t floats = (GroupPlan::halfViaFloatPixels(c) + 2) * c;
+    if (layer.Kind == OpKind::SumPool)
+      floats = GroupPlan::halfSumPoolFloats(
+          tileRows(layer, pass.rowsCap(t)) * tileCols(layer, pass.colsCap(t)) *
+              c,
+          pass.rowsCap(t) * pass.colsCap(t) * c, c);
+    LmemBuffer b = buffer(LmemBuffer::Scratch, layer.Name + ".f", floats * 4,
+                          step, step, orderId);
     b.Layer = l, b.Part = 3;
     p.Buffers.push_back(b);
   }

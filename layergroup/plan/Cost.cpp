@@ -117,8 +117,14 @@ double poolCycles(const GroupPass &pass, const Layer &l,
   int64_t r = tileRows(l, s.outRows), p = tileCols(l, s.outCols);
   if (s.tile)
     c += tileCycles(m, r, p, ft, std::min(r, in.H), s.inCols, in.elemBytes());
-  c += m.vec(BANG_OP_REDUCE, double(px * ft * l.KY * l.KX)) +
-       m.scalar(ScalarPerCall);
+  double taps = double(px * ft * l.KY * l.KX);
+  c += m.vec(BANG_OP_REDUCE, taps) + m.scalar(ScalarPerCall);
+  if (l.HalfViaFloat) // lg_sum_pool_half: two more sums, 7 passes over
+    // the float tile, 10 over the output, about 20 calls
+    c += 2 * m.vec(BANG_OP_REDUCE, taps) +
+         m.vec(BANG_OP_ALU, 7.0 * double(r * p * ft)) +
+         m.vec(BANG_OP_ALU, 10.0 * double(px * ft)) +
+         m.scalar(20 * ScalarPerCall);
   if (!l.Bias.empty())
     c += chanOpCycles(m, px, ft, in.elemBytes());
   return c;

@@ -151,7 +151,8 @@ TEST(Float16, ScalesOnTheVectorUnitEqualTheReferenceExactly) {
 // A lone global average (CAVG over the whole 7x7 image, then CVS by 1/49,
 // as ResNet's head) is planned in channel slices, one per core, each
 // loading its channels of the input (GroupPlan::SlicedInputs): FLOAT16 in
-// the scalar loops, FLOAT32 on the vector unit, both equal to the
+// three exact float parts, FLOAT32 in float, both on the vector unit and
+// equal to the
 // reference (FLOAT16 exactly; FLOAT32 as it was on one core: the same
 // per-channel sums in the same order).
 void globalAverageOnEveryCore(taskir::Precision Prec) {
@@ -189,6 +190,74 @@ TEST(Float16, GlobalAverageOnEveryCore) {
 
 TEST(Float32, GlobalAverageOnEveryCore) {
   globalAverageOnEveryCore(taskir::FLOAT32);
+}
+
+TEST(Float16, SumPoolsOnTheVectorUnitEqualTheReferenceExactly) {
+  // A FLOAT16 CAVG of at most HalfSumMaxTerms terms sums in three float
+  // parts on the vector unit (Layer::HalfViaFloat, lg_sum_pool_half); more
+  // terms take the scalar loops. The values mix half's extremes (65504,
+  // subnormals) so that a plain float sum rounds where the reference's
+  // double sum does not; the first 2x2 window of channel 0 holds 1, 2^-11,
+  // 2^-24, 2^-24: exactly 1 + 2^-11 + 2^-23, half 1 + 2^-10, where a float
+  // sum in that order drops both 2^-24 and ties to 1.
+  const double Picks[] = {65504,
+                          -65504,
+                          1,
+                          std::ldexp(1.0, -11),
+                          std::ldexp(1.0, -24),
+                          -std::ldexp(1.0, -24),
+                          2048,
+                          1 + std::ldexp(1.0, -10),
+                          -3 * std::ldexp(1.0, -24),
+                          0.0999755859375,
+                          std::ldexp(1.0, -14) * 1.5,
+                          -1023.5};
+  const int64_t H = 8, W = 8, C = 16;
+  std::vector<double> X(H * W * C);
+  uint64_t S = 5;
+  for (double &V : X) {
+    S = S * 6364136223846793005ull + 1442695040888963407ull;
+    V = Picks[(S >> 33) % (sizeof(Picks) / sizeof(Picks[0]))];
+  }
+  X[0] = 1, X[C] = std::ldexp(1.0, -11);
+  X[W * C] = X[W * C + C] = std::ldexp(1.0, -24);
+  struct Case {
+    graph::Window Win;
+    double ConstB;
+    bool ViaFloat;
+  };
+  const Case Cases[] = {
+      {{2, 2, 0, 1}, 0, true},
+      {{2, 2, 0, 1}, 3 * std::ldexp(1.0, -24), true}, // the bias a term
+      {{3, 1, 1, 1}, -0.5, true},                     // padded: a tile
+      {{8, 1, 0, 1}, 0, true},                        // 64 terms
+      {{8, 1, 0, 1}, 1, false},                       // 65 terms: scalar
+      {{5, 3, 2, 1}, 0, true}};
+  for (const Case &K : Cases) {
+    SCOPED_TRACE("window " + std::to_string(K.Win.K) + " stride " +
+                 std::to_string(K.Win.Stride) + " pad " +
+                 std::to_string(K.Win.Pad) + " CONST_B " +
+                 std::to_string(K.ConstB));
+    graph::GraphBuilder GB;
+    int64_t In = GB.input("x", taskir::FLOAT16, H, W, C);
+    int64_t M = GB.sumPool(In, K.Win, "m");
+    if (K.ConstB != 0)
+      GB.setAttrFloat(M - 1, taskir::CONST_B, K.ConstB);
+    GB.output(M, "y");
+    auto G = GB.finish();
+    ASSERT_TRUE(bool(G)) << toString(G.takeError());
+    auto N = buildNet(*G);
+    ASSERT_TRUE(bool(N)) << toString(N.takeError());
+    for (const Layer &L : N->Layers)
+      if (L.Name == "m")
+        EXPECT_EQ(L.HalfViaFloat && !L.Integer, K.ViaFloat);
+    Outputs O = runBoth(*G, H, W, C, 1.0, X);
+    ASSERT_FALSE(O.Device.empty());
+    if (K.Win.K == 2 && K.ConstB == 0)
+      EXPECT_EQ(O.Reference[0], 1 + std::ldexp(1.0, -10));
+    for (size_t I = 0; I < O.Device.size(); ++I)
+      EXPECT_EQ(O.Device[I], O.Reference[I]) << "element " << I;
+  }
 }
 
 TEST(Float16, StoresThroughFloatAsTheReference) {
