@@ -136,7 +136,8 @@ private:
   void itemLoop();
   void plainItem();
   void pipelinedItem();
-  void pipelinedTransfers();
+  void pipelinedLoads();
+  void pipelinedStores();
   void tilePiece();
   void drain();
 
@@ -945,9 +946,19 @@ void KernelWriter::plainItem() {
   }
 }
 
-// ts1 of a pipelined item: store the previous item's outputs, load the next
-// item's inputs (and its weight tile when its channel slice changes).
-void KernelWriter::pipelinedTransfers() {
+// ts1 of a pipelined item: load the next item's inputs (its slice in x_,
+// which the next item takes over instead of computing it again)...
+void KernelWriter::pipelinedLoads() {
+  auto load = e.block("if (item + 1 < end)", "load i+1");
+  e.line(sliceCall("item + 1", "x_"));
+  if (!p.inputsResident())
+    for (int t : g.Inputs)
+      tensorLoad(t, "cur ^ 1", "x_", true);
+}
+
+// ... and, after the compute is issued, store the previous item's outputs
+// and load a piece of the next weight tile when the channel slice changes.
+void KernelWriter::pipelinedStores() {
   {
     auto store = e.block("if (k > 0)", "store i-1");
     for (int t : g.Outputs)
@@ -1045,23 +1056,49 @@ void KernelWriter::pipelinedItem() {
                                      "tile" + str(first)}) +
              " // " + layer.Name + "'s window tile first");
     }
-    if (ts == 1)
-      pipelinedTransfers();
-    for (int l : p.Steps[ts].Compute)
-      compute(l);
+    if (ts == 1) {
+      // The next item's inputs first (their loads may zero padding rows on
+      // the vector unit, which must not wait for this item's convolution),
+      // then the compute, then what no item waits for: the previous item's
+      // stores, the next weight tile's piece and the bookkeeping, issued
+      // while the matrix unit runs (scalar code holds up the issue: after
+      // the __sync() it would delay the next item's compute).
+      pipelinedLoads();
+      for (int l : p.Steps[ts].Compute)
+        compute(l);
+      pipelinedStores();
+      e.line("p_n0 = n0; p_nb = nb; p_f0 = f0; p_ft = ft; p_hs = hs; "
+             "p_ws = ws;");
+      e.line("for (int s = 0; s < " + str(tensors()) +
+             "; ++s) { p_lo[s] = lo[s]; p_hi[s] = hi[s]; p_clo[s] = clo[s]; "
+             "p_chi[s] = chi[s]; }");
+    } else {
+      for (int l : p.Steps[ts].Compute)
+        compute(l);
+    }
     e.line("__sync();");
   }
-  e.line("p_n0 = n0; p_nb = nb; p_f0 = f0; p_ft = ft; p_hs = hs; p_ws = ws;");
-  e.line("for (int s = 0; s < " + str(tensors()) +
-         "; ++s) { p_lo[s] = lo[s]; p_hi[s] = hi[s]; p_clo[s] = clo[s]; "
-         "p_chi[s] = chi[s]; }");
 }
 
 void KernelWriter::itemLoop() {
   e.line("int k = 0;");
   auto loop = e.block("for (int item = begin; item < end; ++item, ++k)");
   e.line("const int cur = k & 1;");
-  e.line(sliceCall("item"));
+  if (p.pipelined()) {
+    // The previous item computed this one's slice (x_) for its loads.
+    e.line("if (k == 0)");
+    {
+      auto first = e.indent();
+      e.line(sliceCall("item"));
+    }
+    auto next = e.block("else");
+    e.line("n0 = x_n0; nb = x_nb; f0 = x_f0; ft = x_ft;");
+    e.line("for (int s = 0; s < " + str(tensors()) +
+           "; ++s) { lo[s] = x_lo[s]; hi[s] = x_hi[s]; clo[s] = x_clo[s]; "
+           "chi[s] = x_chi[s]; }");
+  } else {
+    e.line(sliceCall("item"));
+  }
   e.line("const int hs = (item / " + str(p.WSecs) + ") % " + str(p.HSecs) +
          ", ws = item % " + str(p.WSecs) + ";");
   e.line("(void)hs; (void)ws;");
