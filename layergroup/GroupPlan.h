@@ -134,6 +134,11 @@ struct Roofline {
   double Matrix = 0, Vector = 0, Gdram = 0; ///< cycles
   int64_t Macs = 0;                         ///< all images
   int64_t ReadBytes = 0, WriteBytes = 0;    ///< group-boundary GDRAM bytes
+  /// Of ReadBytes: the feature-map elements the group's layers need (each
+  /// once; a strided window skips rows and columns) and the parameters.
+  int64_t InputBytes = 0, ParamBytes = 0;
+  /// Feature-map bytes at the group-boundary minimum: inputs and outputs.
+  int64_t featureMapBytes() const { return InputBytes + WriteBytes; }
   double cycles() const { return std::max({Matrix, Vector, Gdram}); }
   /// "matrix", "vector" or "GDRAM": the resource that sets the floor.
   const char *bound() const {

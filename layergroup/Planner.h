@@ -105,6 +105,10 @@ bool channelSliceable(const Net &n, const GroupInfo &g);
 Roofline groupFloor(const Net &n, const bangsim::DeviceSpec &spec,
                     int64_t batch, const GroupInfo &g);
 
+/// The elements of group input \p t that \p g's layers read (each once):
+/// all of them, except the rows and columns a strided window skips.
+int64_t neededInputElements(const Net &n, const GroupInfo &g, int t);
+
 /// Options of the search.
 struct PlanOptions {
   bool LayerByLayer = false; ///< every layer its own group

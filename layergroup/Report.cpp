@@ -74,6 +74,31 @@ template <typename Run> void addSimulated(json::Object &o, const Run &r) {
   o["gdram_activation_bytes"] = r.ReadBytes + r.WriteBytes - r.WeightReadBytes;
 }
 
+/// Feature-map bytes: all GDRAM bytes but the parameters' (weights and
+/// per-channel vectors, which travel GDRAM2WRAM or are staged in SRAM).
+template <typename Bytes> int64_t featureMaps(const Bytes &b) {
+  return b.ReadBytes + b.WriteBytes - b.WeightReadBytes;
+}
+
+/// The group-boundary minimum of the feature-map bytes of a plan's groups.
+int64_t featureMapMin(const NetPlan &p) {
+  int64_t sum = 0;
+  for (const GroupPlan &g : p.Groups)
+    sum += g.Floor.featureMapBytes();
+  return sum;
+}
+
+/// The simulated feature-map bytes against the group-boundary minimum.
+void addFeatureMaps(json::Object &o, int64_t estimated, int64_t minimum,
+                    const int64_t *simulated) {
+  o["estimated_feature_map_bytes"] = estimated;
+  o["feature_map_min_bytes"] = minimum;
+  if (simulated) {
+    o["feature_map_bytes"] = *simulated;
+    o["feature_map_excess_bytes"] = *simulated - minimum;
+  }
+}
+
 json::Object floorJson(const Roofline &f) {
   return json::Object{{"cycles", f.cycles()},
                       {"bound", f.bound()},
@@ -82,7 +107,9 @@ json::Object floorJson(const Roofline &f) {
                       {"gdram_cycles", f.Gdram},
                       {"macs", f.Macs},
                       {"gdram_read_bytes", f.ReadBytes},
-                      {"gdram_write_bytes", f.WriteBytes}};
+                      {"gdram_write_bytes", f.WriteBytes},
+                      {"feature_map_read_bytes", f.InputBytes},
+                      {"param_bytes", f.ParamBytes}};
 }
 
 /// Simulated cycles over the floor, 0 without a floor.
@@ -118,6 +145,9 @@ json::Object groupJson(const Net &n, const GroupPlan &g, const GroupRun *r) {
                  {"estimated_gdram_weight_bytes", g.WeightReadBytes},
                  {"floor", floorJson(g.Floor)},
                  {"floor_cycles", g.Floor.cycles()}};
+  int64_t simulated = r ? featureMaps(*r) : 0;
+  addFeatureMaps(o, featureMaps(g), g.Floor.featureMapBytes(),
+                 r ? &simulated : nullptr);
   if (r) {
     addSimulated(o, *r);
     o["simulated_over_floor"] = overFloor(r->Cycles, g.Floor.cycles());
@@ -179,6 +209,24 @@ std::string floorSummary(const char *what, const NetPlan &p,
   return s;
 }
 
+std::string featureMapSummary(const char *what, const NetPlan &p,
+                              const RunResult &r) {
+  int64_t sim = featureMaps(r), min = featureMapMin(p);
+  std::string s = fmt::format(
+      "{}: feature maps {} GDRAM bytes, group-boundary minimum {} (excess "
+      "{})\n",
+      what, sim, min, sim - min);
+  for (size_t i = 0; i < p.Groups.size() && i < r.Groups.size(); ++i) {
+    int64_t gs = featureMaps(r.Groups[i]);
+    int64_t gm = p.Groups[i].Floor.featureMapBytes();
+    if (gs != gm)
+      s += fmt::format("  group {}: feature maps {} bytes, minimum {} "
+                       "(excess {})\n",
+                       i, gs, gm, gs - gm);
+  }
+  return s;
+}
+
 json::Object runJson(const Net &n, const NetPlan &p, const RunResult *r) {
   json::Array groups;
   for (size_t i = 0; i < p.Groups.size(); ++i)
@@ -196,6 +244,8 @@ json::Object runJson(const Net &n, const NetPlan &p, const RunResult *r) {
   // weights there), feature maps GDRAM<->NRAM (or GDRAM2SRAM in a group
   // that stages its inputs): the simulator's per-direction counters of each
   // group split the total exactly.
+  int64_t simulated = r ? featureMaps(*r) : 0;
+  addFeatureMaps(o, featureMaps(p), featureMapMin(p), r ? &simulated : nullptr);
   if (r) {
     addSimulated(o, *r);
     o["cycles_over_floor"] = overFloor(r->Cycles, p.FloorCycles);

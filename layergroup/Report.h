@@ -30,6 +30,13 @@ std::string runSummary(const char *what, const RunResult &r);
 std::string floorSummary(const char *what, const NetPlan &p,
                          const RunResult &r);
 
+/// "grouped: feature maps B GDRAM bytes, group-boundary minimum M (excess
+/// E)" and a line per group above (or below) its minimum: the simulated
+/// GDRAM bytes other than parameters against GroupPlan::Floor's inputs
+/// (each element its layers read, once) and outputs.
+std::string featureMapSummary(const char *what, const NetPlan &p,
+                              const RunResult &r);
+
 /// The plan's groups, estimates and search, with the simulated figures of
 /// \p r if given.
 llvm::json::Object runJson(const Net &n, const NetPlan &p, const RunResult *r);

@@ -313,7 +313,8 @@ std::optional<int> LayerGroupRun::planAndRun() {
     return graphFailure(toString(r.takeError()));
   grouped = std::move(*r);
   llvm::outs() << runSummary("grouped", *grouped)
-               << floorSummary("grouped", *plan, *grouped);
+               << floorSummary("grouped", *plan, *grouped)
+               << featureMapSummary("grouped", *plan, *grouped);
   return writeSvg();
 }
 

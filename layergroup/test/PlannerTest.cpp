@@ -258,6 +258,33 @@ TEST(Roofline, FloorOfASmallGroupByHand) {
   EXPECT_GT(P->Cycles, P->FloorCycles);
 }
 
+TEST(Roofline, FeatureMapMinimumIsTheElementsTheGroupReads) {
+  // downsampleBlock: r1 is 8 x 24 x 20 fp32. The 1x1/2 downsample alone
+  // reads its even rows and even columns: 8 x 12 x 10 x 4 = 3840 bytes; its
+  // output 8 x 12 x 10 is written once: 3840 more.
+  Net N = downsampleBlock();
+  int Ds = 0;
+  for (size_t l = 0; l < N.Layers.size(); ++l)
+    if (N.Layers[l].Name == "ds")
+      Ds = int(l);
+  Roofline F = groupFloor(N, spec(), 1, groupInfo(N, Ds, Ds));
+  EXPECT_EQ(F.InputBytes, 3840);
+  EXPECT_EQ(F.ParamBytes, (8 * 8 + 8) * 4); // weights and bias, once
+  EXPECT_EQ(F.ReadBytes, F.InputBytes + F.ParamBytes);
+  EXPECT_EQ(F.featureMapBytes(), 3840 + 3840);
+  // A 3x3 pad 1 convolution reads every element of its input: 4 x 24 x 20.
+  Roofline C1 = groupFloor(N, spec(), 2, groupInfo(N, 0, 0));
+  EXPECT_EQ(C1.InputBytes, 2 * 4 * 24 * 20 * 4);
+  // Planned, no group's feature maps go below its minimum.
+  for (const Net &Net : {downsampleBlock(), vggLike(32)}) {
+    auto P = planNet(Net, spec(), 1, PlanOptions{});
+    ASSERT_TRUE(bool(P)) << toString(P.takeError());
+    for (const GroupPlan &G : P->Groups)
+      EXPECT_GE(G.ReadBytes + G.WriteBytes - G.WeightReadBytes,
+                G.Floor.featureMapBytes());
+  }
+}
+
 // --- Backward-W and W slices
 // ---------------------------------------------------
 
