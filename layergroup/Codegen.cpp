@@ -906,16 +906,36 @@ void KernelWriter::phaseStart() {
     e.line("__sync_all(); // every core is done with the previous images");
   }
   e.line("const int s_n0 = ph * " + images + ";");
-  for (int t : g.Inputs)
-    e.line(call(
-        "lg_stage_sram_all",
-        {sramPtr(n.Tensors[t].Type, sramOff.at(t)),
-         "g_t" + str(t) + " + (long)s_n0 * " + str(n.Tensors[t].elements()),
-         str(p.SramImages * n.Tensors[t].elements()) + "L"}));
-  e.line("__sync_all();");
   e.line("const int begin = ph * " + phaseItems + " + taskId * " + phaseItems +
          " / taskDim, end = ph * " + phaseItems + " + (taskId + 1) * " +
          phaseItems + " / taskDim;");
+  auto stage = [&](const std::string &fn, bool withSrc) {
+    for (int t : g.Inputs) {
+      std::string dst = sramPtr(n.Tensors[t].Type, sramOff.at(t));
+      std::string count = str(p.SramImages * n.Tensors[t].elements()) + "L";
+      std::string src =
+          "g_t" + str(t) + " + (long)s_n0 * " + str(n.Tensors[t].elements());
+      e.line(withSrc ? call(fn, {dst, src, count}) : call(fn, {dst, count}));
+    }
+  };
+  if (p.pipelined() && p.weightTiles()) {
+    // The first item's weight tile queues on the IO-DMA pipe behind this
+    // core's share of the inputs and loads while the Move-DMA pipe sends
+    // the share to the other clusters (the barrier waits for both).
+    stage("lg_stage_sram_all_read", true);
+    {
+      auto first = e.block("if (begin < end)",
+                           "the first item's weight tile, meanwhile");
+      e.line(sliceCall("begin"));
+      auto changed = e.block("if (f0 != wf)");
+      weightLoad(g.First, "wcur", "f0", "ft", true);
+      e.line("wf = f0;");
+    }
+    stage("lg_stage_sram_all_send", false);
+  } else {
+    stage("lg_stage_sram_all", true);
+  }
+  e.line("__sync_all();");
   if (p.inputsResident())
     residentInputs();
 }

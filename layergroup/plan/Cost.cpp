@@ -268,16 +268,26 @@ double prologueCycles(const GroupPass &pass, const Traffic &traffic) {
 }
 
 /// A pipelined global group's core loads a weight tile that the first item
-/// of a phase needs before that item (unhidden) and loads each later one in
-/// pieces, one in ts1 of each item of the channel slice before it (of this
-/// phase), beside that item's loads and stores (\p moved: the fill and
-/// drain DMA moved into ts1). The busiest core counts.
+/// of a phase needs before that item and loads each later one in pieces,
+/// one in ts1 of each item of the channel slice before it (of this phase),
+/// beside that item's loads and stores (\p moved: the fill and drain DMA
+/// moved into ts1). A phase staged once per chip queues the first tile
+/// behind its share of the inputs, while it sends the share to the other
+/// clusters (Codegen's phaseStart): only the rest of the load shows. The
+/// busiest core counts.
 double tileLoadCycles(const GroupPass &pass, double moved) {
   const GroupPlan &p = pass.plan;
   if (!p.pipelined() || !p.global())
     return 0;
   int l = pass.group.First;
   double load = pass.weightLoadCycles(l);
+  double first = load;
+  if (p.phased()) { // beside the sends of this core's share of a phase
+    double share = double(pass.inputBytes / p.Batch * p.SramImages) /
+                   pass.spec.numCores();
+    double sends = (pass.spec.clusters - 1) * pass.cost.dma(share, false);
+    first = std::max(0.0, load - sends);
+  }
   double bytes =
       double(weightElems(pass.net, pass.net.Layers[l],
                          p.weightTileChannels(pass.net, l)) *
@@ -299,7 +309,7 @@ double tileLoadCycles(const GroupPass &pass, double moved) {
         int fi = p.itemF(it);
         if (fi == prev)
           continue;
-        own += it == p.itemBegin(c, ph) ? load : pieces(run);
+        own += it == p.itemBegin(c, ph) ? first : pieces(run);
         prev = fi, run = 0;
       }
     }
