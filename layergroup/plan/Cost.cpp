@@ -82,12 +82,20 @@ double chanOpCycles(const CostModel &m, int64_t px, int64_t c, int64_t eb) {
   return m.vec(BANG_OP_ALU, double(px * c), eb) + m.scalar(ScalarPerCall);
 }
 
-/// Cycles of filling a window tile of \p r x \p p pixels and copying the
-/// real rows in.
+/// Cycles of filling the padding of a window tile of \p r x \p p pixels
+/// (lg_fill_border: the rows beyond the \p rows real ones in one write, the
+/// columns beyond the \p w real ones a write per row) and copying the real
+/// rows in.
 double tileCycles(const CostModel &m, int64_t r, int64_t p, int64_t c,
                   int64_t rows, int64_t w, int64_t eb) {
-  return m.vec(BANG_OP_MOVE, double(r * p * c), eb) +
-         m.dma(double(rows * w * c * eb), false);
+  double fill = 0;
+  if (r > rows)
+    fill += m.vec(BANG_OP_MOVE, double((r - rows) * p * c), eb) +
+            m.scalar(ScalarPerCall);
+  if (p > w)
+    fill += double(rows) * (m.vec(BANG_OP_MOVE, double((p - w) * c), eb) +
+                            m.scalar(ScalarPerCall));
+  return fill + m.dma(double(rows * w * c * eb), false);
 }
 
 /// Cycles of filling and copying the window tile of convolution \p l for
