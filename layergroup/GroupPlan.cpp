@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "layergroup/GroupPlan.h"
 
+#include "support/Parallel.h"
+
 #include <algorithm>
 
 namespace bangc::lg {
@@ -68,16 +70,21 @@ std::vector<double> GroupPlan::packWeights(const Net &n, int l) const {
   int64_t tileF = weightTileChannels(n, l);
   int64_t kx = layer.KX, ky = layer.KY;
   std::vector<double> hwio(layer.Weight.size());
-  for (int64_t f0 = 0; f0 < channels; f0 += tileF) {
-    int64_t ft = std::min(tileF, channels - f0);
-    double *block = hwio.data() + f0 * inChannels * ky * kx;
-    for (int64_t f = 0; f < ft; ++f)
+  // Output channel by output channel, on every host thread (each writes
+  // its own elements).
+  parallelFor(channels, 16, [&](int64_t fb, int64_t fe) {
+    for (int64_t f = fb; f < fe; ++f) {
+      int64_t f0 = f / tileF * tileF;
+      int64_t ft = std::min(tileF, channels - f0);
+      double *block = hwio.data() + f0 * inChannels * ky * kx;
+      const double *src = layer.Weight.data() + f * inChannels * ky * kx;
       for (int64_t c = 0; c < inChannels; ++c)
         for (int64_t y = 0; y < ky; ++y)
           for (int64_t x = 0; x < kx; ++x)
-            block[((y * kx + x) * inChannels + c) * ft + f] =
-                layer.Weight[(((f0 + f) * inChannels + c) * ky + y) * kx + x];
-  }
+            block[((y * kx + x) * inChannels + c) * ft + (f - f0)] =
+                src[(c * ky + y) * kx + x];
+    }
+  });
   return hwio;
 }
 

@@ -1,0 +1,53 @@
+//===- Parallel.cpp - Host work split over the host's cores ---------------===//
+#include "support/Parallel.h"
+
+#include <algorithm>
+#include <cstring>
+#include <sys/mman.h>
+#include <thread>
+
+namespace bangc {
+
+unsigned hostThreads() {
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+void parallelFor(int64_t n, int64_t grain,
+                 llvm::function_ref<void(int64_t, int64_t)> fn,
+                 unsigned threads) {
+  if (n <= 0)
+    return;
+  grain = std::max<int64_t>(1, grain);
+  int64_t parts =
+      std::min<int64_t>(threads ? threads : hostThreads(), n / grain);
+  if (parts <= 1) {
+    fn(0, n);
+    return;
+  }
+  // Equal contiguous ranges: part t is [n*t/parts, n*(t+1)/parts).
+  auto range = [&](int64_t t) { return n / parts * t + n % parts * t / parts; };
+  std::vector<std::thread> pool;
+  pool.reserve(size_t(parts - 1));
+  for (int64_t t = 1; t < parts; ++t)
+    pool.emplace_back([&, t] { fn(range(t), range(t + 1)); });
+  fn(0, range(1));
+  for (std::thread &t : pool)
+    t.join();
+}
+
+void adviseHugePages(void *p, size_t bytes) {
+  constexpr uintptr_t Huge = uintptr_t(2) << 20;
+  uintptr_t begin = (reinterpret_cast<uintptr_t>(p) + Huge - 1) & ~(Huge - 1);
+  uintptr_t end = (reinterpret_cast<uintptr_t>(p) + bytes) & ~(Huge - 1);
+  if (end > begin)
+    madvise(reinterpret_cast<void *>(begin), end - begin, MADV_HUGEPAGE);
+}
+
+void parallelZero(void *p, size_t bytes) {
+  char *base = static_cast<char *>(p);
+  parallelFor(int64_t(bytes), int64_t(4) << 20, [&](int64_t b, int64_t e) {
+    std::memset(base + b, 0, size_t(e - b));
+  });
+}
+
+} // namespace bangc
