@@ -363,6 +363,9 @@ void KernelWriter::signature() {
     for (int s : n.viewSources(t)) // a view: the tensors it reads
       param(fmt::format("const {} *g_t{}_{}", ctype(t), t, s),
             {KernelParamRef::Tensor, s});
+    if (n.Tensors[t].gathered()) // and its index table
+      param(fmt::format("const int *g_v{}", t),
+            {KernelParamRef::ViewTable, t});
   }
   for (int t : g.Outputs)
     param(fmt::format("{} *g_t{}", ctype(t), t), {KernelParamRef::Tensor, t});
@@ -446,12 +449,21 @@ void KernelWriter::bufferPointers() {
                          key.first, b->Offset));
       continue;
     }
+    if (key.second == 4) { // a gathered view's indexes, then its window
+      int t = b->Tensor;
+      int64_t tab = GroupPlan::gatherTableBytes(n, t, p.H.RowsCap[g.slot(t)],
+                                                p.W.RowsCap[g.slot(t)]);
+      e.line(fmt::format("int *const gtab{} = (int *)(lg_nram + {});", t,
+                         b->Offset));
+      fixed("gwin" + str(t), b->Offset + tab, t);
+      continue;
+    }
     if (key.second == 2) { // CLIF's membrane potentials, kept across items
       e.line(fmt::format("double *const v{} = (double *)(lg_nram + {});",
                          key.first, b->Offset));
       continue;
     }
-    assert(key.second == 0 && "scratch parts are 0 (tile), 2 and 3");
+    assert(key.second == 0 && "scratch parts are 0 (tile), 2, 3 and 4");
     fixed("tile" + str(key.first), b->Offset, n.Layers[key.first].Inputs[0]);
   }
 }
@@ -496,6 +508,21 @@ void KernelWriter::tensorLoad(int t, const std::string &buf,
     return;
   }
   int s = g.slot(t);
+  if (tensor.gathered()) {
+    // Its source's span and the item's indexes into the view's scratch,
+    // then gathered element by element (lg_gather_view).
+    const ViewPiece &v = tensor.View.front();
+    e.line(call("lg_gather_view",
+                {dst, "g_t" + str(t) + "_" + str(v.Source), "g_v" + str(t),
+                 "gtab" + str(t), "gwin" + str(t), n0, pfx + "nb",
+                 str(tensor.C), str(tensor.H), str(tensor.W),
+                 pfx + "lo[" + slot + "]", pfx + "hi[" + slot + "]",
+                 pfx + "clo[" + slot + "]", pfx + "chi[" + slot + "]",
+                 str(p.H.RowsCap[s]), str(p.W.RowsCap[s]),
+                 str(n.Tensors[v.Source].elements()) + "L"}) +
+           " // gather " + tensor.Name + " from " + n.Tensors[v.Source].Name);
+    return;
+  }
   if (tensor.isView()) {
     // A box of a source per strided copy (lg_load_view), the source's
     // images at its own pitch; boxes of zeros by zeroing the slice first.

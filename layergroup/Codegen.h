@@ -11,8 +11,9 @@ namespace bangc::lg {
 
 /// One kernel parameter, in order.
 struct KernelParamRef {
-  enum Kind { Tensor, Weight, Bias, Alpha } K;
-  int Index; ///< tensor or layer index
+  /// ViewTable: a gathered view's index table (Tensor::Gather, int32).
+  enum Kind { Tensor, Weight, Bias, Alpha, ViewTable } K;
+  int Index; ///< tensor (Tensor, ViewTable) or layer index
 };
 
 struct GroupKernel {

@@ -38,6 +38,23 @@ int64_t GroupPlan::maxVectorBytes(const Net &n) const {
   return max;
 }
 
+int64_t GroupPlan::gatherTableBytes(const Net &n, int t, int64_t rowsCap,
+                                    int64_t colsCap) {
+  int64_t entries =
+      std::max(rowsCap * colsCap * n.Tensors[t].C, 2 * rowsCap);
+  return (entries * 4 + 63) / 64 * 64;
+}
+
+int64_t GroupPlan::gatherScratchBytes(const Net &n, int t) const {
+  const Tensor &v = n.Tensors[t];
+  int s = Info.slot(t);
+  int64_t window = 0;
+  for (const auto &rows : H.Rows)
+    window = std::max(window, v.gatherWindow(rows[s].Lo, rows[s].Hi));
+  return gatherTableBytes(n, t, H.RowsCap[s], W.RowsCap[s]) +
+         (window + 1) * v.elemBytes(); // win[0]: the zeros' element
+}
+
 bool GroupPlan::stateful(const Net &n) const {
   for (int l : Info.Layers)
     if (n.Layers[l].stateful())

@@ -99,7 +99,9 @@ struct LmemBuffer {
   int Part = 0;    ///< Weight: 0 weights (WRAM), 1 bias, 2 alpha (NRAM);
                    ///< Scratch: 0 padded window tile (1 unused),
                    ///< 2 state (CLIF's membrane potential, doubles),
-                   ///< 3 float chunk (Layer::HalfViaFloat)
+                   ///< 3 float chunk (Layer::HalfViaFloat), 4 a gathered
+                   ///< view's table and window (Layer and Tensor: the
+                   ///< view)
   int64_t Bytes = 0;
   int Start = 0, End = 0;
   int Order = 0; ///< op order (id in breadth-first order)
@@ -313,6 +315,14 @@ struct GroupPlan {
                                    int64_t channels) {
     return 2 * tileElems + 5 * outElems + 3 * channels;
   }
+  /// A gathered view \p t's NRAM scratch (LmemBuffer Scratch Part 4,
+  /// lg_gather_view): the index table of a slice of \p rowsCap x
+  /// \p colsCap (int32, at least each row's two bounds; 64 B aligned),
+  /// then (gatherScratchBytes) a zero and the widest span of source
+  /// elements the rows of an item read.
+  static int64_t gatherTableBytes(const Net &n, int t, int64_t rowsCap,
+                                  int64_t colsCap);
+  int64_t gatherScratchBytes(const Net &n, int t) const;
   /// The largest per-channel vector (bias, alpha) in bytes: WRAM stages
   /// them in the prologue, so it must hold the largest.
   int64_t maxVectorBytes(const Net &n) const;

@@ -15,7 +15,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <map>
 #include <set>
@@ -213,6 +215,13 @@ int64_t Tensor::loadedElements(int64_t lo, int64_t hi, int64_t clo,
                                int64_t chi) const {
   if (!isView())
     return std::max<int64_t>(0, hi - lo) * std::max<int64_t>(0, chi - clo) * C;
+  if (gathered()) {
+    if (hi <= lo || chi <= clo)
+      return 0;
+    int64_t entries = (hi - lo) * (chi - clo) * C + 2 * (hi - lo);
+    assert(4 % elemBytes() == 0 && "table entries are whole elements");
+    return gatherWindow(lo, hi) + entries * (4 / elemBytes());
+  }
   int64_t n = 0;
   for (const ViewPiece &p : View) {
     int64_t a = std::max(lo, p.H0), b = std::min(hi, p.H1);
@@ -222,6 +231,15 @@ int64_t Tensor::loadedElements(int64_t lo, int64_t hi, int64_t clo,
     // (a repeated column is read once per view column: DW copies)
   }
   return n;
+}
+
+int64_t Tensor::gatherWindow(int64_t lo, int64_t hi) const {
+  int64_t a = INT64_MAX, b = 0;
+  for (int64_t r = lo; r < hi; ++r) {
+    a = std::min<int64_t>(a, GatherRowLo[size_t(r)]);
+    b = std::max<int64_t>(b, GatherRowHi[size_t(r)]);
+  }
+  return b > a ? b - a : 0;
 }
 
 std::vector<int> Net::viewSources(int t) const {
@@ -382,10 +400,14 @@ Expected<int> NetBuilder::addView(const tir::TaskBlock &b, int cluster) {
   std::string why;
   std::vector<ViewPiece> pieces =
       fitViewPieces(*map, h, w, c, MaxViewPieces, why);
-  if (pieces.empty())
+  // No few strided boxes express it: gathered in NRAM, from one source.
+  Tensor gather;
+  if (pieces.empty() && !gatherView(*map, h, w, c, gather, why))
     return unsupported(b, "an edge rearrangement that strided copies do not "
-                          "express: " +
+                          "express nor an NRAM gather takes: " +
                               why);
+  if (pieces.empty())
+    pieces = gather.View;
   // The element type of its sources (clusterViewMap checked that they
   // share one precision); the rest of a view's own.
   auto read = std::find_if(pieces.begin(), pieces.end(),
@@ -393,6 +415,9 @@ Expected<int> NetBuilder::addView(const tir::TaskBlock &b, int cluster) {
   if (read == pieces.end())
     return unsupported(b, "an input edge that reads nothing (all zeros)");
   Tensor t = n.Tensors[read->Source];
+  t.Gather = std::move(gather.Gather);
+  t.GatherRowLo = std::move(gather.GatherRowLo);
+  t.GatherRowHi = std::move(gather.GatherRowHi);
   t.Name = fmt::format("{}.in{}",
                        b.name().empty() ? fmt::format("b{}", b.id()) : b.name(),
                        cluster);
@@ -414,9 +439,6 @@ Error NetBuilder::addViewStorage(const tir::TaskBlock &b) {
   // unconverted: one tensor holds one type.
   if (g.inputPrecision(b.id(), 0) != b.precision())
     return unsupported(b, "a precision other than its source's");
-  if (b.type() == tir::SO && b.precision() != tir::FLOAT32)
-    return unsupported(b, "an SO whose edge rearranges or takes a sub-box "
-                          "other than FLOAT32 (its copy is FLOAT32 only)");
   Expected<int> t = addView(b, 0);
   if (!t)
     return t.takeError();
@@ -425,10 +447,20 @@ Error NetBuilder::addViewStorage(const tir::TaskBlock &b) {
     return Error::success();
   const Tensor &v = n.Tensors[*t];
   Layer copy;
-  copy.Kind = OpKind::Scale; // ConstA 1, ConstB 0: exact in float
+  copy.Kind = OpKind::Scale; // ConstA 1, ConstB 0
   copy.Name = Graph::ioName(b) + ".copy";
+  // Exact in every type: float on the vector unit; half through float
+  // (HalfViaFloat: 1 * x + 0 rounds nothing); integers in the 64-bit
+  // integer loop (x * 1 + 0, already in range: the saturation and an INT9
+  // or TERNARY clamp change nothing).
+  copy.HalfViaFloat = v.Type == DType::F16;
+  copy.Integer = v.Type != DType::F32 && v.Type != DType::F16;
+  DType type = v.Type;
+  Tensor::Narrow narrowed = v.Narrowed;
   int index = n.addLayer(std::move(copy), {*t}, v.C, v.H, v.W);
   int out = n.Layers[index].Output;
+  n.Tensors[out].Type = type;
+  n.Tensors[out].Narrowed = narrowed;
   storageTensor[b.id()] = out;
   n.markOutput(out, Graph::ioName(b), storageShape(b));
   return Error::success();

@@ -87,6 +87,15 @@ struct Tensor {
   /// load these boxes of their sources with strided DMA (docs/layergroup.md
   /// "Rearranging edges"). The pieces tile [H][W][C] exactly.
   std::vector<ViewPiece> View;
+  /// A gathered view (a map no MaxViewPieces strided boxes express:
+  /// SHUFFLE, SHEAR, AFFINE, ...): View is then one box of the whole view
+  /// naming its one source, and Gather gives per element ([H][W][C]) the
+  /// element of one image of the source it reads, or -1 (zero). The load
+  /// copies the source elements its rows span into NRAM and gathers them
+  /// there (lg_gather_view); GatherRowLo/Hi are each view row's span
+  /// [lo, hi) of source elements (lo > hi-1 for a row of zeros).
+  std::vector<int32_t> Gather;
+  std::vector<int32_t> GatherRowLo, GatherRowHi;
   /// Layers that read a view of this tensor: it must be in GDRAM for them.
   std::vector<int> ViewReaders;
   int64_t elements() const { return C * H * W; }
@@ -94,9 +103,15 @@ struct Tensor {
   int64_t bytes() const { return elements() * elemBytes(); }
   bool isOutput() const { return !OutputNames.empty(); }
   bool isView() const { return !View.empty(); }
+  bool gathered() const { return !Gather.empty(); }
+  /// A gathered view: the source elements of one image rows [lo, hi) span
+  /// (the window lg_gather_view copies), 0 when they read none.
+  int64_t gatherWindow(int64_t lo, int64_t hi) const;
   /// Elements of one image that a load of rows [lo, hi) x columns [clo,
   /// chi), all channels, reads from GDRAM: all of them, or, for a view,
-  /// those of its boxes that are not zero fill (a repeated row once).
+  /// those of its boxes that are not zero fill (a repeated row once); a
+  /// gathered view its window, and its index table's int32 entries (the
+  /// item's elements and two row bounds a row) as elements of Type.
   int64_t loadedElements(int64_t lo, int64_t hi, int64_t clo,
                          int64_t chi) const;
   /// The value range of an integer tensor: its type's, or Narrowed's.

@@ -109,7 +109,8 @@ private:
   const RunOptions &options;
   std::unique_ptr<bangsim::Device> device;
   std::map<int, void *> tensorMem;                ///< by tensor
-  std::map<std::pair<int, int>, void *> paramMem; ///< (layer, part)
+  std::map<std::pair<int, int>, void *> paramMem; ///< (layer, part), or
+  ///< (-1 - tensor, 0): a gathered view's index table
 
   Expected<void *> upload(const std::vector<double> &values, DType type);
   std::vector<bangsim::KernelArg> arguments(const GroupKernel &k) const;
@@ -205,6 +206,21 @@ Error PlanRun::uploadParameters() {
       paramMem[{int(l), part}] = *m;
     }
   }
+  // A gathered view's index table and row bounds (a pair a row), as
+  // int32 (lg_gather_view), under (-1 - tensor, 0).
+  for (size_t t = 0; t < n.Tensors.size(); ++t) {
+    const Tensor &v = n.Tensors[t];
+    if (!v.gathered())
+      continue;
+    std::vector<double> table(v.Gather.begin(), v.Gather.end());
+    for (size_t r = 0; r < v.GatherRowLo.size(); ++r)
+      table.insert(table.end(),
+                   {double(v.GatherRowLo[r]), double(v.GatherRowHi[r])});
+    auto m = upload(table, DType::I32);
+    if (!m)
+      return m.takeError();
+    paramMem[{-1 - int(t), 0}] = *m;
+  }
   return Error::success();
 }
 
@@ -214,8 +230,9 @@ std::vector<bangsim::KernelArg> PlanRun::arguments(const GroupKernel &k) const {
     int part = ref.K == KernelParamRef::Weight ? 0
                : ref.K == KernelParamRef::Bias ? 1
                                                : 2;
-    void *ptr = ref.K == KernelParamRef::Tensor
-                    ? tensorMem.at(ref.Index)
+    void *ptr = ref.K == KernelParamRef::Tensor ? tensorMem.at(ref.Index)
+                : ref.K == KernelParamRef::ViewTable
+                    ? paramMem.at({-1 - ref.Index, 0})
                     : paramMem.at({ref.Index, part});
     args.push_back(bangsim::KernelArg::pointer(ptr));
   }

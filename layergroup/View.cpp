@@ -14,6 +14,8 @@
 
 #include <algorithm>
 #include <cassert>
+#include <climits>
+#include <cstdint>
 #include <numeric>
 
 using namespace llvm;
@@ -30,6 +32,11 @@ Error viewError(const std::string &msg) {
 
 /// Follows element \p i of view \p v to the tensor it reads.
 void resolve(const Tensor &v, int64_t i, int &source, int64_t &index) {
+  if (v.gathered()) {
+    index = v.Gather[size_t(i)];
+    source = index < 0 ? -1 : v.View.front().Source;
+    return;
+  }
   int64_t c = i % v.C, w = (i / v.C) % v.W, h = i / (v.C * v.W);
   for (const ViewPiece &p : v.View)
     if (h >= p.H0 && h < p.H1 && w >= p.W0 && w < p.W1 && c >= p.C0 &&
@@ -232,6 +239,40 @@ std::vector<ViewPiece> fitViewPieces(const ViewMap &m, int64_t h, int64_t w,
       why.clear();
   }
   return p;
+}
+
+bool gatherView(const ViewMap &m, int64_t h, int64_t w, int64_t c, Tensor &t,
+                std::string &why) {
+  int source = -1;
+  for (int s : m.Source)
+    if (s >= 0 && source >= 0 && s != source) {
+      why = "a gathered map of several tensors";
+      return false;
+    } else if (s >= 0) {
+      source = s;
+    }
+  if (source < 0) {
+    why = "a map that reads nothing (all zeros)";
+    return false;
+  }
+  if (m.Index.size() > size_t(INT32_MAX)) {
+    why = "a gathered map over 2^31 elements";
+    return false;
+  }
+  t.View = {ViewPiece{source, 0, h, 0, w, 0, c}};
+  t.Gather.assign(m.Index.size(), -1);
+  t.GatherRowLo.assign(size_t(h), INT32_MAX);
+  t.GatherRowHi.assign(size_t(h), 0);
+  for (size_t i = 0; i < m.Index.size(); ++i) {
+    if (m.Source[i] < 0)
+      continue;
+    int32_t x = int32_t(m.Index[i]);
+    size_t r = i / size_t(w * c);
+    t.Gather[i] = x;
+    t.GatherRowLo[r] = std::min(t.GatherRowLo[r], x);
+    t.GatherRowHi[r] = std::max(t.GatherRowHi[r], x + 1);
+  }
+  return true;
 }
 
 } // namespace bangc::lg

@@ -10,7 +10,7 @@
 // zero fill. This file computes the element map of an input cluster from
 // graph/Rearrange's gather maps (the reference executor's own semantics)
 // and fits it with as few strided boxes as it can; a map that needs too
-// many boxes is refused with the reason.
+// many boxes is gathered in NRAM instead (gatherView, lg_gather_view).
 //===----------------------------------------------------------------------===//
 #ifndef BANGC_LAYERGROUP_VIEW_H
 #define BANGC_LAYERGROUP_VIEW_H
@@ -52,6 +52,12 @@ clusterViewMap(const graph::Graph &g, const Net &n, const taskir::TaskBlock &b,
 std::vector<ViewPiece> fitViewPieces(const ViewMap &m, int64_t h, int64_t w,
                                      int64_t c, size_t maxPieces,
                                      std::string &why);
+
+/// Makes \p t (a view [h][w][c]) gather \p m in NRAM (Tensor::Gather):
+/// one box of its source naming it, the index table and each row's span
+/// of source elements. False and \p why when \p m reads several tensors.
+bool gatherView(const ViewMap &m, int64_t h, int64_t w, int64_t c, Tensor &t,
+                std::string &why);
 
 /// The most boxes of one view: each is a strided DMA per image (per row
 /// when it moves the channel axis) of every item that reads it.

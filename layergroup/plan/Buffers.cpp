@@ -150,6 +150,15 @@ void placeInputs(GroupPass &pass, int &orderId) {
       b.Tensor = t, b.Copy = copy;
       p.Buffers.push_back(b);
     }
+    if (net.Tensors[t].gathered()) {
+      // Its index table and source window (lg_gather_view), for the whole
+      // kernel: the loads of a pipelined item run in another item's steps.
+      LmemBuffer b =
+          buffer(LmemBuffer::Scratch, net.Tensors[t].Name + ".gather",
+                 p.gatherScratchBytes(net, t), 0, TsInf, orderId);
+      b.Layer = t, b.Tensor = t, b.Part = 4;
+      p.Buffers.push_back(b);
+    }
     ++orderId;
   }
 }

@@ -405,6 +405,8 @@ double repeatedLoadCycles(const bangsim::DeviceSpec &spec, const ViewPiece &v,
 double GroupPass::viewLoadCycles(int t) const {
   namespace cost = bangsim::cost;
   const Tensor &x = net.Tensors[t];
+  if (x.gathered())
+    return gatherLoadCycles(t);
   int64_t eb = x.elemBytes(), nb = plan.ImagesPerSlice;
   double rate = cost::gdramBytesPerCycle(spec, std::max(1, plan.Cores));
   auto copies = [&](int64_t n, int64_t segs, int64_t seg) {

@@ -112,6 +112,10 @@ struct GroupPass {
   /// DMA cycles of loading an item's slice of view \p t: lg_load_view's
   /// strided copies of each box that is not zero fill.
   double viewLoadCycles(int t) const;
+  /// Cycles of loading an item's slice of gathered view \p t
+  /// (lg_gather_view: its window and index table from GDRAM, then a scalar
+  /// gather loop; GatherCost.cpp).
+  double gatherLoadCycles(int t) const;
 };
 
 // --- Passes, in the order planGroupWith runs them --------------------------

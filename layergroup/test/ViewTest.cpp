@@ -1,9 +1,10 @@
 //===- ViewTest.cpp - LayerGroup: rearranging edges as strided views ------===//
 //
 // The fit of an edge's element map by strided boxes (View.h), the views
-// buildNet makes of Task IR edges, the planner keeping a view's source out
-// of the group that loads it, and grouped runs equal to the reference
-// executor with the planner's byte counts equal to the simulator's.
+// buildNet makes of Task IR edges, maps gathered in NRAM when no boxes fit,
+// the planner keeping a view's source out of the group that loads it, and
+// grouped runs equal to the reference executor with the planner's byte
+// counts equal to the simulator's.
 //
 //===----------------------------------------------------------------------===//
 #include "layergroup/View.h"
@@ -15,6 +16,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <functional>
 
 using namespace bangc;
@@ -53,8 +55,7 @@ void expectTiles(const ViewMap &m, const std::vector<ViewPiece> &pieces,
           EXPECT_EQ(m.Source[i], p.Source);
           if (p.Source >= 0) // (a box of zeros reads nothing)
             EXPECT_EQ(m.Index[i],
-                      p.Off + (y / p.DH) * p.SH + (x / p.DW) * p.SW +
-                          k * p.SC);
+                      p.Off + (y / p.DH) * p.SH + (x / p.DW) * p.SW + k * p.SC);
         }
   for (int s : seen)
     EXPECT_EQ(s, 1);
@@ -347,8 +348,8 @@ TEST(View, LoadsCostTheirStridedCopies) {
       In = int(N.Tensors.size()) - 1;
     }
     N.markOutput(N.relu(In, "r"), "y");
-    auto P = planGroupWith(N, spec("mlu370"), 1, groupInfo(N, 0, 0), 1, 1, 1,
-                           1, PlanOptions{});
+    auto P = planGroupWith(N, spec("mlu370"), 1, groupInfo(N, 0, 0), 1, 1, 1, 1,
+                           PlanOptions{});
     EXPECT_TRUE(P);
     EXPECT_EQ(P->ReadBytes, 4 * 8 * 6 * 4);
     return P ? P->Steps[0].DmaCycles : 0.0;
@@ -383,17 +384,100 @@ TEST(View, AnSoOverARearrangingEdgeStoresACopyOfItsView) {
   EXPECT_EQ(n->outputs(), std::vector<int>{copy.Output});
   runAgainstReference(*g, "mlu370", 12, 10, 4);
   runAgainstReference(*g, "tiny", 12, 10, 4);
-  // Other precisions are refused with the reason.
-  GraphBuilder h;
-  int64_t hx = h.input("x", tir::FLOAT16, 4, 4, 2);
-  int64_t hy =
-      h.addBlock(tir::SO, tir::FLOAT16, Dims{{DY, 4}, {DX, 4}, {DF, 2}}, "y");
-  h.connect(h.relu(hx, "r"), hy, {rearrange(tir::REFLECT, {1})});
-  auto hg = h.finish();
-  ASSERT_TRUE(bool(hg)) << toString(hg.takeError());
-  auto hn = buildNet(*hg);
-  ASSERT_FALSE(bool(hn));
-  EXPECT_NE(toString(hn.takeError()).find("FLOAT32 only"), std::string::npos);
+  // Other precisions copy exactly in their own type: FLOAT16 through float
+  // (HalfViaFloat), integers in the integer loop (runs:
+  // test/lit/layergroup/rearrange.test).
+  for (tir::Precision prec : {tir::FLOAT16, tir::INT8, tir::TERNARY}) {
+    GraphBuilder h;
+    int64_t hx = h.input("x", prec, 4, 4, 2);
+    int64_t hy =
+        h.addBlock(tir::SO, prec, Dims{{DY, 4}, {DX, 4}, {DF, 2}}, "y");
+    h.connect(h.relu(hx, "r"), hy, {rearrange(tir::REFLECT, {1})});
+    auto hg = h.finish();
+    ASSERT_TRUE(bool(hg)) << toString(hg.takeError());
+    auto hn = buildNet(*hg);
+    ASSERT_TRUE(bool(hn)) << toString(hn.takeError());
+    const Layer &c = hn->Layers.back();
+    const Tensor &in = hn->Tensors[c.Inputs[0]], &out = hn->Tensors[c.Output];
+    EXPECT_EQ(c.HalfViaFloat, prec == tir::FLOAT16);
+    EXPECT_EQ(c.Integer, prec != tir::FLOAT16);
+    EXPECT_FALSE(c.RealMath);
+    EXPECT_EQ(out.Type, in.Type);
+    EXPECT_EQ(out.Narrowed, in.Narrowed);
+  }
+}
+
+TEST(View, MapsNoBoxesFitAreGatheredFromOneSource) {
+  // An 8 x 8 x 1 shuffle of a 64-element source, its first row zero.
+  auto shuffle = mapOf(8, 8, 1, [](int64_t y, int64_t x, int64_t) {
+    return y == 0 ? std::pair<int, int64_t>{-1, -1}
+                  : std::pair<int, int64_t>{3, (y * 8 + x) * 37 % 64};
+  });
+  std::string why;
+  ASSERT_TRUE(fitViewPieces(shuffle, 8, 8, 1, MaxViewPieces, why).empty());
+  Tensor t;
+  t.C = 1, t.H = 8, t.W = 8;
+  ASSERT_TRUE(gatherView(shuffle, 8, 8, 1, t, why)) << why;
+  ASSERT_EQ(t.View.size(), 1u);
+  EXPECT_EQ(t.View[0].Source, 3);
+  EXPECT_EQ(t.View[0].H1, 8);
+  EXPECT_TRUE(t.gathered());
+  ASSERT_EQ(t.Gather.size(), 64u);
+  for (size_t i = 0; i < 64; ++i)
+    EXPECT_EQ(t.Gather[i], shuffle.Index[i]);
+  // Row 1 reads (8 + x) * 37 % 64 for x < 8: 40, 13, 50, 23, 60, 33, 6, 43.
+  EXPECT_EQ(t.GatherRowLo[1], 6);
+  EXPECT_EQ(t.GatherRowHi[1], 61);
+  EXPECT_EQ(t.gatherWindow(0, 1), 0); // the zero row reads nothing
+  EXPECT_EQ(t.gatherWindow(0, 2), 55);
+  // Loaded per image: the window, and the table's entries of the item and
+  // two bounds a row, in elements of the view's type.
+  EXPECT_EQ(t.loadedElements(1, 2, 0, 8), 55 + (8 + 2));
+  EXPECT_EQ(t.loadedElements(1, 2, 2, 5), 55 + (3 + 2));
+  t.Type = DType::F16;
+  EXPECT_EQ(t.loadedElements(1, 2, 0, 8), 55 + (8 + 2) * 2);
+  // A gather reads one source.
+  shuffle.Source[9] = 4;
+  Tensor two;
+  EXPECT_FALSE(gatherView(shuffle, 8, 8, 1, two, why));
+  EXPECT_NE(why.find("several tensors"), std::string::npos) << why;
+}
+
+TEST(View, ShufflesShearsAndAffinesRunGatheredAsTheReference) {
+  // x [24][20][4] -> ReLU -> r -> SHUFFLE / SHEAR / AFFINE (a rotation)
+  // -> view -> ReLU -> y, on mlu370 and sliced on tiny.
+  // A SHUFFLE of all 1920 elements (7919 is prime to 1920).
+  std::vector<double> all{-1};
+  for (int i = 0; i < 1920; ++i)
+    all.push_back(double((i * 7919 + 13) % 1920));
+  double c = std::cos(0.5), s = std::sin(0.5), cy = 11.5, cx = 9.5;
+  std::vector<double> rot{c, -s, cy - c * cy + s * cx,
+                          s, c,  cx - s * cy - c * cx};
+  struct Case {
+    tir::RearrangeType Type;
+    std::vector<double> Params;
+    int64_t H;
+  };
+  for (const Case &k :
+       {Case{tir::SHUFFLE, all, 24}, Case{tir::SHEAR, {1, 0}, 44},
+        Case{tir::AFFINE, rot, 24}}) {
+    GraphBuilder b;
+    int64_t x = b.input("x", tir::FLOAT32, 24, 20, 4);
+    int64_t r = b.relu(x, "r");
+    int64_t v = b.addBlock(tir::SI, tir::FLOAT32,
+                           Dims{{DY, k.H}, {DX, 20}, {DF, 4}}, "view");
+    b.connect(r, v, {rearrange(k.Type, k.Params)});
+    b.output(b.relu(v, "r2"), "y");
+    auto g = b.finish();
+    ASSERT_TRUE(bool(g)) << toString(g.takeError());
+    auto n = buildNet(*g);
+    ASSERT_TRUE(bool(n)) << toString(n.takeError());
+    EXPECT_TRUE(n->Tensors[n->Layers.back().Inputs[0]].gathered());
+    runAgainstReference(*g, "mlu370", 24, 20, 4);
+    int items = 0;
+    runAgainstReference(*g, "tiny", 24, 20, 4, &items);
+    EXPECT_GT(items, 1);
+  }
 }
 
 } // namespace

@@ -14,18 +14,32 @@ of rows), upsample3 (SCALE 3 of rows: more source rows than boxes, the
 rows repeated in NRAM), upsample3_c (the same into channels [C, 2C) of a
 concatenation after x itself), upsample2x2 (SCALE 2 of rows and
 columns: columns repeated by the DMA), shift_zero (a zero-filling SHIFT of
-columns).
+columns); gathered in NRAM (no 16 strided boxes express them): shuffle (a
+SHUFFLE of all elements, axis -1), shuffle_rows (SHUFFLE of rows, a
+fixed random permutation), shear (SHEAR 1 0 of
+rows by columns: zero-filled), affine (AFFINE: a rotation by 30 degrees
+about the centre, nearest, zeros outside), shuffle_concat (shuffle_rows
+of a scaled x beside r along channels: a gather of two sources, refused);
+so_permute (the SO reads x through a PERMUTE: a copy layer).
+
+  lg_rearrange_graph.py OUT.json CASE H W C [PRECISION]
+
+PRECISION (default FLOAT32) is every block's.
 """
 import json
+import random
 import sys
+
+import math
 
 path, case = sys.argv[1], sys.argv[2]
 H, W, C = (int(v) for v in sys.argv[3:6])
+PREC = sys.argv[6] if len(sys.argv) > 6 else "FLOAT32"
 blocks, edges = [], []
 
 
 def block(name, typ, shape, **kw):
-    b = dict(id=len(blocks), name=name, type=typ, precision="FLOAT32",
+    b = dict(id=len(blocks), name=name, type=typ, precision=PREC,
              shape=shape, **kw)
     blocks.append(b)
     return b
@@ -114,6 +128,13 @@ def conv3x3(sic, f, name):
     return o
 
 
+def rows_perm(n):
+    """A fixed permutation of n rows that no 16 boxes fit."""
+    perm = list(range(n))
+    random.Random(1).shuffle(perm)
+    return perm
+
+
 x = block("x", "SI", hwc(H, W, C))
 r = relu(x, "r")
 if case == "concat_c":
@@ -127,6 +148,14 @@ elif case == "concat_h":
     cat = block("cat", "SI", hwc(2 * H, W, C))
     connect(a, cat, dpos={"y": 0, "x": 0, "f": 0}, dsize=hwc(H, W, C))
     connect(r, cat, dpos={"y": H, "x": 0, "f": 0}, dsize=hwc(H, W, C))
+    res = relu(cat, "r2")
+elif case == "shuffle_concat":
+    a = scale(x, 0.5, "half")
+    perm = rows_perm(H)
+    cat = block("cat", "SI", hwc(H, W, 2 * C))
+    connect(a, cat, dpos={"y": 0, "x": 0, "f": 0}, dsize=hwc(H, W, C),
+            rearranges=[("SHUFFLE", [0] + perm)])
+    connect(r, cat, dpos={"y": 0, "x": 0, "f": C}, dsize=hwc(H, W, C))
     res = relu(cat, "r2")
 elif case == "upsample3_c":
     a = scale(x, 0.5, "half")
@@ -159,12 +188,37 @@ else:
         shape, rs = hwc(2 * H, 2 * W, C), [("SCALE", (2, 2))]
     elif case == "shift_zero":
         shape, rs = hwc(H, W, C), [("SHIFT", (1, 2, 1))]
+    elif case == "shuffle":
+        n = H * W * C
+        perm = [(i * 7919 + 13) % n for i in range(n)]
+        assert len(set(perm)) == n, "7919 must not divide H * W * C"
+        shape, rs = hwc(H, W, C), [("SHUFFLE", [-1] + perm)]
+    elif case == "shuffle_rows":
+        perm = rows_perm(H)
+        shape, rs = hwc(H, W, C), [("SHUFFLE", [0] + perm)]
+    elif case == "shear":
+        shape, rs = hwc(H + W, W, C), [("SHEAR", (1, 0, 0, 1))]
+    elif case == "affine":
+        t = math.radians(30)
+        cy, cx = (H - 1) / 2, (W - 1) / 2
+        m = [math.cos(t), -math.sin(t), 0, math.sin(t), math.cos(t), 0]
+        m[2] = cy - m[0] * cy - m[1] * cx
+        m[5] = cx - m[3] * cy - m[4] * cx
+        shape, rs = hwc(H, W, C), [("AFFINE", m)]
+    elif case == "so_permute":
+        shape, rs = hwc(W, H, C), [("PERMUTE", (1, 0, 2))]
     else:
         sys.exit("unknown case " + case)
-    v = block("view", "SI", shape)
-    connect(r, v, spos=spos, ssize=ssize, rearranges=rs)
-    res = relu(v, "r2")
-y = block("y", "SO", dict(res["shape"]))
-connect(res, y)
+    if case == "so_permute":  # the SO itself reads the rearranging edge
+        y = block("y", "SO", shape)
+        connect(r, y, rearranges=rs)
+        res = None
+    else:
+        v = block("view", "SI", shape)
+        connect(r, v, spos=spos, ssize=ssize, rearranges=rs)
+        res = relu(v, "r2")
+if res is not None:
+    y = block("y", "SO", dict(res["shape"]))
+    connect(res, y)
 json.dump({"version": "1.0", "blocks": blocks, "edges": edges},
           open(path, "w"), indent=1)
