@@ -38,6 +38,45 @@ std::string absolute(StringRef path) {
   return std::string(out);
 }
 
+/// Whether the compile may read a file found next to the source: a
+/// directive #include, #include_next, #import or #embed of a quoted (or
+/// macro-made) name, or a __has_include, __has_include_next or __has_embed
+/// test of one. Only then is the source's directory an input. Errs on the
+/// side of yes: such a directive in a comment or a skipped #if counts.
+bool readsBesideSource(StringRef source) {
+  auto skipSpace = [](StringRef s) { return s.ltrim(" \t\v\f\r\\\n"); };
+  // The name after a directive or test: quoted or macro-made unless '<'.
+  auto quoted = [&](StringRef rest) {
+    rest = skipSpace(rest);
+    return rest.empty() || rest.front() != '<';
+  };
+  StringRef rest = source;
+  while (!rest.empty()) {
+    auto [line, next] = rest.split('\n');
+    rest = next;
+    line = skipSpace(line);
+    if (!line.consume_front("#") && !line.consume_front("%:"))
+      continue;
+    line = skipSpace(line);
+    for (StringRef d : {"include_next", "include", "import", "embed"})
+      if (line.consume_front(d)) {
+        if (quoted(line))
+          return true;
+        break;
+      }
+  }
+  for (StringRef test : {"__has_include", "__has_embed"})
+    for (size_t at = source.find(test); at != StringRef::npos;
+         at = source.find(test, at + 1)) {
+      StringRef after = source.drop_front(at + test.size());
+      after.consume_front("_next");
+      after = skipSpace(after);
+      if (!after.consume_front("(") || quoted(after))
+        return true;
+    }
+  return false;
+}
+
 /// The host CPU and its features: the object is compiled for them.
 const std::string &hostTarget() {
   static const std::string target =
@@ -150,9 +189,11 @@ std::string bangsim::compileKey(StringRef name, StringRef source, bool fromFile,
     const char *value = std::getenv(var);
     k.add(value ? StringRef(value) : StringRef("\n(unset)"));
   }
-  // The source: its name as given, where it is (quoted includes are found
-  // next to it), and its bytes.
-  k.add(fromFile ? "file" : "string").add(name).add(absolute(name));
+  // The source: its name as given, where it is if it can include a file
+  // from there (quoted includes are found next to it; a source that cannot
+  // hits from any directory, as a fresh clone's), and its bytes.
+  k.add(fromFile ? "file" : "string").add(name);
+  k.add(readsBesideSource(source) ? absolute(name) : "\n(no quoted include)");
   k.add(source);
   return k.final();
 }

@@ -366,9 +366,37 @@ TEST(CompileKey, RelativePathsAreKeyedWhereTheyPoint) {
          "in the key";
   Input relName;
   relName.fromFile = true;
+  relName.source = "#include \"h.h\"\n" + relName.source;
   EXPECT_NE(keyIn(a, relName), keyIn(b, relName))
       << "k.mlu in two directories (its quoted includes are found next to "
          "it): the absolute source path is not in the key";
+  // A source that may read a file beside it is keyed where it is; one that
+  // cannot is not (so a fresh clone's kernels hit the cache).
+  const char *beside[] = {"#include \"h.h\"",
+                          "  #  include_next \"h.h\"",
+                          "%:import \"h.h\"",
+                          "#embed \"data.bin\"",
+                          "#include HEADER",
+                          "#if __has_include(\"h.h\")\n#endif",
+                          "#if __has_include_next ( \"h.h\" )\n#endif",
+                          "#if __has_embed(NAME)\n#endif"};
+  const char *notBeside[] = {"#include <stdint.h>", "// includes \"h.h\"",
+                             "#if __has_include(<stdint.h>)\n#endif",
+                             "#define INCLUDE \"x\""};
+  for (bool fromFile : {false, true}) {
+    for (const char *text : beside) {
+      Input in;
+      in.fromFile = fromFile;
+      in.source = std::string(text) + "\n" + in.source;
+      EXPECT_NE(keyIn(a, in), keyIn(b, in)) << text;
+    }
+    for (const char *text : notBeside) {
+      Input in;
+      in.fromFile = fromFile;
+      in.source = std::string(text) + "\n" + in.source;
+      EXPECT_EQ(keyIn(a, in), keyIn(b, in)) << text;
+    }
+  }
 }
 
 // --- Real compiles through the cache -----------------------------------===//
