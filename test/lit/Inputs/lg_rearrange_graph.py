@@ -20,7 +20,8 @@ fixed random permutation), shear (SHEAR 1 0 of
 rows by columns: zero-filled), affine (AFFINE: a rotation by 30 degrees
 about the centre, nearest, zeros outside), shuffle_concat (shuffle_rows
 of a scaled x beside r along channels: a gather of two sources, refused);
-so_permute (the SO reads x through a PERMUTE: a copy layer).
+so_permute and so_shear (the SO reads r through a PERMUTE or a SHEAR: a
+copy layer).
 
   lg_rearrange_graph.py OUT.json CASE H W C [PRECISION]
 
@@ -207,9 +208,11 @@ else:
         shape, rs = hwc(H, W, C), [("AFFINE", m)]
     elif case == "so_permute":
         shape, rs = hwc(W, H, C), [("PERMUTE", (1, 0, 2))]
+    elif case == "so_shear":
+        shape, rs = hwc(H + W, W, C), [("SHEAR", (1, 0, 0, 1))]
     else:
         sys.exit("unknown case " + case)
-    if case == "so_permute":  # the SO itself reads the rearranging edge
+    if case.startswith("so_"):  # the SO itself reads the rearranging edge
         y = block("y", "SO", shape)
         connect(r, y, rearranges=rs)
         res = None
