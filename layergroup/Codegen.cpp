@@ -171,6 +171,7 @@ private:
   };
   ComputeArgs computeArgs(int l) const;
   void compute(int l);
+  int poolFirstConv(int l, bool relu) const;
   void computeInteger(const ComputeArgs &a);
   void computeAdd(const ComputeArgs &a);
   void computeConv(const ComputeArgs &a);
@@ -613,6 +614,8 @@ KernelWriter::ComputeArgs KernelWriter::computeArgs(int l) const {
   bool sliced = p.global() && g.computes(n, o);
   std::string fo = sliced ? "f0" : "0";
   a.bias = layer.Bias.empty() ? "nullptr" : "b" + str(l) + " + " + fo;
+  if (g.poolFirst(n, l) >= 0) // added after the pool (GroupInfo::poolFirst)
+    a.bias = "nullptr";
   // CLUT's table is indexed by value, not by channel: never offset.
   bool perChannel = layer.Kind != OpKind::Lut;
   a.alpha = layer.Alpha.empty() ? "nullptr"
@@ -624,7 +627,54 @@ KernelWriter::ComputeArgs KernelWriter::computeArgs(int l) const {
   return a;
 }
 
+// The convolution whose bias and ReLU follow max pool \p l
+// (GroupInfo::poolFirst), or -1; with \p relu, the one for ReLU \p l.
+int KernelWriter::poolFirstConv(int l, bool relu) const {
+  int prev = n.Tensors[n.Layers[l].Inputs[0]].Producer; // the conv or ReLU
+  if (prev < 0 || !g.contains(prev))
+    return -1;
+  int conv = relu ? prev : n.Tensors[n.Layers[prev].Inputs[0]].Producer;
+  if (conv < 0 || !g.contains(conv))
+    return -1;
+  int pool = g.poolFirst(n, conv);
+  return pool >= 0 && (relu || pool == l) ? conv : -1;
+}
+
 void KernelWriter::compute(int l) {
+  const Layer &layer = n.Layers[l];
+  if (layer.Kind == OpKind::Relu && poolFirstConv(l, true) >= 0) {
+    e.line("// " + layer.Name + ": after the pool, on its output");
+    return;
+  }
+  if (layer.Kind == OpKind::MaxPool && poolFirstConv(l, false) >= 0) {
+    // The pool over the convolution's output, then its bias and ReLU.
+    int conv = poolFirstConv(l, false);
+    ComputeArgs a = computeArgs(l);
+    ComputeArgs c = computeArgs(conv);
+    bool sliced = p.global() && g.computes(n, n.Layers[conv].Output);
+    std::string bias = n.Layers[conv].Bias.empty()
+                           ? "nullptr"
+                           : "b" + str(conv) + " + " + (sliced ? "f0" : "0");
+    e.line(fmt::format("for (int i = 0; i < nb; ++i) {{ // {} (maxpool), "
+                       "then {}'s bias and {}",
+                       layer.Name, c.layer.Name,
+                       n.Layers[n.Tensors[layer.Inputs[0]].Producer].Name));
+    {
+      auto body = e.indent();
+      e.line(call("lg_pool",
+                  {a.out, inSlice(n.Layers[conv].Output), a.co,
+                   str(a.in.H), str(a.in.W), a.region, str(layer.KY),
+                   str(layer.KX), str(layer.SY), str(layer.SX),
+                   str(layer.PU), str(layer.PL), str(poolMode(layer.Kind)),
+                   floatLit(layer.Cmp), "nullptr", floatLit(layer.ConstB),
+                   a.tile}));
+      e.line(call("lg_bias_relu", {a.out, "(" + a.rows + ") * (" + a.cols +
+                                              ")",
+                                   a.co, bias}));
+    }
+    e.line("}");
+    return;
+  }
   ComputeArgs a = computeArgs(l);
   e.line(fmt::format("for (int i = 0; i < nb; ++i) // {} ({})", a.layer.Name,
                      opKindName(a.layer.Kind)));

@@ -10,6 +10,7 @@
 #include "support/Parallel.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace bangc::lg {
 
@@ -27,6 +28,31 @@ int GroupInfo::readers(const Net &n, int t) const {
   for (int c : n.Tensors[t].Consumers)
     count += contains(c);
   return count;
+}
+
+int GroupInfo::poolFirst(const Net &n, int conv) const {
+  // The one reader of tensor t, in the group, of kind k, or -1.
+  auto only = [&](int t, OpKind k) {
+    const Tensor &x = n.Tensors[t];
+    if (isOutput(t) || x.Consumers.size() != 1 || !contains(x.Consumers[0]))
+      return -1;
+    const Layer &l = n.Layers[x.Consumers[0]];
+    bool ok = l.Kind == k && !l.Integer && l.Inputs.size() == 1 &&
+              n.Tensors[l.Output].Type == x.Type;
+    return ok ? x.Consumers[0] : -1;
+  };
+  if (!contains(conv) || n.Layers[conv].Kind != OpKind::Conv ||
+      n.Layers[conv].Integer)
+    return -1;
+  int relu = only(n.Layers[conv].Output, OpKind::Relu);
+  if (relu < 0)
+    return -1;
+  int pool = only(n.Layers[relu].Output, OpKind::MaxPool);
+  if (pool < 0)
+    return -1;
+  const Layer &pl = n.Layers[pool];
+  bool fromMinusInf = std::isinf(pl.Cmp) && pl.Cmp < 0;
+  return fromMinusInf && !pl.HalfViaFloat && pl.Bias.empty() ? pool : -1;
 }
 
 int64_t GroupPlan::maxVectorBytes(const Net &n) const {

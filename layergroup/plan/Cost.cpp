@@ -151,6 +151,26 @@ double layerCompute(const GroupPass &pass, const Layer &l, int64_t nb,
   KindCost k = kindCost(l.Kind);
   if (l.Integer && k.IntLoop != Own)
     return double(nb) * m.scalar(double(ft * px) * k.IntLoop + ScalarPerCall);
+  // A convolution's bias and ReLU moved behind its max pool
+  // (GroupInfo::poolFirst): none on the convolution and the ReLU, both on
+  // the pool's output.
+  const Net &net = pass.net;
+  const GroupInfo &g = pass.group;
+  int self = net.Tensors[l.Output].Producer;
+  int prev = net.Tensors[l.Inputs[0]].Producer;
+  bool biasMoved = l.Kind == OpKind::Conv && g.poolFirst(net, self) >= 0;
+  if (l.Kind == OpKind::Relu && prev >= 0 && g.poolFirst(net, prev) >= 0)
+    return 0;
+  if (l.Kind == OpKind::MaxPool && prev >= 0) {
+    int conv = net.Tensors[net.Layers[prev].Inputs[0]].Producer;
+    if (conv >= 0 && g.poolFirst(net, conv) == self) {
+      double c = poolCycles(pass, l, s) + m.vec(BANG_OP_ALU, double(px * ft)) +
+                 m.scalar(ScalarPerCall);
+      if (!net.Layers[conv].Bias.empty())
+        c += chanOpCycles(m, px, ft, ob);
+      return c * double(nb);
+    }
+  }
   double c = 0;
   switch (k.Shape) {
   case Compute::Matrix:
@@ -174,7 +194,7 @@ double layerCompute(const GroupPass &pass, const Layer &l, int64_t nb,
   ChanVectors v = chanVectors(l.Kind);
   if (v == ChanVectors::BiasAlpha && !l.Alpha.empty())
     c += chanOpCycles(m, px, ft, ob);
-  if (v != ChanVectors::None && !l.Bias.empty())
+  if (v != ChanVectors::None && !l.Bias.empty() && !biasMoved)
     c += chanOpCycles(m, px, ft, ob);
   return c * double(nb);
 }
