@@ -214,7 +214,7 @@ struct GroupPlan {
   HSlicing H;
   HSlicing W;       ///< columns (one slice of the whole width if WSecs 1)
   int Cores = 1;    ///< cores launched
-  int Clusters = 1; ///< clusters of the device
+  int Clusters = 1; ///< clusters a union launch spans (the cores fill them)
   /// The group inputs: staged in SRAM when that reads fewer GDRAM bytes
   /// than re-reading them once per channel slice (global group), or, for a
   /// resident group with all cores launched whose tiles would re-read halo
@@ -278,7 +278,7 @@ struct GroupPlan {
   bool inputsInSram() const { return InputStaging != Staging::Direct; }
   bool weightsInSram() const { return WeightStaging != Staging::Direct; }
   bool usesSram() const { return inputsInSram() || weightsInSram(); }
-  /// Staged once per chip (one union of all clusters).
+  /// Staged once per chip (one union of the clusters the cores fill).
   bool sramBroadcast() const {
     return InputStaging == Staging::SramPerChip ||
            WeightStaging == Staging::SramPerChip;
@@ -287,7 +287,7 @@ struct GroupPlan {
   bool phased() const { return InputStaging == Staging::SramPerChip; }
   bool imagesOuter() const { return Order == ItemOrder::ImagesOuter; }
   /// Clusters per union of the launch: 0 a BLOCK launch, 1 UNION1 (each
-  /// cluster stages for itself), else all clusters (staged once per chip).
+  /// cluster stages for itself), else Clusters (staged once per chip).
   int launchUnion() const {
     return sramBroadcast() ? Clusters : usesSram() ? 1 : 0;
   }

@@ -121,8 +121,8 @@ struct PlanOptions {
   /// Groups may stage inputs or weights in SRAM (GroupPlan::InputStaging,
   /// WeightStaging).
   bool UseSram = true;
-  /// With UseSram, stage once per chip (Staging::SramPerChip) when all
-  /// cores are launched; otherwise once per cluster.
+  /// With UseSram, stage once per chip (Staging::SramPerChip) when the
+  /// launched cores fill 2, 4 or 8 clusters; otherwise once per cluster.
   bool SramBroadcast = true;
   /// With SramBroadcast, a resident group may stage its inputs too (kept
   /// when the objective is lower than without).

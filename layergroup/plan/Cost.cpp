@@ -245,8 +245,8 @@ double stageCycles(const GroupPass &pass, double bytes) {
   const CostModel &m = pass.cost;
   if (!pass.plan.sramBroadcast())
     return m.dma(bytes / pass.spec.coresPerCluster, true);
-  double share = bytes / pass.spec.numCores();
-  return m.dma(share, true) + (pass.spec.clusters - 1) * m.dma(share, false);
+  double share = bytes / pass.plan.Cores;
+  return m.dma(share, true) + (pass.plan.Clusters - 1) * m.dma(share, false);
 }
 
 /// Cycles of lg_zero_pad_columns on the window tile of \p reader that

@@ -86,13 +86,16 @@ int64_t tileBytes(const GroupPass &pass, const Traffic &traffic,
   return bytes;
 }
 
-/// All cores launched on a chip whose clusters can form one union.
+/// The launched cores fill whole clusters (all of the chip's, or fewer)
+/// that can form one union (GroupPlan::Clusters of them).
 bool canBroadcast(const GroupPass &pass) {
   const PlanOptions &o = pass.options;
-  int clusters = pass.spec.clusters;
-  return o.UseSram && o.SramBroadcast && clusters > 1 && clusters <= 8 &&
+  int perCluster = pass.spec.coresPerCluster;
+  int clusters = pass.plan.Cores / perCluster;
+  return o.UseSram && o.SramBroadcast && pass.plan.Cores % perCluster == 0 &&
+         clusters > 1 && clusters <= 8 &&
          llvm::isPowerOf2_32(unsigned(clusters)) &&
-         pass.plan.Cores == pass.spec.numCores();
+         clusters == pass.plan.Clusters;
 }
 
 // SRAM staging of a global group's inputs, when the images fit and inputs
@@ -101,10 +104,10 @@ bool canBroadcast(const GroupPass &pass) {
 // its items need; channel slices outermost, a cluster needs every image but
 // a core keeps its tile; image slices outermost (batched), a cluster needs
 // about Batch / clusters images but a core reloads its tiles per image.
-// Broadcast (all cores launched, one union of all clusters): every image is
-// read from GDRAM once, in phases of the images that fit; a core keeps its
-// tile across phases when its share of each phase's items has one channel
-// slice.
+// Broadcast (the launched cores fill clusters that form one union): every
+// image is read from GDRAM once, in phases of the images that fit; a core
+// keeps its tile across phases when its share of each phase's items has one
+// channel slice.
 void stageGlobalInputs(GroupPass &pass, Traffic &traffic) {
   GroupPlan &p = pass.plan;
   int coresPerCluster = pass.spec.coresPerCluster;
@@ -209,6 +212,11 @@ void stageResidentInputs(GroupPass &pass, Traffic &traffic) {
 
 Traffic chooseStaging(GroupPass &pass) {
   GroupPlan &p = pass.plan;
+  // A union spans the clusters the launched cores fill (a broadcast sends
+  // to each of them).
+  if (p.Cores % pass.spec.coresPerCluster == 0)
+    p.Clusters = std::min(pass.spec.clusters,
+                          p.Cores / pass.spec.coresPerCluster);
   Traffic traffic;
   countFeatureMaps(pass, traffic);
   // A view's boxes are loaded from its sources: never staged.

@@ -1,0 +1,25 @@
+"""Checks a --report's feature-map bytes (feature-map-bytes.test): per group
+and per net, simulated = estimated = reads + writes - parameters, never
+below the minimum, and at the minimum except in the groups whose first
+layers are named after the report file."""
+import json
+import sys
+
+report = json.load(open(sys.argv[1]))['grouped']
+allowed = set(sys.argv[2:])
+total = 0
+for i, g in enumerate(report['groups']):
+    fm = g['gdram_read_bytes'] + g['gdram_write_bytes'] - g['gdram_weight_bytes']
+    assert g['feature_map_bytes'] == fm == g['estimated_feature_map_bytes'], (i, g)
+    floor = g['floor']
+    assert g['feature_map_min_bytes'] == (floor['feature_map_read_bytes'] +
+                                          floor['gdram_write_bytes']), (i, g)
+    excess = g['feature_map_excess_bytes']
+    assert excess == fm - g['feature_map_min_bytes'] and excess >= 0, (i, g)
+    if g['layers'][0] not in allowed:
+        assert excess == 0, (i, g['layers'], excess)
+    total += excess
+assert report['feature_map_excess_bytes'] == total, report
+assert report['feature_map_bytes'] == (report['gdram_read_bytes'] +
+                                       report['gdram_write_bytes'] -
+                                       report['gdram_weight_bytes'])
