@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Prints grouped vs layer-by-layer figures of LayerGroup --report files:
-GDRAM bytes (total, feature maps, parameters), simulated cycles, search
+GDRAM bytes (total, feature maps, parameters; the grouped feature maps
+against their group-boundary minimum, and each group above it), simulated
+cycles, search
 time, the error against the reference executor, and simulated cycles
 against the roofline floor (the sum of the groups' floors)."""
 import json
@@ -26,6 +28,16 @@ for path in sys.argv[1:]:
     print(f"  GDRAM bytes  grouped {gb:,}  layer-by-layer {lb:,}  reduction {pct(gb, lb)}")
     print(f"    feature maps  grouped {gb - gw:,}  layer-by-layer {lb - lw:,}  reduction {pct(gb - gw, lb - lw)}")
     print(f"    parameters    grouped {gw:,}  layer-by-layer {lw:,}  reduction {pct(gw, lw)}")
+    if 'feature_map_min_bytes' in g:
+        print(f"    feature maps against the group-boundary minimum  grouped "
+              f"{g['feature_map_bytes']:,} vs {g['feature_map_min_bytes']:,} "
+              f"(excess {g['feature_map_excess_bytes']:,})")
+        for i, grp in enumerate(g['groups']):
+            if grp.get('feature_map_excess_bytes'):
+                print(f"      group {i} ({grp['layers'][0]}): "
+                      f"{grp['feature_map_bytes']:,} vs "
+                      f"{grp['feature_map_min_bytes']:,} (excess "
+                      f"{grp['feature_map_excess_bytes']:,})")
     print(f"  cycles       grouped {g['simulated_cycles']:,.0f}  layer-by-layer {l['simulated_cycles']:,.0f}  speedup {l['simulated_cycles'] / g['simulated_cycles']:.3f}x")
     if g.get('floor_cycles') and l.get('floor_cycles'):
         print(f"  roofline floor  grouped {g['floor_cycles']:,.0f} ({g['simulated_cycles'] / g['floor_cycles']:.3f}x)"
