@@ -36,6 +36,20 @@ struct GroupSearch {
     PlanError why;
     auto p = planGroupWith(net, spec, batch, group, nSecs, hSecs, wSecs, fSecs,
                            options, &why);
+    // BANGC_LG_DEBUG=2: every slicing tried, with its estimate and
+    // objective or why it fails.
+    static const bool all = [] {
+      const char *v = getenv("BANGC_LG_DEBUG");
+      return v && atoi(v) >= 2;
+    }();
+    if (all)
+      fprintf(stderr, "  slicing %d..%d n%d h%d w%d f%d: %s\n", group.First,
+              group.Last, nSecs, hSecs, wSecs, fSecs,
+              p ? fmt::format("cycles {:.0f} obj {:.0f} pipelined {}",
+                              p->Cycles, planObjective(*p, spec, options),
+                              p->pipelined())
+                      .c_str()
+                : why.Message.c_str());
     if (!p) {
       lastWhy = why;
       return false;
