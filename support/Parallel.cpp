@@ -2,6 +2,7 @@
 #include "support/Parallel.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <sys/mman.h>
 #include <thread>
@@ -9,6 +10,12 @@
 namespace bangc {
 
 unsigned hostThreads() {
+  if (const char *env = std::getenv("BANGC_HOST_THREADS"); env && *env) {
+    char *end = nullptr;
+    long n = std::strtol(env, &end, 10);
+    if (*end == '\0' && n > 0)
+      return unsigned(std::min(n, 1024L));
+  }
   return std::max(1u, std::thread::hardware_concurrency());
 }
 

@@ -24,7 +24,8 @@
 
 namespace bangc {
 
-/// The host's hardware threads (at least 1).
+/// The host's hardware threads (at least 1), or BANGC_HOST_THREADS when
+/// that is a positive number.
 unsigned hostThreads();
 
 /// Calls fn(begin, end) on disjoint ranges that cover [0, n), each at least

@@ -9,6 +9,7 @@
 #include <functional>
 
 #include <cmath>
+#include <cstdlib>
 
 using namespace bangc;
 using namespace bangc::graph;
@@ -467,6 +468,36 @@ TEST(Executor, WeightInitIsDeterministic) {
   TensorMap a = mustRun(gp, {{"x", array(FLOAT32, {3, 3, 2}, in)}});
   TensorMap b = mustRun(gq, {{"x", array(FLOAT32, {3, 3, 2}, in)}});
   EXPECT_EQ(a["y"].data, b["y"].data);
+}
+
+// materializeInit splits its elements over the host threads
+// (BANGC_HOST_THREADS, else the host's): every split gives the documented
+// generator's values, bit for bit, in every precision.
+TEST(WeightInit, SameValuesOnEveryThreadCount) {
+  const char *old = std::getenv("BANGC_HOST_THREADS");
+  std::string saved = old ? old : "";
+  WeightInit init;
+  init.set_kind(WeightInit::UNIFORM);
+  init.set_seed(7);
+  const int64_t count = 300001; // several parts, the last one uneven
+  for (Precision p : {FLOAT32, FLOAT16, INT8, INT16}) {
+    init.set_scale(isFloatPrecision(p) ? 0.5 : 300.0);
+    std::vector<double> want(count);
+    for (int64_t i = 0; i < count; ++i) {
+      double r = init.scale() * (2 * initUniform01(7, uint64_t(i)) - 1);
+      want[i] = isFloatPrecision(p) ? roundToFloatPrecision(r, p)
+                                    : double(realToInt(r, p));
+    }
+    for (const char *threads : {"1", "2", "3", "8"}) {
+      ::setenv("BANGC_HOST_THREADS", threads, 1);
+      EXPECT_EQ(materializeInit(init, p, count), want)
+          << precisionName(p) << " on " << threads << " threads";
+    }
+  }
+  if (old)
+    ::setenv("BANGC_HOST_THREADS", saved.c_str(), 1);
+  else
+    ::unsetenv("BANGC_HOST_THREADS");
 }
 
 } // namespace
