@@ -1154,15 +1154,23 @@ void KernelWriter::pipelinedItem() {
              " // " + layer.Name + "'s window tile first");
     }
     if (ts == 1) {
-      // The next item's inputs first (their loads may zero padding rows on
-      // the vector unit, which must not wait for this item's convolution),
-      // then the compute, then what no item waits for: the previous item's
-      // stores, the next weight tile's piece and the bookkeeping, issued
-      // while the matrix unit runs (scalar code holds up the issue: after
-      // the __sync() it would delay the next item's compute).
-      pipelinedLoads();
+      // The compute first, then what it does not wait for, issued while the
+      // matrix unit runs (scalar code holds up the issue: before the
+      // compute or after the __sync() it would delay it): the next item's
+      // loads (their copies are queued before they zero padding rows on the
+      // vector unit; a view's load may copy synchronously, which would wait
+      // for the compute, so it is issued first), the previous item's
+      // stores, the next weight tile's piece and the bookkeeping.
+      bool loadsFirst =
+          !p.inputsResident() && llvm::any_of(g.Inputs, [&](int t) {
+            return n.Tensors[t].isView() || n.Tensors[t].gathered();
+          });
+      if (loadsFirst)
+        pipelinedLoads();
       for (int l : p.Steps[ts].Compute)
         compute(l);
+      if (!loadsFirst)
+        pipelinedLoads();
       pipelinedStores();
       e.line("p_n0 = n0; p_nb = nb; p_f0 = f0; p_ft = ft; p_hs = hs; "
              "p_ws = ws;");
