@@ -782,6 +782,39 @@ TEST(Global, SramStagingOnlyWhenItReadsLess) {
   EXPECT_FALSE(B->inputsInSram());
 }
 
+TEST(Global, EightCoresStageOnceForTheirTwoClusters) {
+  // 8 channel slices of one image, one item each: 8 cores, 2 of mlu370's 4
+  // clusters. Once per cluster reads the input twice; one union of the 2
+  // clusters reads it once, the group-boundary minimum.
+  Net N;
+  int X = N.addInput("x", 64, 8, 8);
+  X = N.relu(N.conv(X, 64, 3, 1, 1, "c"), "r");
+  N.markOutput(X, "y");
+  GroupInfo G = groupInfo(N, 0, 1);
+  int64_t In = 64 * 8 * 8 * 4;
+  PlanOptions PerCluster;
+  PerCluster.SramBroadcast = false;
+  auto P = planGroupWith(N, spec(), 1, G, 1, 1, 1, 8, PerCluster);
+  ASSERT_TRUE(P);
+  EXPECT_EQ(P->Cores, 8);
+  EXPECT_TRUE(P->inputsInSram());
+  EXPECT_EQ(P->launchUnion(), 1);
+  EXPECT_EQ(P->ReadBytes - P->WeightReadBytes, 2 * In);
+  auto Once = planGroupWith(N, spec(), 1, G, 1, 1, 1, 8, PlanOptions{});
+  ASSERT_TRUE(Once);
+  EXPECT_TRUE(Once->sramBroadcast());
+  EXPECT_EQ(Once->Clusters, 2);
+  EXPECT_EQ(Once->launchUnion(), 2);
+  EXPECT_EQ(Once->ReadBytes - Once->WeightReadBytes, In);
+  EXPECT_EQ(Once->ReadBytes + Once->WriteBytes - Once->WeightReadBytes,
+            Once->Floor.featureMapBytes());
+  // 2 channel slices on 2 cores fill no cluster: read directly, by each.
+  auto Two = planGroupWith(N, spec(), 1, G, 1, 1, 1, 2, PlanOptions{});
+  ASSERT_TRUE(Two);
+  EXPECT_FALSE(Two->usesSram());
+  EXPECT_EQ(Two->ReadBytes - Two->WeightReadBytes, 2 * In);
+}
+
 // --- Groups -----------------------------------------------------------------------
 
 TEST(Groups, DPGroupsVggLikeAndCutsTraffic) {
