@@ -113,19 +113,26 @@ std::vector<double> GroupPlan::packWeights(const Net &n, int l) const {
   int64_t tileF = weightTileChannels(n, l);
   int64_t kx = layer.KX, ky = layer.KY;
   std::vector<double> hwio(layer.Weight.size());
-  // Output channel by output channel, on every host thread (each writes
-  // its own elements).
+  // Up to 8 output channels at a time (one cache line of each tap's
+  // packed row, from 8 sequential source rows), on every host thread (each
+  // writes its own channels).
+  const int64_t taps = inChannels * ky * kx;
   parallelFor(channels, 16, [&](int64_t fb, int64_t fe) {
-    for (int64_t f = fb; f < fe; ++f) {
+    for (int64_t f = fb; f < fe;) {
       int64_t f0 = f / tileF * tileF;
       int64_t ft = std::min(tileF, channels - f0);
-      double *block = hwio.data() + f0 * inChannels * ky * kx;
-      const double *src = layer.Weight.data() + f * inChannels * ky * kx;
+      int64_t fn = std::min({fe, f0 + ft, f + 8}) - f;
+      double *block = hwio.data() + f0 * taps + (f - f0);
+      const double *src = layer.Weight.data() + f * taps;
       for (int64_t c = 0; c < inChannels; ++c)
         for (int64_t y = 0; y < ky; ++y)
-          for (int64_t x = 0; x < kx; ++x)
-            block[((y * kx + x) * inChannels + c) * ft + (f - f0)] =
-                src[(c * ky + y) * kx + x];
+          for (int64_t x = 0; x < kx; ++x) {
+            double *d = block + ((y * kx + x) * inChannels + c) * ft;
+            const double *s = src + (c * ky + y) * kx + x;
+            for (int64_t j = 0; j < fn; ++j)
+              d[j] = s[j * taps];
+          }
+      f += fn;
     }
   });
   return hwio;
