@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 using namespace llvm;
 
 namespace bangc::lg {
@@ -88,6 +90,43 @@ int64_t featureMapMin(const NetPlan &p) {
   return sum;
 }
 
+/// What reads a group's feature maps more than once, from its plan: halos
+/// of H/W slices, the rows and columns a strided window skips but its tile
+/// loads, inputs read per channel slice or per cluster. Empty if none.
+std::string excessReason(const Net &n, const GroupPlan &p) {
+  bool halo = false, skips = false;
+  for (int l : p.Info.Layers) {
+    const Layer &layer = n.Layers[l];
+    if (!layer.windowed())
+      continue;
+    halo |= (p.HSecs > 1 && layer.keffY() > layer.SY) ||
+            (p.WSecs > 1 && layer.keffX() > layer.SX);
+    bool readsInput =
+        std::any_of(layer.Inputs.begin(), layer.Inputs.end(), [&](int t) {
+          return std::find(p.Info.Inputs.begin(), p.Info.Inputs.end(), t) !=
+                 p.Info.Inputs.end();
+        });
+    skips |=
+        readsInput && (layer.keffY() < layer.SY || layer.keffX() < layer.SX);
+  }
+  std::vector<std::string> why;
+  if (halo && !p.inputsInSram())
+    why.push_back(fmt::format("halos of {} x {} tiles", p.HSecs, p.WSecs));
+  if (skips)
+    why.push_back("a strided window's tiles load the rows and columns it "
+                  "skips");
+  if (p.global() && !p.SlicedInputs && !p.inputsInSram())
+    why.push_back(fmt::format("inputs read per channel slice on {} cores, "
+                              "not staged",
+                              p.Cores));
+  else if (p.global() && p.inputsInSram() && !p.sramBroadcast())
+    why.push_back("inputs staged once per cluster");
+  std::string s;
+  for (const std::string &w : why)
+    s += (s.empty() ? "" : "; ") + w;
+  return s;
+}
+
 /// The simulated feature-map bytes against the group-boundary minimum.
 void addFeatureMaps(json::Object &o, int64_t estimated, int64_t minimum,
                     const int64_t *simulated) {
@@ -148,6 +187,8 @@ json::Object groupJson(const Net &n, const GroupPlan &g, const GroupRun *r) {
   int64_t simulated = r ? featureMaps(*r) : 0;
   addFeatureMaps(o, featureMaps(g), g.Floor.featureMapBytes(),
                  r ? &simulated : nullptr);
+  if (featureMaps(g) > g.Floor.featureMapBytes())
+    o["feature_map_excess_reason"] = excessReason(n, g);
   if (r) {
     addSimulated(o, *r);
     o["simulated_over_floor"] = overFloor(r->Cycles, g.Floor.cycles());
@@ -209,7 +250,7 @@ std::string floorSummary(const char *what, const NetPlan &p,
   return s;
 }
 
-std::string featureMapSummary(const char *what, const NetPlan &p,
+std::string featureMapSummary(const Net &n, const char *what, const NetPlan &p,
                               const RunResult &r) {
   int64_t sim = featureMaps(r), min = featureMapMin(p);
   std::string s = fmt::format(
@@ -219,10 +260,12 @@ std::string featureMapSummary(const char *what, const NetPlan &p,
   for (size_t i = 0; i < p.Groups.size() && i < r.Groups.size(); ++i) {
     int64_t gs = featureMaps(r.Groups[i]);
     int64_t gm = p.Groups[i].Floor.featureMapBytes();
-    if (gs != gm)
-      s += fmt::format("  group {}: feature maps {} bytes, minimum {} "
-                       "(excess {})\n",
-                       i, gs, gm, gs - gm);
+    if (gs == gm)
+      continue;
+    std::string why = excessReason(n, p.Groups[i]);
+    s += fmt::format("  group {}: feature maps {} bytes, minimum {} "
+                     "(excess {}{}{})\n",
+                     i, gs, gm, gs - gm, why.empty() ? "" : ": ", why);
   }
   return s;
 }

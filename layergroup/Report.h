@@ -33,9 +33,10 @@ std::string floorSummary(const char *what, const NetPlan &p,
 /// "grouped: feature maps B GDRAM bytes, group-boundary minimum M (excess
 /// E)" and a line per group above (or below) its minimum: the simulated
 /// GDRAM bytes other than parameters against GroupPlan::Floor's inputs
-/// (each element its layers read, once) and outputs.
-std::string featureMapSummary(const char *what, const NetPlan &p,
-                              const RunResult &r);
+/// (each element its layers read, once) and outputs, with what re-reads
+/// them (halos, skipped columns, per channel slice or cluster).
+std::string featureMapSummary(const Net &n, const char *what,
+                              const NetPlan &p, const RunResult &r);
 
 /// The plan's groups, estimates and search, with the simulated figures of
 /// \p r if given.

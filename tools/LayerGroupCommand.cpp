@@ -314,7 +314,7 @@ std::optional<int> LayerGroupRun::planAndRun() {
   grouped = std::move(*r);
   llvm::outs() << runSummary("grouped", *grouped)
                << floorSummary("grouped", *plan, *grouped)
-               << featureMapSummary("grouped", *plan, *grouped);
+               << featureMapSummary(net, "grouped", *plan, *grouped);
   return writeSvg();
 }
 
