@@ -452,11 +452,23 @@ void KernelWriter::bufferPointers() {
     }
     if (key.second == 4) { // a gathered view's indexes, then its window
       int t = b->Tensor;
+      const Tensor &v = n.Tensors[t];
       int64_t tab = GroupPlan::gatherTableBytes(n, t, p.H.RowsCap[g.slot(t)],
                                                 p.W.RowsCap[g.slot(t)]);
       e.line(fmt::format("int *const gtab{} = (int *)(lg_nram + {});", t,
                          b->Offset));
       fixed("gwin" + str(t), b->Offset + tab, t);
+      // Its sources and their image sizes, element by element.
+      size_t k = v.View.size();
+      std::string srcs = fmt::format("const {} *gsrc{}[{}];", ctype(t), t, k);
+      std::string imgs = fmt::format("long gimg{}[{}];", t, k);
+      for (size_t i = 0; i < k; ++i) {
+        int s = v.View[i].Source;
+        srcs += fmt::format(" gsrc{}[{}] = g_t{}_{};", t, i, t, s);
+        imgs += fmt::format(" gimg{}[{}] = {}L;", t, i, n.Tensors[s].elements());
+      }
+      e.line(srcs);
+      e.line(imgs);
       continue;
     }
     if (key.second == 2) { // CLIF's membrane potentials, kept across items
@@ -510,18 +522,24 @@ void KernelWriter::tensorLoad(int t, const std::string &buf,
   }
   int s = g.slot(t);
   if (tensor.gathered()) {
-    // Its source's span and the item's indexes into the view's scratch,
+    // Its sources' spans and the item's indexes into the view's scratch,
     // then gathered element by element (lg_gather_view).
-    const ViewPiece &v = tensor.View.front();
+    std::string from;
+    for (const ViewPiece &v : tensor.View)
+      from += (from.empty() ? "" : ", ") + n.Tensors[v.Source].Name;
+    int64_t tables = tensor.View.size() > 1 ? 2 : 1;
+    int64_t second = GroupPlan::gatherTableBytes(n, t, p.H.RowsCap[s],
+                                                 p.W.RowsCap[s]) /
+                     tables / 4;
     e.line(call("lg_gather_view",
-                {dst, "g_t" + str(t) + "_" + str(v.Source), "g_v" + str(t),
-                 "gtab" + str(t), "gwin" + str(t), n0, pfx + "nb",
-                 str(tensor.C), str(tensor.H), str(tensor.W),
+                {dst, "gsrc" + str(t), "gimg" + str(t),
+                 str(tensor.View.size()), "g_v" + str(t), "gtab" + str(t),
+                 "gtab" + str(t) + " + " + str(second), "gwin" + str(t), n0,
+                 pfx + "nb", str(tensor.C), str(tensor.H), str(tensor.W),
                  pfx + "lo[" + slot + "]", pfx + "hi[" + slot + "]",
                  pfx + "clo[" + slot + "]", pfx + "chi[" + slot + "]",
-                 str(p.H.RowsCap[s]), str(p.W.RowsCap[s]),
-                 str(n.Tensors[v.Source].elements()) + "L"}) +
-           " // gather " + tensor.Name + " from " + n.Tensors[v.Source].Name);
+                 str(p.H.RowsCap[s]), str(p.W.RowsCap[s])}) +
+           " // gather " + tensor.Name + " from " + from);
     return;
   }
   if (tensor.isView()) {

@@ -68,7 +68,9 @@ int64_t GroupPlan::gatherTableBytes(const Net &n, int t, int64_t rowsCap,
                                     int64_t colsCap) {
   int64_t entries =
       std::max(rowsCap * colsCap * n.Tensors[t].C, 2 * rowsCap);
-  return (entries * 4 + 63) / 64 * 64;
+  // Several sources: the sum of their offsets, and the next source's.
+  int64_t tables = n.Tensors[t].View.size() > 1 ? 2 : 1;
+  return tables * ((entries * 4 + 63) / 64 * 64);
 }
 
 int64_t GroupPlan::gatherScratchBytes(const Net &n, int t) const {

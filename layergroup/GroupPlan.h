@@ -325,9 +325,9 @@ struct GroupPlan {
   }
   /// A gathered view \p t's NRAM scratch (LmemBuffer Scratch Part 4,
   /// lg_gather_view): the index table of a slice of \p rowsCap x
-  /// \p colsCap (int32, at least each row's two bounds; 64 B aligned),
-  /// then (gatherScratchBytes) a zero and the widest span of source
-  /// elements the rows of an item read.
+  /// \p colsCap (int32, at least each row's two bounds; 64 B aligned; two
+  /// with several sources), then (gatherScratchBytes) a zero and the
+  /// widest sum of the spans of source elements the rows of an item read.
   static int64_t gatherTableBytes(const Net &n, int t, int64_t rowsCap,
                                   int64_t colsCap);
   int64_t gatherScratchBytes(const Net &n, int t) const;

@@ -218,7 +218,8 @@ int64_t Tensor::loadedElements(int64_t lo, int64_t hi, int64_t clo,
   if (gathered()) {
     if (hi <= lo || chi <= clo)
       return 0;
-    int64_t entries = (hi - lo) * (chi - clo) * C + 2 * (hi - lo);
+    int64_t entries =
+        int64_t(View.size()) * ((hi - lo) * (chi - clo) * C + 2 * (hi - lo));
     assert(4 % elemBytes() == 0 && "table entries are whole elements");
     return gatherWindow(lo, hi) + entries * (4 / elemBytes());
   }
@@ -234,12 +235,16 @@ int64_t Tensor::loadedElements(int64_t lo, int64_t hi, int64_t clo,
 }
 
 int64_t Tensor::gatherWindow(int64_t lo, int64_t hi) const {
-  int64_t a = INT64_MAX, b = 0;
-  for (int64_t r = lo; r < hi; ++r) {
-    a = std::min<int64_t>(a, GatherRowLo[size_t(r)]);
-    b = std::max<int64_t>(b, GatherRowHi[size_t(r)]);
+  int64_t sum = 0;
+  for (size_t k = 0; k < View.size(); ++k) {
+    int64_t a = INT64_MAX, b = 0;
+    for (int64_t r = lo; r < hi; ++r) {
+      a = std::min<int64_t>(a, GatherRowLo[k * size_t(H) + size_t(r)]);
+      b = std::max<int64_t>(b, GatherRowHi[k * size_t(H) + size_t(r)]);
+    }
+    sum += b > a ? b - a : 0;
   }
-  return b > a ? b - a : 0;
+  return sum;
 }
 
 std::vector<int> Net::viewSources(int t) const {

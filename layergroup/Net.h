@@ -88,12 +88,13 @@ struct Tensor {
   /// "Rearranging edges"). The pieces tile [H][W][C] exactly.
   std::vector<ViewPiece> View;
   /// A gathered view (a map no MaxViewPieces strided boxes express:
-  /// SHUFFLE, SHEAR, AFFINE, ...): View is then one box of the whole view
-  /// naming its one source, and Gather gives per element ([H][W][C]) the
-  /// element of one image of the source it reads, or -1 (zero). The load
-  /// copies the source elements its rows span into NRAM and gathers them
-  /// there (lg_gather_view); GatherRowLo/Hi are each view row's span
-  /// [lo, hi) of source elements (lo > hi-1 for a row of zeros).
+  /// SHUFFLE, SHEAR, AFFINE, ...): View is then a box of the whole view
+  /// per source tensor k, naming it, and Gather holds per source a table
+  /// of the view's elements ([H][W][C]): the element of one image of
+  /// source k it reads, or -1 (another source's, or zero). The load copies
+  /// the source elements its rows span into NRAM and gathers them there
+  /// (lg_gather_view); GatherRowLo/Hi are per source each view row's span
+  /// [lo, hi) of source elements (lo > hi-1 for a row reading none).
   std::vector<int32_t> Gather;
   std::vector<int32_t> GatherRowLo, GatherRowHi;
   /// Layers that read a view of this tensor: it must be in GDRAM for them.
@@ -105,13 +106,14 @@ struct Tensor {
   bool isView() const { return !View.empty(); }
   bool gathered() const { return !Gather.empty(); }
   /// A gathered view: the source elements of one image rows [lo, hi) span
-  /// (the window lg_gather_view copies), 0 when they read none.
+  /// (the windows lg_gather_view copies), summed over its sources.
   int64_t gatherWindow(int64_t lo, int64_t hi) const;
   /// Elements of one image that a load of rows [lo, hi) x columns [clo,
   /// chi), all channels, reads from GDRAM: all of them, or, for a view,
   /// those of its boxes that are not zero fill (a repeated row once); a
-  /// gathered view its window, and its index table's int32 entries (the
-  /// item's elements and two row bounds a row) as elements of Type.
+  /// gathered view its windows, and its index tables' int32 entries (per
+  /// source the item's elements and two row bounds a row) as elements of
+  /// Type.
   int64_t loadedElements(int64_t lo, int64_t hi, int64_t clo,
                          int64_t chi) const;
   /// The value range of an integer tensor: its type's, or Narrowed's.

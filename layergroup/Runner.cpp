@@ -206,16 +206,24 @@ Error PlanRun::uploadParameters() {
       paramMem[{int(l), part}] = *m;
     }
   }
-  // A gathered view's index table and row bounds (a pair a row), as
-  // int32 (lg_gather_view), under (-1 - tensor, 0).
+  // A gathered view's index tables and row bounds (a pair a row), as
+  // int32 (lg_gather_view): per source, its table (-2^30 for elements it
+  // does not give) and its bounds; under (-1 - tensor, 0).
   for (size_t t = 0; t < n.Tensors.size(); ++t) {
     const Tensor &v = n.Tensors[t];
     if (!v.gathered())
       continue;
-    std::vector<double> table(v.Gather.begin(), v.Gather.end());
-    for (size_t r = 0; r < v.GatherRowLo.size(); ++r)
-      table.insert(table.end(),
-                   {double(v.GatherRowLo[r]), double(v.GatherRowHi[r])});
+    std::vector<double> table;
+    size_t e = size_t(v.elements()), h = size_t(v.H);
+    for (size_t k = 0; k < v.View.size(); ++k) {
+      for (size_t i = 0; i < e; ++i) {
+        int32_t x = v.Gather[k * e + i];
+        table.push_back(x < 0 ? -double(1 << 30) : double(x));
+      }
+      for (size_t r = k * h; r < (k + 1) * h; ++r)
+        table.insert(table.end(),
+                     {double(v.GatherRowLo[r]), double(v.GatherRowHi[r])});
+    }
     auto m = upload(table, DType::I32);
     if (!m)
       return m.takeError();

@@ -32,9 +32,14 @@ Error viewError(const std::string &msg) {
 
 /// Follows element \p i of view \p v to the tensor it reads.
 void resolve(const Tensor &v, int64_t i, int &source, int64_t &index) {
-  if (v.gathered()) {
-    index = v.Gather[size_t(i)];
-    source = index < 0 ? -1 : v.View.front().Source;
+  if (v.gathered()) { // the source whose table has the element
+    size_t e = size_t(v.elements());
+    for (size_t k = 0; k < v.View.size(); ++k)
+      if (v.Gather[k * e + size_t(i)] >= 0) {
+        source = v.View[k].Source, index = v.Gather[k * e + size_t(i)];
+        return;
+      }
+    source = -1, index = -1;
     return;
   }
   int64_t c = i % v.C, w = (i / v.C) % v.W, h = i / (v.C * v.W);
@@ -243,32 +248,38 @@ std::vector<ViewPiece> fitViewPieces(const ViewMap &m, int64_t h, int64_t w,
 
 bool gatherView(const ViewMap &m, int64_t h, int64_t w, int64_t c, Tensor &t,
                 std::string &why) {
-  int source = -1;
+  std::vector<int> sources; // in order of first use
   for (int s : m.Source)
-    if (s >= 0 && source >= 0 && s != source) {
-      why = "a gathered map of several tensors";
-      return false;
-    } else if (s >= 0) {
-      source = s;
-    }
-  if (source < 0) {
+    if (s >= 0 && std::find(sources.begin(), sources.end(), s) == sources.end())
+      sources.push_back(s);
+  if (sources.empty()) {
     why = "a map that reads nothing (all zeros)";
     return false;
   }
-  if (m.Index.size() > size_t(INT32_MAX)) {
-    why = "a gathered map over 2^31 elements";
+  if (sources.size() > MaxGatherSources) {
+    why = fmt::format("a gathered map of more than {} tensors",
+                      MaxGatherSources);
     return false;
   }
-  t.View = {ViewPiece{source, 0, h, 0, w, 0, c}};
-  t.Gather.assign(m.Index.size(), -1);
-  t.GatherRowLo.assign(size_t(h), INT32_MAX);
-  t.GatherRowHi.assign(size_t(h), 0);
-  for (size_t i = 0; i < m.Index.size(); ++i) {
+  if (m.Index.size() > size_t(INT32_MAX / 2)) {
+    why = "a gathered map over 2^30 elements";
+    return false;
+  }
+  size_t e = m.Index.size(), k = sources.size();
+  t.View.clear();
+  for (int s : sources)
+    t.View.push_back(ViewPiece{s, 0, h, 0, w, 0, c});
+  t.Gather.assign(k * e, -1);
+  t.GatherRowLo.assign(k * size_t(h), INT32_MAX);
+  t.GatherRowHi.assign(k * size_t(h), 0);
+  for (size_t i = 0; i < e; ++i) {
     if (m.Source[i] < 0)
       continue;
+    size_t j = size_t(std::find(sources.begin(), sources.end(), m.Source[i]) -
+                      sources.begin());
     int32_t x = int32_t(m.Index[i]);
-    size_t r = i / size_t(w * c);
-    t.Gather[i] = x;
+    size_t r = j * size_t(h) + i / size_t(w * c);
+    t.Gather[j * e + i] = x;
     t.GatherRowLo[r] = std::min(t.GatherRowLo[r], x);
     t.GatherRowHi[r] = std::max(t.GatherRowHi[r], x + 1);
   }

@@ -54,10 +54,15 @@ std::vector<ViewPiece> fitViewPieces(const ViewMap &m, int64_t h, int64_t w,
                                      std::string &why);
 
 /// Makes \p t (a view [h][w][c]) gather \p m in NRAM (Tensor::Gather):
-/// one box of its source naming it, the index table and each row's span
-/// of source elements. False and \p why when \p m reads several tensors.
+/// a whole box per source tensor naming it, per source the index table and
+/// each row's span of source elements. False and \p why when \p m reads
+/// nothing or more than MaxGatherSources tensors.
 bool gatherView(const ViewMap &m, int64_t h, int64_t w, int64_t c, Tensor &t,
                 std::string &why);
+
+/// The most source tensors of a gathered view (its kernel takes a pointer
+/// to each; lg_gather_view copies a window of each per image).
+inline constexpr size_t MaxGatherSources = 4;
 
 /// The most boxes of one view: each is a strided DMA per image (per row
 /// when it moves the channel axis) of every item that reads it.

@@ -37,21 +37,30 @@ double GroupPass::gatherLoadCycles(int t) const {
     double bytes = double(segs) * cost::gdramSegmentBytes(spec, 0, seg, false);
     return cost::gdramCopyCycles(spec, rate, bytes, 0, segs > 1);
   };
-  // The window: its mean over the H slices (windows differ much more
-  // between slices than their rows do: a rotation's middle rows span more
-  // of the source than its first).
+  // Each source's window: its mean over the H slices (windows differ much
+  // more between slices than their rows do: a rotation's middle rows span
+  // more of the source than its first).
   int s = group.slot(t);
+  size_t k = x.View.size(), h = size_t(x.H);
   double window = 0;
-  for (const auto &r : plan.H.Rows) {
-    int64_t w = x.gatherWindow(r[s].Lo, r[s].Hi);
-    window += w > 0 ? copy(1, w * x.elemBytes()) : 0.0;
-  }
+  for (const auto &r : plan.H.Rows)
+    for (size_t j = 0; j < k; ++j) {
+      int64_t a = INT64_MAX, b = 0;
+      for (int64_t y = r[s].Lo; y < r[s].Hi; ++y) {
+        a = std::min<int64_t>(a, x.GatherRowLo[j * h + size_t(y)]);
+        b = std::max<int64_t>(b, x.GatherRowHi[j * h + size_t(y)]);
+      }
+      window += b > a ? copy(1, (b - a) * x.elemBytes()) : 0.0;
+    }
   window /= double(std::max<size_t>(1, plan.H.Rows.size()));
   int64_t n = rows * cols * x.C;
-  double dma = copy(1, rows * 8) + copy(rows, cols * x.C * 4) + window;
-  double offsets = 2 * this->cost.vec(BANG_OP_ALU, double(n), 4);
+  double dma =
+      double(k) * (copy(1, rows * 8) + copy(rows, cols * x.C * 4)) + window;
+  // Per source an add and a max, then with several a sum into the first.
+  double offsets =
+      double(3 * k - 1) * this->cost.vec(BANG_OP_ALU, double(n), 4);
   double scalar = this->cost.scalar(double(n) * ScalarGatherPerElement +
-                                    double(rows) * ScalarGatherPerRow +
+                                    double(k * rows) * ScalarGatherPerRow +
                                     ScalarGatherPerImage);
   return double(nb) * (dma + offsets + scalar);
 }

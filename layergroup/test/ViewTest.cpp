@@ -436,11 +436,30 @@ TEST(View, MapsNoBoxesFitAreGatheredFromOneSource) {
   EXPECT_EQ(t.loadedElements(1, 2, 2, 5), 55 + (3 + 2));
   t.Type = DType::F16;
   EXPECT_EQ(t.loadedElements(1, 2, 0, 8), 55 + (8 + 2) * 2);
-  // A gather reads one source.
+  // Several sources: a table and row bounds each (-1 where another source
+  // gives the element), in order of first use.
   shuffle.Source[9] = 4;
   Tensor two;
+  two.C = 1, two.H = 8, two.W = 8;
+  ASSERT_TRUE(gatherView(shuffle, 8, 8, 1, two, why)) << why;
+  ASSERT_EQ(two.View.size(), 2u);
+  EXPECT_EQ(two.View[0].Source, 3);
+  EXPECT_EQ(two.View[1].Source, 4);
+  ASSERT_EQ(two.Gather.size(), 128u);
+  EXPECT_EQ(two.Gather[9], -1);
+  EXPECT_EQ(two.Gather[64 + 9], shuffle.Index[9]);
+  EXPECT_EQ(two.Gather[64 + 8], -1);
+  // Row 1 of source 4 is element 9 alone, 13; source 3 keeps the rest.
+  EXPECT_EQ(two.GatherRowLo[8 + 1], 13);
+  EXPECT_EQ(two.GatherRowHi[8 + 1], 14);
+  EXPECT_EQ(two.GatherRowLo[1], 6);
+  EXPECT_EQ(two.gatherWindow(1, 2), 55 + 1);
+  EXPECT_EQ(two.loadedElements(1, 2, 0, 8), 56 + 2 * (8 + 2));
+  // At most MaxGatherSources.
+  for (size_t i = 8; i < 8 + MaxGatherSources; ++i)
+    shuffle.Source[i] = int(10 + i);
   EXPECT_FALSE(gatherView(shuffle, 8, 8, 1, two, why));
-  EXPECT_NE(why.find("several tensors"), std::string::npos) << why;
+  EXPECT_NE(why.find("more than 4 tensors"), std::string::npos) << why;
 }
 
 TEST(View, ShufflesShearsAndAffinesRunGatheredAsTheReference) {

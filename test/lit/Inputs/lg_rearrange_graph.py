@@ -19,7 +19,7 @@ SHUFFLE of all elements, axis -1), shuffle_rows (SHUFFLE of rows, a
 fixed random permutation), shear (SHEAR 1 0 of
 rows by columns: zero-filled), affine (AFFINE: a rotation by 30 degrees
 about the centre, nearest, zeros outside), shuffle_concat (shuffle_rows
-of a scaled x beside r along channels: a gather of two sources, refused);
+of a scaled x beside r along channels: a gather of two sources);
 so_permute and so_shear (the SO reads r through a PERMUTE or a SHEAR: a
 copy layer).
 
