@@ -1081,11 +1081,6 @@ void KernelWriter::pipelinedStores() {
   }
   if (p.weightTiles())
     tilePiece();
-  auto load = e.block("if (item + 1 < end)", "load i+1");
-  e.line(sliceCall("item + 1", "x_"));
-  if (!p.inputsResident())
-    for (int t : g.Inputs)
-      tensorLoad(t, "cur ^ 1", "x_", true);
 }
 
 // A global group's next weight tile, when this core's items of the phase go
