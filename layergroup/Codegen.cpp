@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -133,6 +134,18 @@ private:
   void clusterStaging();
   void residentInputs();
   void phaseStart();
+  /// A staging in SRAM once per chip: SRAM place, GDRAM source, count.
+  struct Staged {
+    std::string Sram, Src, Count;
+  };
+  void stageAll(const std::vector<Staged> &staged,
+                const std::function<void()> &overlap);
+  /// Weights staged in SRAM once per chip beside inputs staged per phase:
+  /// their SRAM->WRAM copies run during phase 0's first input read.
+  bool deferWramCopies() const {
+    return p.weightsInSram() && p.sramBroadcast() && p.phased() &&
+           !(p.pipelined() && p.weightTiles());
+  }
   void itemLoop();
   void plainItem();
   void pipelinedItem();
@@ -934,9 +947,11 @@ void KernelWriter::prologue() {
     e.line("// resident weights, staged in SRAM once per chip (each core "
            "copies a share and sends it to the other clusters), then "
            "SRAM->WRAM by every core");
+    std::vector<Staged> staged;
     stagedWeights([&](int l, std::string sram, std::string size) {
-      e.line(call("lg_stage_sram_all", {sram, "g_w" + str(l), size}));
+      staged.push_back({sram, "g_w" + str(l), size});
     });
+    stageAll(staged, [] {});
     e.line("__sync_all();");
   } else if (p.weightsInSram()) {
     e.line("// resident weights, staged in SRAM once per cluster (each core "
@@ -947,11 +962,11 @@ void KernelWriter::prologue() {
     });
     e.line("__sync_cluster();");
   }
-  if (p.weightsInSram()) {
+  if (p.weightsInSram() && !deferWramCopies()) {
     stagedWeights([&](int l, std::string sram, std::string size) {
       e.line(call("lg_load_wram_sram", {"w" + str(l) + "[0]", sram, size}));
     });
-  } else if (p.weightsResident()) {
+  } else if (p.weightsResident() && !p.weightsInSram()) {
     e.line("// resident weights, loaded once per core");
     for (auto &[key, b] : wt)
       if (key.second == 0)
@@ -1028,11 +1043,56 @@ void KernelWriter::phaseStart() {
     }
     stage("lg_stage_sram_all_send", false);
   } else {
-    stage("lg_stage_sram_all", true);
+    std::vector<Staged> staged;
+    for (int t : g.Inputs)
+      staged.push_back(
+          {sramPtr(n.Tensors[t].Type, sramOff.at(t)),
+           "g_t" + str(t) + " + (long)s_n0 * " + str(n.Tensors[t].elements()),
+           str(p.SramImages * n.Tensors[t].elements()) + "L"});
+    stageAll(staged, [&] {
+      if (!deferWramCopies())
+        return;
+      // The staged weights SRAM->WRAM (Move-DMA) while the first input
+      // share is read (IO-DMA).
+      auto first = e.block("if (ph == 0)", "weights, staged in the prologue");
+      for (auto &[key, b] : wt)
+        if (key.second == 0)
+          e.line(call(
+              "lg_load_wram_sram",
+              {"w" + str(key.first) + "[0]",
+               sramPtr(n.Tensors[n.Layers[key.first].Inputs[0]].Type,
+                       sramWOff.at(key.first)),
+               str(n.Layers[key.first].Weight.size())}));
+    });
   }
   e.line("__sync_all();");
   if (p.inputsResident())
     residentInputs();
+}
+
+// Stages each (SRAM place, GDRAM source, count) in every cluster's SRAM in
+// turn: this core's share of one is read from GDRAM (IO-DMA, async) while
+// it sends the previous one's to the other clusters (Move-DMA), a
+// __sync() between; \p overlap emits on-chip copies that run beside the
+// first read. The caller meets the other cores at __sync_all().
+void KernelWriter::stageAll(const std::vector<Staged> &staged,
+                            const std::function<void()> &overlap) {
+  for (size_t k = 0; k < staged.size(); ++k) {
+    const Staged &s = staged[k];
+    if (k > 0)
+      e.line("__sync();");
+    e.line(call("lg_stage_sram_all_read", {s.Sram, s.Src, s.Count, "true"}));
+    if (k == 0)
+      overlap();
+    else
+      e.line(call("lg_stage_sram_all_send",
+                  {staged[k - 1].Sram, staged[k - 1].Count}));
+  }
+  if (staged.empty())
+    return;
+  e.line("__sync();");
+  e.line(call("lg_stage_sram_all_send", {staged.back().Sram,
+                                         staged.back().Count}));
 }
 
 // Not pipelined: per step its loads, weight loads, stores, compute, sync.

@@ -266,6 +266,43 @@ double padColumnsCycles(const GroupPass &pass, int t, const Layer &reader) {
          zero(right);
 }
 
+/// Staging once per chip one tensor after another (Codegen's stageAll):
+/// this core's share of each is read beside the sends of the previous one,
+/// the first read beside \p overlap cycles of on-chip copies.
+double stageAllCycles(const GroupPass &pass, const std::vector<double> &bytes,
+                      double overlap) {
+  const CostModel &m = pass.cost;
+  double cores = pass.plan.Cores;
+  auto read = [&](double b) { return m.dma(b / cores, true); };
+  auto send = [&](double b) {
+    return (pass.plan.Clusters - 1) * m.dma(b / cores, false);
+  };
+  if (bytes.empty())
+    return overlap;
+  double c = std::max(read(bytes[0]), overlap);
+  for (size_t k = 1; k < bytes.size(); ++k)
+    c += std::max(read(bytes[k]), send(bytes[k - 1]));
+  return c + send(bytes.back());
+}
+
+/// Weights staged once per chip beside inputs staged per phase copy
+/// SRAM->WRAM during phase 0's first input read (Codegen's
+/// deferWramCopies).
+bool wramCopiesDeferred(const GroupPlan &p) {
+  return p.weightsInSram() && p.sramBroadcast() && p.phased() &&
+         !(p.pipelined() && p.weightTiles());
+}
+
+/// A phase's staged inputs, bytes per input (Codegen's phaseStart).
+std::vector<double> phaseInputBytes(const GroupPass &pass) {
+  std::vector<double> bytes;
+  for (int t : pass.group.Inputs) {
+    const Tensor &x = pass.net.Tensors[t];
+    bytes.push_back(double(x.elements() * x.elemBytes() * pass.plan.SramImages));
+  }
+  return bytes;
+}
+
 /// Once per core before the items: per-channel vectors (GDRAM->WRAM->NRAM),
 /// resident weights, resident inputs, the zeroed padding of padded inputs.
 double prologueCycles(const GroupPass &pass, const Traffic &traffic) {
@@ -279,7 +316,27 @@ double prologueCycles(const GroupPass &pass, const Traffic &traffic) {
           double(vecElems(net.Layers[l]) * net.vectorElemBytes(net.Layers[l]));
       c += m.dma(bytes, true) + m.dma(bytes, false);
     }
-  if (p.weightsInSram())
+  if (p.weightsInSram() && p.sramBroadcast()) {
+    // Staged layer by layer, then copied SRAM->WRAM a layer per copy,
+    // beside phase 0's first input read when deferred.
+    std::vector<double> bytes;
+    double wram = 0;
+    for (int l : pass.group.Layers) {
+      const Layer &layer = net.Layers[l];
+      int64_t w = weightElems(net, layer, p.weightTileChannels(net, l));
+      if (w <= 0)
+        continue;
+      bytes.push_back(double(w * net.weightElemBytes(layer)));
+      wram += m.dma(bytes.back(), false);
+    }
+    c += stageAllCycles(pass, bytes, 0);
+    if (!wramCopiesDeferred(p))
+      c += wram;
+    else if (std::vector<double> in = phaseInputBytes(pass); !in.empty())
+      c += std::max(0.0, wram - m.dma(in[0] / p.Cores, true));
+    else
+      c += wram;
+  } else if (p.weightsInSram())
     c += stageCycles(pass, double(traffic.weightBytes)) +
          m.dma(double(traffic.weightBytes), false);
   else if (p.weightsResident())
@@ -311,9 +368,9 @@ double tileLoadCycles(const GroupPass &pass, double moved) {
   double load = pass.weightLoadCycles(l);
   double first = load;
   if (p.phased()) { // beside the sends of this core's share of a phase
-    double share = double(pass.inputBytes / p.Batch * p.SramImages) /
-                   pass.spec.numCores();
-    double sends = (pass.spec.clusters - 1) * pass.cost.dma(share, false);
+    double share =
+        double(pass.inputBytes / p.Batch * p.SramImages) / p.Cores;
+    double sends = (p.Clusters - 1) * pass.cost.dma(share, false);
     first = std::max(0.0, load - sends);
   }
   double bytes =
@@ -514,7 +571,9 @@ void estimateCycles(GroupPass &pass, const Traffic &traffic) {
       item += stepCycles(s, s.DmaCycles);
   }
   double phase = 0;
-  if (p.inputsInSram())
+  if (p.phased() && !(p.pipelined() && p.weightTiles()))
+    phase += stageAllCycles(pass, phaseInputBytes(pass), 0);
+  else if (p.inputsInSram())
     phase +=
         stageCycles(pass, double(pass.inputBytes / p.Batch * p.SramImages));
   phase += rounds * item + (p.pipelined() ? fillDrain : 0);
