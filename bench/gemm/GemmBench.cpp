@@ -53,6 +53,17 @@ namespace {
 
 constexpr int CblasRowMajor = 101, CblasNoTrans = 111;
 
+/// The host's 1-minute load average (/proc/loadavg), or -1.
+double loadAverage() {
+  double load = -1;
+  if (FILE *f = std::fopen("/proc/loadavg", "r")) {
+    if (std::fscanf(f, "%lf", &load) != 1)
+      load = -1;
+    std::fclose(f);
+  }
+  return load;
+}
+
 double fastest(const std::vector<double> &v) {
   return v.empty() ? 0 : *std::min_element(v.begin(), v.end());
 }
@@ -329,6 +340,9 @@ int main(int argc, char **argv) {
           bench::seconds([&] { grouped = std::system(cmd.c_str()) == 0; }));
   }
   double t = fastest(times), g = fastest(groupedTimes);
+  // Both figures follow the machine's load (OpenBLAS and the simulated
+  // cores each want every host core): say what it was.
+  double load = loadAverage();
   llvm::outs() << llvm::formatv(
       "\n{0}: {1} convolutions, {2:F1} GFLOP: im2col + OpenBLAS sgemm on {3} "
       "threads {4:F3} s ({5:F1} GFLOP/s)\n",
@@ -336,14 +350,15 @@ int main(int argc, char **argv) {
   if (grouped)
     llvm::outs() << llvm::formatv(
         "bangc-sim graph --layer-group --run: {0:F3} s, {1:F2}x im2col + "
-        "sgemm\n",
-        g, g / t);
+        "sgemm (load average {2:F2})\n",
+        g, g / t, load);
   if (!bench::writeJson(args.json,
                         llvm::json::Object{{"rows", std::move(rows)},
                                            {"graph", graph},
                                            {"graph_gflop", gflop},
                                            {"graph_im2col_sgemm_seconds", t},
                                            {"graph_grouped_run_seconds", g},
+                                           {"load_average", load},
                                            {"threads", threads}}))
     return 1;
   return 0;
