@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <cstring>
 #include <sys/mman.h>
 #include <thread>
 
@@ -48,13 +47,6 @@ void adviseHugePages(void *p, size_t bytes) {
   uintptr_t end = (reinterpret_cast<uintptr_t>(p) + bytes) & ~(Huge - 1);
   if (end > begin)
     madvise(reinterpret_cast<void *>(begin), end - begin, MADV_HUGEPAGE);
-}
-
-void parallelZero(void *p, size_t bytes) {
-  char *base = static_cast<char *>(p);
-  parallelFor(int64_t(bytes), int64_t(4) << 20, [&](int64_t b, int64_t e) {
-    std::memset(base + b, 0, size_t(e - b));
-  });
 }
 
 } // namespace bangc

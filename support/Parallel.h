@@ -19,7 +19,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <type_traits>
 #include <vector>
 
 namespace bangc {
@@ -40,19 +39,12 @@ void parallelFor(int64_t n, int64_t grain,
 /// [p, p + bytes). Best done before the range is first written.
 void adviseHugePages(void *p, size_t bytes);
 
-/// Zeroes [p, p + bytes) on every host thread: the first write to fresh
-/// pages, whose zeroing by the host kernel is the costly part, split.
-void parallelZero(void *p, size_t bytes);
-
-/// \p n value-initialised elements (T trivial) whose fresh storage was
-/// advised huge pages (adviseHugePages) and first written on every host
-/// thread (parallelZero).
+/// \p n value-initialised elements whose fresh storage was advised huge
+/// pages (adviseHugePages) before it was first written.
 template <typename T> std::vector<T> largeVector(size_t n) {
-  static_assert(std::is_trivial_v<T>, "zeroed storage is a T only if trivial");
   std::vector<T> v;
   v.reserve(n);
   adviseHugePages(v.data(), n * sizeof(T));
-  parallelZero(v.data(), n * sizeof(T));
   v.resize(n);
   return v;
 }
