@@ -232,16 +232,19 @@ static bool channelWise(OpKind k) {
 }
 
 /// A group of channel-wise layers only: each channel slice reads its
-/// channels of the one input (GroupPlan::SlicedInputs), a tensor (not a
-/// view) that no stateful layer reads.
+/// channels of the inputs of the first layer (GroupPlan::SlicedInputs:
+/// one, or the several of a residual CADD), tensors (not views) that no
+/// stateful layer reads, the group's only inputs.
 static bool channelWiseOnly(const Net &n, const GroupInfo &g) {
   const Layer &first = n.Layers[g.First];
-  if (first.Kind == OpKind::Conv || !channelWise(first.Kind) ||
-      first.stateful() || first.Kind == OpKind::Lut ||
-      first.Inputs.size() != 1 || g.Inputs.size() != 1 ||
-      n.Tensors[first.Inputs[0]].isView() ||
-      n.Tensors[first.Inputs[0]].C != n.Tensors[first.Output].C)
+  // A CADD is channel-wise when every input is sliced as its output is.
+  bool chanWise = channelWise(first.Kind) || first.Kind == OpKind::Add;
+  if (first.Kind == OpKind::Conv || !chanWise || first.stateful() ||
+      first.Kind == OpKind::Lut || g.Inputs.size() != first.Inputs.size())
     return false;
+  for (int t : first.Inputs)
+    if (n.Tensors[t].isView() || n.Tensors[t].C != n.Tensors[first.Output].C)
+      return false;
   for (int l = g.First; l <= g.Last; ++l)
     if (n.Layers[l].stateful())
       return false;
