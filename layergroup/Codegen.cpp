@@ -533,6 +533,20 @@ void KernelWriter::tensorLoad(int t, const std::string &buf,
            "'s padded tile");
     return;
   }
+  if (p.StridedInputs.count(t)) {
+    // The pixels its 1x1 reader's output rows and columns need, densely.
+    const Layer &reader = n.Layers[p.StridedInputs.at(t)];
+    std::string out = str(g.slot(reader.Output));
+    auto at = [&](const char *a) { return pfx + a + "[" + out + "]"; };
+    e.line(
+        call("lg_load_strided",
+             {dst, src, n0, str(tensor.C), str(tensor.H), str(tensor.W),
+              at("lo") + " * " + str(reader.SY), at("hi") + " - " + at("lo"),
+              at("clo") + " * " + str(reader.SX), at("chi") + " - " + at("clo"),
+              str(reader.SY), str(reader.SX), boolLit(async)}) +
+        " // load the pixels " + reader.Name + " reads of " + tensor.Name);
+    return;
+  }
   int s = g.slot(t);
   if (tensor.gathered()) {
     // Its sources' spans and the item's indexes into the view's scratch,
@@ -836,6 +850,13 @@ void KernelWriter::computeConv(const ComputeArgs &a) {
                 {a.out, src, str(a.in.C), a.co, a.rows, a.cols, a.weights,
                  a.bias, str(layer.KY), str(layer.KX), str(layer.SY),
                  str(layer.SX), str(layer.DY), str(layer.DX), "0"}));
+    return;
+  }
+  if (p.StridedInputs.count(a.in0)) { // its pixels only: at stride 1
+    e.line(call("lg_conv_tile",
+                {a.out, "t" + str(a.in0) + "[cur]", str(a.in.C), a.co, a.rows,
+                 a.cols, a.weights, a.bias, "1", "1", "1", "1", "1", "1",
+                 "0"}));
     return;
   }
   e.line(call("lg_conv",

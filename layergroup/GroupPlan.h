@@ -236,6 +236,12 @@ struct GroupPlan {
   /// Group inputs loaded straight into a padded window tile: tensor -> the
   /// convolution, its only reader, which reads the tile in place.
   std::map<int, int> PaddedInputs;
+  /// Group inputs read by one 1x1 convolution of stride SY x SX > 1
+  /// alone: tensor -> the convolution. The load copies every SY-th row and
+  /// SX-th column of the item's range into a dense tile (lg_load_strided),
+  /// on which the convolution runs at stride 1; the skipped pixels are
+  /// neither read from GDRAM nor held.
+  std::map<int, int> StridedInputs;
   std::vector<LmemBuffer> Buffers;     ///< NRAM
   std::vector<LmemBuffer> WramBuffers; ///< WRAM: convolution weights
   int64_t PeakBytes = 0;               ///< NRAM

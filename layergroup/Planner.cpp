@@ -38,6 +38,7 @@ planGroupWith(const Net &n, const bangsim::DeviceSpec &spec, int64_t batch,
     return fail(*e);
   plan::GroupPass pass(n, spec, g, o, p);
   plan::choosePaddedInputs(pass);
+  plan::chooseStridedInputs(pass);
   plan::placeInTimeSteps(pass);
   plan::Traffic traffic = plan::chooseStaging(pass);
   if (!p.keepsStateChains(n))
@@ -48,6 +49,16 @@ planGroupWith(const Net &n, const bangsim::DeviceSpec &spec, int64_t batch,
     return fail(*e);
   plan::estimateCycles(pass, traffic);
   p.Floor = groupFloor(n, spec, batch, g);
+  // A strided load reads fewer bytes in more, smaller segments (charged at
+  // the strided efficiency): kept only if the objective says so.
+  if (!p.StridedInputs.empty()) {
+    PlanOptions without = o;
+    without.StridedLoads = false;
+    auto alt =
+        planGroupWith(n, spec, batch, g, nSecs, hSecs, wSecs, fSecs, without);
+    if (alt && planObjective(*alt, spec, o) < planObjective(p, spec, o))
+      return alt;
+  }
   // Staging a resident group's inputs reads fewer bytes but adds the
   // staging, unhidden: kept only if the objective says so.
   if (p.inputsInSram() && !p.global()) {

@@ -127,6 +127,10 @@ struct PlanOptions {
   /// With SramBroadcast, a resident group may stage its inputs too (kept
   /// when the objective is lower than without).
   bool StageResidentInputs = true;
+  /// The input of a strided 1x1 convolution may be loaded with its stride
+  /// (GroupPlan::StridedInputs; kept when the objective is lower than
+  /// without).
+  bool StridedLoads = true;
   int64_t ReserveBytes = 0; ///< NRAM kept free
   /// Objective: cycles + TrafficWeight * (GDRAM bytes x the cycles the whole
   /// chip's GDRAM bandwidth needs per byte). 0 = cycles only

@@ -76,11 +76,16 @@ LayerSlice GroupPass::layerSlice(int l) const {
            (layer.Kind == OpKind::Conv || vectorPool(layer)) &&
            (needsTile(layer, s.inCols, s.outCols) ||
             (plan.WSecs > 1 && readers > 1)) &&
-           !plan.PaddedInputs.count(in0);
+           !plan.PaddedInputs.count(in0) && !plan.StridedInputs.count(in0);
   return s;
 }
 
 int64_t GroupPass::inputBufferBytes(int t) const {
+  if (auto s = plan.StridedInputs.find(t); s != plan.StridedInputs.end()) {
+    int out = net.Layers[s->second].Output;
+    return net.Tensors[t].C * rowsCap(out) * colsCap(out) *
+           net.Tensors[t].elemBytes();
+  }
   auto it = plan.PaddedInputs.find(t);
   if (it == plan.PaddedInputs.end())
     return plan.sliceBytes(net, t);
@@ -109,6 +114,35 @@ void choosePaddedInputs(GroupPass &pass) {
     if (conv.PL + net.Tensors[t].W > tileCols(conv, pass.colsCap(conv.Output)))
       continue;
     p.PaddedInputs[t] = reader;
+  }
+}
+
+// A group input read by one 1x1 convolution alone, without padding, of
+// stride SY x SX above 1: its load copies only the pixels the convolution
+// reads (every SY-th row, SX-th column) into a dense tile of the
+// convolution's output rows x columns, one image per item, and the
+// convolution runs at stride 1 on it. Its GDRAM bytes are then the
+// group-boundary minimum (neededInputElements). Not for views, channel
+// slices or resident inputs (a global group's, loaded once per core).
+void chooseStridedInputs(GroupPass &pass) {
+  const Net &net = pass.net;
+  GroupPlan &p = pass.plan;
+  if (!pass.options.StridedLoads || p.ImagesPerSlice != 1 || p.SlicedInputs ||
+      p.inputsResident())
+    return;
+  for (int t : pass.group.Inputs) {
+    int reader = -1, readers = 0;
+    for (int c : net.Tensors[t].Consumers)
+      if (pass.group.contains(c))
+        reader = c, ++readers;
+    if (readers != 1 || net.Tensors[t].isView() || p.PaddedInputs.count(t))
+      continue;
+    const Layer &conv = net.Layers[reader];
+    if (conv.Kind != OpKind::Conv || conv.KY != 1 || conv.KX != 1 ||
+        conv.PU != 0 || conv.PL != 0 || (conv.SY == 1 && conv.SX == 1) ||
+        conv.Inputs.size() != 1)
+      continue;
+    p.StridedInputs[t] = reader;
   }
 }
 

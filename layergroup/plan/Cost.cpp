@@ -510,6 +510,22 @@ double GroupPass::viewLoadCycles(int t) const {
   return c;
 }
 
+double GroupPass::stridedLoadCycles(int t) const {
+  namespace cost = bangsim::cost;
+  const Tensor &x = net.Tensors[t];
+  const Layer &conv = net.Layers[plan.StridedInputs.at(t)];
+  int64_t rows = rowsCap(conv.Output), cols = colsCap(conv.Output);
+  int64_t eb = x.elemBytes();
+  assert(!plan.inputsInSram() && "strided inputs are loaded from GDRAM");
+  double rate = cost::gdramBytesPerCycle(spec, std::max(1, plan.Cores));
+  auto copy = [&](int64_t segs, int64_t seg) {
+    double bytes = double(segs) * cost::gdramSegmentBytes(spec, 0, seg, false);
+    return cost::gdramCopyCycles(spec, rate, bytes, 0, segs > 1);
+  };
+  return conv.SX == 1 ? copy(rows, cols * x.C * eb) // a segment per row
+                      : copy(rows * cols, x.C * eb); // a segment per pixel
+}
+
 void costTimeSteps(GroupPass &pass, const Traffic &traffic) {
   GroupPlan &p = pass.plan;
   for (int l : pass.group.Layers) {
@@ -536,8 +552,9 @@ void costTimeSteps(GroupPass &pass, const Traffic &traffic) {
   for (TimeStep &s : p.Steps) {
     if (!p.inputsResident())
       for (int t : s.LoadTensors)
-        s.DmaCycles += pass.net.Tensors[t].isView()
-                           ? pass.viewLoadCycles(t)
+        s.DmaCycles += pass.net.Tensors[t].isView() ? pass.viewLoadCycles(t)
+                       : p.StridedInputs.count(t)
+                           ? pass.stridedLoadCycles(t)
                            : pass.cost.dma(double(p.sliceBytes(pass.net, t)),
                                            !p.inputsInSram());
     for (int t : s.StoreTensors)

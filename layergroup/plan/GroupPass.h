@@ -112,6 +112,9 @@ struct GroupPass {
   /// DMA cycles of loading an item's slice of view \p t: lg_load_view's
   /// strided copies of each box that is not zero fill.
   double viewLoadCycles(int t) const;
+  /// DMA cycles of loading an item's tile of strided input \p t from
+  /// GDRAM (lg_load_strided: a segment per pixel, or per row when SX is 1).
+  double stridedLoadCycles(int t) const;
   /// Cycles of loading an item's slice of gathered view \p t
   /// (lg_gather_view: its window and index table from GDRAM, then a scalar
   /// gather loop; GatherCost.cpp).
@@ -127,6 +130,8 @@ std::optional<PlanError> chooseSlices(GroupPlan &plan, const Net &net,
                                       int wSecs, int fSecs);
 /// Group inputs loaded straight into their reader's padded window tile.
 void choosePaddedInputs(GroupPass &pass);
+/// Group inputs of a strided 1x1 convolution loaded with its stride.
+void chooseStridedInputs(GroupPass &pass);
 /// The time steps of one item and its NRAM and WRAM buffers.
 void placeInTimeSteps(GroupPass &pass);
 /// GDRAM traffic, and staging of inputs or weights in SRAM.

@@ -45,6 +45,11 @@ void countFeatureMaps(const GroupPass &pass, Traffic &traffic) {
   for (int t : g.Inputs) {
     const Tensor &in = pass.net.Tensors[t];
     int64_t elems = in.C * sumOf(g, p.H, t) * sumOf(g, p.W, t);
+    if (auto s = p.StridedInputs.find(t); s != p.StridedInputs.end()) {
+      // A pixel per output pixel of its reader (lg_load_strided).
+      int out = pass.net.Layers[s->second].Output;
+      elems = in.C * sumOf(g, p.H, out) * sumOf(g, p.W, out);
+    }
     if (in.isView()) { // its zero boxes are not read
       int s = g.slot(t);
       elems = 0;
@@ -223,11 +228,14 @@ Traffic chooseStaging(GroupPass &pass) {
   bool views = false;
   for (int t : pass.group.Inputs)
     views |= pass.net.Tensors[t].isView();
-  if (pass.options.UseSram && p.global() && !views && !p.SlicedInputs &&
+  // Nor is a group's with strided loads (its plan without them, which
+  // planGroupWith compares, may stage them).
+  bool direct = views || !p.StridedInputs.empty();
+  if (pass.options.UseSram && p.global() && !direct && !p.SlicedInputs &&
       p.Cores % pass.spec.coresPerCluster == 0)
     stageGlobalInputs(pass, traffic);
   countParameters(pass, traffic);
-  if (!views)
+  if (!direct)
     stageResidentInputs(pass, traffic);
   // A core whose items all share one channel slice loads one tile and
   // never prefetches another: no second weight buffer.
