@@ -372,17 +372,33 @@ TEST(CompileKey, RelativePathsAreKeyedWhereTheyPoint) {
          "it): the absolute source path is not in the key";
   // A source that may read a file beside it is keyed where it is; one that
   // cannot is not (so a fresh clone's kernels hit the cache).
-  const char *beside[] = {"#include \"h.h\"",
-                          "  #  include_next \"h.h\"",
-                          "%:import \"h.h\"",
-                          "#embed \"data.bin\"",
-                          "#include HEADER",
-                          "#if __has_include(\"h.h\")\n#endif",
-                          "#if __has_include_next ( \"h.h\" )\n#endif",
-                          "#if __has_embed(NAME)\n#endif"};
-  const char *notBeside[] = {"#include <stdint.h>", "// includes \"h.h\"",
+  const char *beside[] = {
+      "#include \"h.h\"", "  #  include_next \"h.h\"", "%:import \"h.h\"",
+      "#embed \"data.bin\"", "#include HEADER",
+      "#if __has_include(\"h.h\")\n#endif",
+      "#if __has_include_next ( \"h.h\" )\n#endif",
+      "#if __has_embed(NAME)\n#endif",
+      // Translation phases 1-3 come first: a comment is
+      // a space, a backslash-newline joins two lines.
+      "/**/ #include \"h.h\"", "/* a\n b */ # /**/ include \"h.h\"",
+      "#\\\ninclude \"h.h\"", "# inc\\\nlude \\\n \"h.h\"",
+      "#if __has_\\\ninclude(\"h.h\")\n#endif", "?\?=include \"h.h\"",
+      // Comment markers inside literals are not
+      // comments; a digit separator is not a quote.
+      "const char *s = \"/*\";\n#include \"h.h\"\n// */",
+      "char c = '\"'; /* \" */\n#include \"h.h\"",
+      "int x = 1'000; const char *s = \"it's /*\";\n"
+      "#include \"h.h\"\n// */",
+      "auto s = R\"x(\"/*)x\";\n#include \"h.h\"\n// */"};
+  const char *notBeside[] = {"#include <stdint.h>",
+                             "// includes \"h.h\"",
                              "#if __has_include(<stdint.h>)\n#endif",
-                             "#define INCLUDE \"x\""};
+                             "#define INCLUDE \"x\"",
+                             "/* #include \"h.h\" */",
+                             "/*\n#include \"h.h\"\n*/",
+                             "// \\\n#include \"h.h\"",
+                             "#if 1 // __has_include(\"h.h\")\n#endif",
+                             "#include /* \"h.h\" */ <stdint.h>"};
   for (bool fromFile : {false, true}) {
     for (const char *text : beside) {
       Input in;
