@@ -1,4 +1,14 @@
 //===- Parallel.cpp - Host work split over the host's cores ---------------===//
+//
+// The host-side setup of a network (weights drawn, rounded, packed and
+// copied to GDRAM) is element-wise work over hundreds of megabytes; this
+// file runs it on plain std::threads, one contiguous range per thread, so
+// the split never changes a result. BANGC_HOST_THREADS overrides the
+// hardware thread count (1 runs everything on the calling thread). The
+// huge-page hint is here too: it serves the same large buffers
+// (largeVector), so that filling them takes fewer page faults.
+//
+//===----------------------------------------------------------------------===//
 #include "support/Parallel.h"
 
 #include <algorithm>

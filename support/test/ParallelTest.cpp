@@ -1,4 +1,14 @@
 //===- ParallelTest.cpp - parallelFor and largeVector ---------------------===//
+//
+// Network setup trusts parallelFor to give bit-identical results for any
+// thread count: that holds only if every item is visited exactly once,
+// whatever the item count, grain and thread count, and these tests check
+// it over counts below, at and above the threads. They also check that the
+// work is really split (else the speed-up is silently gone) and that
+// largeVector, which asks for huge pages before its first touch, still
+// comes back zeroed.
+//
+//===----------------------------------------------------------------------===//
 #include "support/Parallel.h"
 
 #include <gtest/gtest.h>
