@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include <cassert>
+
 using namespace llvm;
 using namespace bangc::taskir;
 
@@ -25,11 +27,14 @@ static double storeAs(double v, Precision p) {
                              : double(realToInt(v, p));
 }
 
-std::vector<double> materializeInit(const WeightInit &init, Precision p,
-                                    int64_t count) {
+/// materializeInit into elements of type \p T (double, or float for a
+/// precision whose values are exact in float).
+template <typename T>
+static std::vector<T> drawInit(const WeightInit &init, Precision p,
+                               int64_t count) {
   // Element by element, on every host thread: element i depends on i only
   // (see the header), so any split gives the same values.
-  std::vector<double> v = largeVector<double>(size_t(count));
+  std::vector<T> v = largeVector<T>(size_t(count));
   bool constant = init.kind() == WeightInit::CONSTANT;
   double scale = init.scale();
   uint32_t seed = init.seed();
@@ -37,10 +42,23 @@ std::vector<double> materializeInit(const WeightInit &init, Precision p,
     for (int64_t i = begin; i < end; ++i) {
       double r = constant ? scale : scale * (2 * initUniform01(seed, i) - 1);
       // FLOAT32 inline (the bulk of a float network's weights).
-      v[i] = p == FLOAT32 ? double(float(r)) : storeAs(r, p);
+      v[i] = p == FLOAT32 ? T(float(r)) : T(storeAs(r, p));
     }
   });
   return v;
+}
+
+std::vector<double> materializeInit(const WeightInit &init, Precision p,
+                                    int64_t count) {
+  return drawInit<double>(init, p, count);
+}
+
+bool precisionFitsFloat(Precision p) { return p != INT32 && p != UINT32; }
+
+std::vector<float> materializeInitFloat(const WeightInit &init, Precision p,
+                                        int64_t count) {
+  assert(precisionFitsFloat(p) && "a precision with values exact in float");
+  return drawInit<float>(init, p, count);
 }
 
 Expected<std::vector<double>> blockValues(const TaskBlock &b) {
@@ -61,6 +79,26 @@ Expected<std::vector<double>> blockValues(const TaskBlock &b) {
   return createStringError(
       inconvertibleErrorCode(),
       fmt::format("{}: has neither data nor init", describeBlock(b)));
+}
+
+Expected<std::vector<float>> blockValuesFloat(const TaskBlock &b) {
+  if (!b.data().int32_data_size() && !b.data().uint32_data_size() &&
+      !b.data().float_data_size() && b.has_init() &&
+      precisionFitsFloat(b.precision()))
+    return materializeInitFloat(b.init(), b.precision(), blockDims(b).volume());
+  auto values = blockValues(b);
+  if (!values)
+    return values.takeError();
+  std::vector<float> v(values->size());
+  for (size_t i = 0; i < v.size(); ++i) {
+    v[i] = float((*values)[i]);
+    if (double(v[i]) != (*values)[i])
+      return createStringError(
+          inconvertibleErrorCode(),
+          fmt::format("{}: value {} (element {}) is not exact in float",
+                      describeBlock(b), (*values)[i], i));
+  }
+  return v;
 }
 
 } // namespace bangc::graph

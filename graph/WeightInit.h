@@ -1,7 +1,9 @@
 //===- WeightInit.h - Values of data-carrying blocks ------------*- C++ -*-===//
 //
 // The values of an SW, SWFC or SB block (from Data or from a WeightInit) or
-// of a CLUT table, as doubles (every Task IR precision is exact in double).
+// of a CLUT table, as doubles (every Task IR precision is exact in double),
+// or as floats for the layer-group weights (every precision but INT32 and
+// UINT32 is exact in float; a float array is half the memory).
 //
 // WeightInit is deterministic and platform independent: element i (C order
 // over the block's used dims) draws
@@ -36,6 +38,20 @@ std::vector<double> materializeInit(const taskir::WeightInit &init,
 /// The values of a block that carries data (Data or WeightInit). Fails for
 /// blocks without either.
 llvm::Expected<std::vector<double>> blockValues(const taskir::TaskBlock &b);
+
+/// Whether every value of precision \p p is exact in float (all but INT32
+/// and UINT32).
+bool precisionFitsFloat(taskir::Precision p);
+
+/// materializeInit's values as floats, drawn straight into floats (no
+/// double array: half the memory). Only for a precision
+/// precisionFitsFloat, whose values it keeps bit for bit.
+std::vector<float> materializeInitFloat(const taskir::WeightInit &init,
+                                        taskir::Precision p, int64_t count);
+
+/// blockValues as floats: the same values bit for bit. Fails, besides,
+/// when a value is not exact in float (a large INT32 or UINT32).
+llvm::Expected<std::vector<float>> blockValuesFloat(const taskir::TaskBlock &b);
 
 } // namespace bangc::graph
 

@@ -106,7 +106,7 @@ int64_t GroupPlan::weightsPerChannel(const Net &n, int l) {
   return n.Tensors[layer.Inputs[0]].C * layer.KY * layer.KX;
 }
 
-std::vector<double> GroupPlan::packWeights(const Net &n, int l) const {
+std::vector<float> GroupPlan::packWeights(const Net &n, int l) const {
   const Layer &layer = n.Layers[l];
   if (layer.Kind != OpKind::Conv)
     return {};
@@ -114,7 +114,7 @@ std::vector<double> GroupPlan::packWeights(const Net &n, int l) const {
   int64_t inChannels = n.Tensors[layer.Inputs[0]].C;
   int64_t tileF = weightTileChannels(n, l);
   int64_t kx = layer.KX, ky = layer.KY;
-  std::vector<double> hwio(layer.Weight.size());
+  std::vector<float> hwio(layer.Weight.size());
   // Up to 8 output channels at a time (one cache line of each tap's
   // packed row, from 8 sequential source rows), on every host thread (each
   // writes its own channels).
@@ -124,13 +124,13 @@ std::vector<double> GroupPlan::packWeights(const Net &n, int l) const {
       int64_t f0 = f / tileF * tileF;
       int64_t ft = std::min(tileF, channels - f0);
       int64_t fn = std::min({fe, f0 + ft, f + 8}) - f;
-      double *block = hwio.data() + f0 * taps + (f - f0);
-      const double *src = layer.Weight.data() + f * taps;
+      float *block = hwio.data() + f0 * taps + (f - f0);
+      const float *src = layer.Weight.data() + f * taps;
       for (int64_t c = 0; c < inChannels; ++c)
         for (int64_t y = 0; y < ky; ++y)
           for (int64_t x = 0; x < kx; ++x) {
-            double *d = block + ((y * kx + x) * inChannels + c) * ft;
-            const double *s = src + (c * ky + y) * kx + x;
+            float *d = block + ((y * kx + x) * inChannels + c) * ft;
+            const float *s = src + (c * ky + y) * kx + x;
             for (int64_t j = 0; j < fn; ++j)
               d[j] = s[j * taps];
           }

@@ -404,7 +404,7 @@ struct GroupPlan {
   /// [KY][KX][C][F] per tile of weightTileChannels output channels, each
   /// tile one contiguous block at f0 * KY * KX * C, so that a kernel loads
   /// a channel slice with one copy.
-  std::vector<double> packWeights(const Net &n, int l) const;
+  std::vector<float> packWeights(const Net &n, int l) const;
 };
 
 } // namespace bangc::lg

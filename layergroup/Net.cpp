@@ -137,7 +137,7 @@ int Net::conv(int in, int64_t f, int64_t k, int64_t stride, int64_t pad,
   int64_t c = t.C;
   l.Weight.resize(f * c * k * k);
   uint64_t x = seed * 2654435761u + 1;
-  for (double &v : l.Weight) {
+  for (float &v : l.Weight) {
     x = x * 6364136223846793005ull + 1442695040888963407ull;
     v = float(double(x >> 11) / double(1ull << 53) - 0.5) * 0.2f;
   }
@@ -328,7 +328,7 @@ ElementType elementType(const tir::TaskBlock &b) {
 ElementType elementType(const Tensor &t) { return {t.Type, t.Narrowed}; }
 
 /// Whether every value is exact in FLOAT16.
-bool fitsHalf(const std::vector<double> &values) {
+template <typename T> bool fitsHalf(const std::vector<T> &values) {
   for (double v : values)
     if (roundToFloatPrecision(v, tir::FLOAT16) != v)
       return false;
@@ -591,10 +591,23 @@ Error NetBuilder::setKind(const tir::TaskBlock &b, Layer &l) {
   }
 }
 
-/// Weights, bias and alpha, exact (FLOAT32 blocks hold float values).
+/// Weights, bias and alpha, exact (FLOAT32 blocks hold float values). The
+/// weights as floats, drawn straight into floats (the device holds them as
+/// float or narrower; VGG-16's would be 118 MB of doubles): weights not
+/// exact in float are not supported.
 Error NetBuilder::readParameters(const Graph::Operands &ops, Layer &l) {
+  if (ops.Weight) {
+    const tir::TaskBlock &b = g.block(*ops.Weight);
+    if (!b.has_init() && !b.data().int32_data_size() &&
+        !b.data().uint32_data_size() && !b.data().float_data_size())
+      return blockValues(b).takeError(); // has neither: its error
+    auto values = blockValuesFloat(b);
+    if (!values)
+      return unsupported(b, toString(values.takeError()));
+    l.Weight = std::move(*values);
+  }
   std::pair<std::optional<int64_t>, std::vector<double> *> parts[] = {
-      {ops.Weight, &l.Weight}, {ops.Bias, &l.Bias}, {ops.Alpha, &l.Alpha}};
+      {ops.Bias, &l.Bias}, {ops.Alpha, &l.Alpha}};
   for (auto &[block, into] : parts) {
     if (!block)
       continue;
@@ -625,7 +638,7 @@ Error NetBuilder::cvmAsConv(const tir::TaskBlock &b, const Graph::Operands &ops,
   int64_t f = blockDims(b)[DF], c = in.C, kh = in.H, kw = in.W;
   if (int64_t(l.Weight.size()) != f * c * kh * kw)
     return unsupported(b, "weights of another size than [F][R]");
-  std::vector<double> w(l.Weight.size());
+  std::vector<float> w(l.Weight.size());
   for (int64_t o = 0; o < f; ++o)
     for (int64_t y = 0; y < kh; ++y)
       for (int64_t x = 0; x < kw; ++x)
@@ -809,7 +822,7 @@ Expected<std::vector<int>> NetBuilder::dataInputs(const tir::TaskBlock &b,
 int NetBuilder::widenForConv(int in, const Layer &conv) {
   DType t = n.Tensors[in].Type;
   bool sameAsWeights = true;
-  for (double w : conv.Weight)
+  for (float w : conv.Weight)
     if (t == DType::I8 ? (w < -128 || w > 127) : false)
       sameAsWeights = false;
   if ((t == DType::I8 && sameAsWeights) || t == DType::I16)

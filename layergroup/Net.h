@@ -3,7 +3,7 @@
 // LayerGroup plans over layers and tensors, not over Task IR blocks: each
 // compute block is a layer, and the chain of storage blocks between two
 // compute blocks (SI -> SIC -> CC) is one tensor [C][H][W] of the
-// blocks' precision. Weights and biases are materialised as doubles.
+// blocks' precision. Weights are materialised as floats, biases as doubles.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BANGC_LAYERGROUP_NET_H
@@ -130,11 +130,12 @@ struct Layer {
   int64_t KY = 1, KX = 1, SY = 1, SX = 1;
   int64_t PU = 0, PD = 0, PL = 0, PR = 0, DY = 1, DX = 1;
   /// Parameters as exact values; the device holds them in the type of the
-  /// layer's input (weights) or output (bias, alpha).
-  std::vector<double> Weight; ///< Conv: [F][C][KY][KX]
-  std::vector<double> Bias;   ///< per output channel; empty: ConstB
-  std::vector<double> Alpha;  ///< CAX per channel (empty: ConstA); Lut: the
-                              ///< table, one entry per input value
+  /// layer's input (weights) or output (bias, alpha). Weights are exact in
+  /// float (buildNet refuses others), so held as floats: half the memory.
+  std::vector<float> Weight; ///< Conv: [F][C][KY][KX]
+  std::vector<double> Bias;  ///< per output channel; empty: ConstB
+  std::vector<double> Alpha; ///< CAX per channel (empty: ConstA); Lut: the
+                             ///< table, one entry per input value
   double Cmp = 0, ConstA = 1, ConstB = 0;
   bool ClampMax = true; ///< Clamp: max(x, Cmp) (CCMPB), else min (CCMPS)
   /// Lif (docs/taskir.md "CLIF"): V = Decay * V + x - VLeak (floored when

@@ -20,10 +20,12 @@
 #include "support/DType.h"
 #include "support/Parallel.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <type_traits>
 
 using namespace llvm;
 
@@ -112,7 +114,10 @@ private:
   std::map<std::pair<int, int>, void *> paramMem; ///< (layer, part), or
   ///< (-1 - tensor, 0): a gathered view's index table
 
-  Expected<void *> upload(const std::vector<double> &values, DType type);
+  /// \p values (doubles, or floats: convolution weights) encoded as
+  /// \p type in a fresh GDRAM buffer.
+  template <typename T>
+  Expected<void *> upload(const std::vector<T> &values, DType type);
   std::vector<bangsim::KernelArg> arguments(const GroupKernel &k) const;
 };
 
@@ -125,8 +130,8 @@ PlanRun::~PlanRun() {
     consumeError(device->free(m));
 }
 
-Expected<void *> PlanRun::upload(const std::vector<double> &values,
-                                 DType type) {
+template <typename T>
+Expected<void *> PlanRun::upload(const std::vector<T> &values, DType type) {
   size_t elem = dtypeSize(type);
   auto m = device->malloc(std::max<uint64_t>(4, values.size() * elem));
   if (!m)
@@ -139,10 +144,16 @@ Expected<void *> PlanRun::upload(const std::vector<double> &values,
   Error error = Error::success();
   parallelFor(int64_t(values.size()), 4 * Chunk, [&](int64_t b, int64_t e) {
     std::vector<char> bytes(size_t(Chunk) * elem);
+    std::vector<double> wide(std::is_same_v<T, double> ? 0 : size_t(Chunk));
     for (int64_t c = b; c < e; c += Chunk) {
       size_t count = size_t(std::min(Chunk, e - c));
-      storeValues(type, ArrayRef(values).slice(size_t(c), count),
-                  bytes.data());
+      ArrayRef<T> part = ArrayRef(values).slice(size_t(c), count);
+      if constexpr (std::is_same_v<T, double>) {
+        storeValues(type, part, bytes.data());
+      } else { // widened exactly, a chunk at a time (it stays in cache)
+        std::copy(part.begin(), part.end(), wide.begin());
+        storeValues(type, ArrayRef(wide).take_front(count), bytes.data());
+      }
       if (Error err = device->copyToDevice(static_cast<char *>(*m) + c * elem,
                                            bytes.data(), count * elem)) {
         std::lock_guard lock(failed);
@@ -194,13 +205,14 @@ Error PlanRun::uploadParameters() {
     const Layer &layer = n.Layers[l];
     auto it = planOf.find(int(l));
     const GroupPlan &owner = it == planOf.end() ? unsliced : *it->second;
-    std::vector<double> hwio = owner.packWeights(n, int(l));
-    const std::vector<double> *parts[3] = {&hwio, &layer.Bias, &layer.Alpha};
+    std::vector<float> hwio = owner.packWeights(n, int(l));
+    const std::vector<double> *parts[3] = {nullptr, &layer.Bias, &layer.Alpha};
     for (int part = 0; part < 3; ++part) {
-      if (parts[part]->empty())
+      if (part ? parts[part]->empty() : hwio.empty())
         continue;
       int typeOf = part == 0 ? layer.Inputs[0] : layer.Output;
-      auto m = upload(*parts[part], n.Tensors[typeOf].Type);
+      DType type = n.Tensors[typeOf].Type;
+      auto m = part ? upload(*parts[part], type) : upload(hwio, type);
       if (!m)
         return m.takeError();
       paramMem[{int(l), part}] = *m;

@@ -500,4 +500,64 @@ TEST(WeightInit, SameValuesOnEveryThreadCount) {
     ::unsetenv("BANGC_HOST_THREADS");
 }
 
+// The float path (layer-group weights, drawn straight into floats) gives
+// materializeInit's values bit for bit, in every precision exact in float
+// and on every thread count; a value not exact in float is refused.
+TEST(WeightInit, FloatPathKeepsTheValues) {
+  const char *old = std::getenv("BANGC_HOST_THREADS");
+  std::string saved = old ? old : "";
+  WeightInit init;
+  init.set_kind(WeightInit::UNIFORM);
+  init.set_seed(11);
+  const int64_t count = 300001;
+  for (Precision p :
+       {FLOAT32, FLOAT16, INT8, UINT8, INT9, INT16, UINT16, TERNARY}) {
+    ASSERT_TRUE(precisionFitsFloat(p)) << precisionName(p);
+    init.set_scale(isFloatPrecision(p) ? 0.5 : 40000.0);
+    ::setenv("BANGC_HOST_THREADS", "1", 1);
+    std::vector<double> want = materializeInit(init, p, count);
+    for (const char *threads : {"1", "2", "3", "8"}) {
+      ::setenv("BANGC_HOST_THREADS", threads, 1);
+      std::vector<float> got = materializeInitFloat(init, p, count);
+      ASSERT_EQ(got.size(), want.size());
+      int64_t differ = 0;
+      for (int64_t i = 0; i < count; ++i)
+        differ += double(got[i]) != want[i];
+      EXPECT_EQ(differ, 0) << precisionName(p) << " on " << threads
+                           << " threads";
+    }
+  }
+  if (old)
+    ::setenv("BANGC_HOST_THREADS", saved.c_str(), 1);
+  else
+    ::unsetenv("BANGC_HOST_THREADS");
+  EXPECT_FALSE(precisionFitsFloat(INT32));
+  EXPECT_FALSE(precisionFitsFloat(UINT32));
+
+  // blockValuesFloat: from the init, from data, and refusing 2^24 + 1.
+  TaskBlock b;
+  b.set_precision(FLOAT16);
+  b.mutable_shape()->set_f(1000);
+  init.set_scale(3.0);
+  *b.mutable_init() = init;
+  auto viaInit = blockValuesFloat(b);
+  auto wide = blockValues(b);
+  ASSERT_TRUE(bool(viaInit)) << toString(viaInit.takeError());
+  ASSERT_TRUE(bool(wide)) << toString(wide.takeError());
+  EXPECT_EQ(std::vector<double>(viaInit->begin(), viaInit->end()), *wide);
+  TaskBlock d;
+  d.set_precision(INT32);
+  d.mutable_shape()->set_f(2);
+  d.mutable_data()->add_int32_data(-5);
+  d.mutable_data()->add_int32_data((1 << 24) + 1);
+  auto refused = blockValuesFloat(d);
+  ASSERT_FALSE(bool(refused));
+  EXPECT_NE(toString(refused.takeError()).find("not exact in float"),
+            std::string::npos);
+  d.mutable_data()->set_int32_data(1, 1 << 24);
+  auto kept = blockValuesFloat(d);
+  ASSERT_TRUE(bool(kept)) << toString(kept.takeError());
+  EXPECT_EQ(*kept, (std::vector<float>{-5.0f, 16777216.0f}));
+}
+
 } // namespace
