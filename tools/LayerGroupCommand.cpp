@@ -28,6 +28,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -255,6 +256,32 @@ Expected<Accuracy> compareWithReference(const graph::Graph &g, const Net &n,
   return a;
 }
 
+/// Replaces each inf or NaN number in `v` (JSON has neither; llvm::json
+/// would print them bare, and no JSON reader would take the file) by null,
+/// and returns where they were (`max_abs_err` or `grouped.groups[2].x`)
+/// with the value, by path, for the text output to say why a field is null.
+std::vector<std::pair<std::string, double>> nullNonFinite(json::Value &v) {
+  std::vector<std::pair<std::string, double>> found;
+  auto walk = [&](auto &self, json::Value &x, const std::string &path) -> void {
+    if (json::Object *o = x.getAsObject()) {
+      for (auto &[key, value] : *o)
+        self(self, value, path.empty() ? key.str() : path + "." + key.str());
+    } else if (json::Array *a = x.getAsArray()) {
+      for (size_t i = 0; i < a->size(); ++i)
+        self(self, (*a)[i], path + "[" + std::to_string(i) + "]");
+    } else if (std::optional<double> d = x.getAsNumber();
+               d && !std::isfinite(*d)) {
+      found.emplace_back(path, *d);
+      x = nullptr;
+    }
+  };
+  walk(walk, v, "");
+  // json::Object iterates in hash order.
+  std::sort(found.begin(), found.end(),
+            [](const auto &a, const auto &b) { return a.first < b.first; });
+  return found;
+}
+
 /// How the group kernels of one run are compiled and launched.
 RunOptions runOptions(const LayerGroupArgs &lg, std::string emitDir = "") {
   RunOptions o;
@@ -355,9 +382,14 @@ int LayerGroupRun::writeReport() {
   if (!lg.noCompare)
     if (std::optional<int> stop = compare(report))
       return *stop;
+  json::Value value(std::move(report));
+  for (auto &[path, number] : nullNonFinite(value))
+    llvm::outs() << fmt::format("report: {} is {}, written as null (JSON has "
+                                "no inf or NaN)\n",
+                                path, number);
   std::string text;
   raw_string_ostream os(text);
-  os << formatv("{0:2}", json::Value(std::move(report))) << "\n";
+  os << formatv("{0:2}", value) << "\n";
   if (Error e = writeTextFile(*lg.report, os.str()))
     return graphFailure(toString(std::move(e)));
   llvm::outs() << "wrote report " << *lg.report << "\n";

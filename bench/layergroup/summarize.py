@@ -9,6 +9,11 @@ import json
 import sys
 
 
+def num(x):
+    # The report writes inf and NaN as null (JSON has neither).
+    return "not finite" if x is None else f"{x:.3g}"
+
+
 def pct(g, l):
     return f"{100 * (1 - g / l):.1f}%" if l else "n/a"
 
@@ -42,4 +47,4 @@ for path in sys.argv[1:]:
     if g.get('floor_cycles') and l.get('floor_cycles'):
         print(f"  roofline floor  grouped {g['floor_cycles']:,.0f} ({g['simulated_cycles'] / g['floor_cycles']:.3f}x)"
               f"  layer-by-layer {l['floor_cycles']:,.0f} ({l['simulated_cycles'] / l['floor_cycles']:.3f}x)")
-    print(f"  search {g['search_seconds']:.3f} s; max_abs_err {r['max_abs_err']:.3g} (relative {r['max_rel_err']:.3g})")
+    print(f"  search {g['search_seconds']:.3f} s; max_abs_err {num(r['max_abs_err'])} (relative {num(r['max_rel_err'])})")
