@@ -52,7 +52,13 @@ int GroupInfo::poolFirst(const Net &n, int conv) const {
     return -1;
   const Layer &pl = n.Layers[pool];
   bool fromMinusInf = std::isinf(pl.Cmp) && pl.Cmp < 0;
-  return fromMinusInf && !pl.HalfViaFloat && pl.Bias.empty() ? pool : -1;
+  // Every window holds a real pixel: one of padding only is -inf, where
+  // relu(-inf + b) would give 0.
+  bool realPixel =
+      pl.PU < pl.KY && pl.PD < pl.KY && pl.PL < pl.KX && pl.PR < pl.KX;
+  if (!fromMinusInf || !realPixel || pl.HalfViaFloat || !pl.Bias.empty())
+    return -1;
+  return pool;
 }
 
 int64_t GroupPlan::maxVectorBytes(const Net &n) const {

@@ -60,10 +60,12 @@ struct GroupInfo {
   /// The max pool (from -inf) behind which convolution \p conv's bias and
   /// the ReLU after it move, or -1: a float convolution read only by a
   /// ReLU read only by that pool, all in the group, neither intermediate
-  /// stored. The pool then runs on the convolution's output and the bias
-  /// and ReLU on the pool's, which is exact: rounding is monotone, so the
-  /// largest of fl(x + b) is fl(max x + b), and max(max x, 0) is the
-  /// largest of max(x, 0).
+  /// stored, the pool's padding below its kernel on every side (PU, PD <
+  /// KY and PL, PR < KX: every window holds a real pixel; one of padding
+  /// only is -inf, where the moved ReLU would give 0). The pool then runs
+  /// on the convolution's output and the bias and ReLU on the pool's,
+  /// which is exact: rounding is monotone, so the largest of fl(x + b) is
+  /// fl(max x + b), and max(max x, 0) is the largest of max(x, 0).
   int poolFirst(const Net &n, int conv) const;
 };
 GroupInfo groupInfo(const Net &n, int first, int last);
