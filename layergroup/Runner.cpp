@@ -162,8 +162,10 @@ Expected<void *> PlanRun::upload(const std::vector<T> &values, DType type) {
       }
     }
   });
-  if (error)
+  if (error) { // the buffer is not the caller's: free it
+    consumeError(device->free(*m));
     return std::move(error);
+  }
   return *m;
 }
 
