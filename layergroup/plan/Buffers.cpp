@@ -117,7 +117,9 @@ void choosePaddedInputs(GroupPass &pass) {
   }
 }
 
-// A group input read by one 1x1 convolution alone, without padding, of
+// A group input read by one 1x1 convolution alone, without padding on any
+// side (a padding row or column past the input would be read from the next
+// image or past the tensor's end), of
 // stride SY x SX above 1: its load copies only the pixels the convolution
 // reads (every SY-th row, SX-th column) into a dense tile of the
 // convolution's output rows x columns, one image per item, and the
@@ -139,8 +141,8 @@ void chooseStridedInputs(GroupPass &pass) {
       continue;
     const Layer &conv = net.Layers[reader];
     if (conv.Kind != OpKind::Conv || conv.KY != 1 || conv.KX != 1 ||
-        conv.PU != 0 || conv.PL != 0 || (conv.SY == 1 && conv.SX == 1) ||
-        conv.Inputs.size() != 1)
+        conv.PU != 0 || conv.PD != 0 || conv.PL != 0 || conv.PR != 0 ||
+        (conv.SY == 1 && conv.SX == 1) || conv.Inputs.size() != 1)
       continue;
     p.StridedInputs[t] = reader;
   }

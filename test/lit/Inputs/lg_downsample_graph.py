@@ -1,16 +1,18 @@
 """Writes a small Task IR graph with a ResNet downsample for the LayerGroup
 lit tests: input a [H][W][C] through a 1x1 convolution of stride S (F
 filters, bias), plus input skip [H/S][W/S][F] (CADD), then a ReLU (1x1
-CCMPB, CMP 0) into the SO y. All of precision P.
+CCMPB, CMP 0) into the SO y. All of precision P. The convolution has
+padding PD below and PR right (default 0).
 
-  lg_downsample_graph.py OUT.json P H W C F S
+  lg_downsample_graph.py OUT.json P H W C F S [PD PR]
 """
 import json
 import sys
 
 path, prec = sys.argv[1], sys.argv[2]
 H, W, C, F, S = (int(v) for v in sys.argv[3:8])
-OH, OW = (H - 1) // S + 1, (W - 1) // S + 1
+PD, PR = (int(v) for v in sys.argv[8:10]) if len(sys.argv) > 8 else (0, 0)
+OH, OW = (H + PD - 1) // S + 1, (W + PR - 1) // S + 1
 a = {"y": H, "x": W, "f": C}
 a_r = {"y": H, "x": W, "r": C}
 w = {"f": F, "r": C, "ky": 1, "kx": 1}
@@ -26,7 +28,9 @@ blocks = [
     {"id": 4, "name": "conv", "type": "CC",
      "shape": dict(o, r=C, ky=1, kx=1, iy=H, ix=W),
      "attributes": one + [{"type": "STRIDE_Y", "int_value": S},
-                          {"type": "STRIDE_X", "int_value": S}]},
+                          {"type": "STRIDE_X", "int_value": S},
+                          {"type": "PAD_DOWN", "int_value": PD},
+                          {"type": "PAD_RIGHT", "int_value": PR}]},
     {"id": 5, "name": "conv.out", "type": "SI", "shape": o},
     {"id": 6, "name": "skip", "type": "SI", "shape": o},
     {"id": 7, "name": "add", "type": "CADD", "shape": o},
