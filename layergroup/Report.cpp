@@ -121,6 +121,13 @@ std::string excessReason(const Net &n, const GroupPlan &p) {
                               p.Cores));
   else if (p.global() && p.inputsInSram() && !p.sramBroadcast())
     why.push_back("inputs staged once per cluster");
+  // lg_gather_view loads each row's span of source elements (more than the
+  // view's elements when the map skips some) and the index tables.
+  for (int t : p.Info.Inputs)
+    if (n.Tensors[t].gathered())
+      why.push_back(fmt::format("gathered view {} loads its source windows "
+                                "and 4-byte index tables",
+                                n.Tensors[t].Name));
   std::string s;
   for (const std::string &w : why)
     s += (s.empty() ? "" : "; ") + w;

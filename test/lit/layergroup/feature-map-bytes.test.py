@@ -18,6 +18,7 @@ for i, g in enumerate(report['groups']):
     excess = g['feature_map_excess_bytes']
     assert excess == fm - g['feature_map_min_bytes'] and excess >= 0, (i, g)
     assert (excess > 0) == ('feature_map_excess_reason' in g), (i, g)
+    assert excess == 0 or g['feature_map_excess_reason'], (i, g)
     if at_min_everywhere or g['inputs_in_sram']:
         assert excess == 0, (i, g['layers'], excess, g.get('feature_map_excess_reason'))
     total += excess
