@@ -73,7 +73,6 @@ template <typename Run> void addSimulated(json::Object &o, const Run &r) {
   o["gdram_read_bytes"] = r.ReadBytes;
   o["gdram_write_bytes"] = r.WriteBytes;
   o["gdram_weight_bytes"] = r.WeightReadBytes;
-  o["gdram_activation_bytes"] = r.ReadBytes + r.WriteBytes - r.WeightReadBytes;
 }
 
 /// Feature-map bytes: all GDRAM bytes but the parameters' (weights and

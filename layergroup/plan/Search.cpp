@@ -173,7 +173,12 @@ using GroupTable = std::vector<std::vector<std::optional<GroupPlan>>>;
 Error planGroups(const Net &net, const bangsim::DeviceSpec &spec, int64_t batch,
                  const PlanOptions &o, GroupTable &table, NetPlan &result) {
   int layers = int(net.Layers.size());
-  static const bool debug = getenv("BANGC_LG_DEBUG") != nullptr;
+  // BANGC_LG_DEBUG=1 (any number above 0): every group planned; unset,
+  // empty or 0: off.
+  static const bool debug = [] {
+    const char *v = getenv("BANGC_LG_DEBUG");
+    return v && atoi(v) >= 1;
+  }();
   for (int i = 0; i < layers; ++i) {
     int maxJ =
         o.LayerByLayer ? i : std::min(layers - 1, i + o.MaxGroupLayers - 1);
