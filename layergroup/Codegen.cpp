@@ -139,7 +139,8 @@ private:
     std::string Sram, Src, Count;
   };
   void stageAll(const std::vector<Staged> &staged,
-                const std::function<void()> &overlap);
+                const std::function<void()> &overlap,
+                const std::function<void()> &last = {});
   /// Weights staged in SRAM once per chip beside inputs staged per phase:
   /// their SRAM->WRAM copies run during phase 0's first input read.
   bool deferWramCopies() const {
@@ -149,6 +150,7 @@ private:
   void itemLoop();
   void plainItem();
   void pipelinedItem();
+  void vectorLoads();
   void pipelinedLoads();
   void pipelinedStores();
   void tilePiece();
@@ -929,9 +931,8 @@ void KernelWriter::computeFloat(const ComputeArgs &a) {
   }
 }
 
-// Once per core: the padded inputs' zero columns, the per-channel vectors
-// (staged through WRAM), resident weights (staged in SRAM or straight to
-// WRAM).
+// Once per core: the padded inputs' zero columns, resident weights (staged
+// in SRAM or straight to WRAM).
 void KernelWriter::prologue() {
   for (auto [t, l] : p.PaddedInputs) {
     e.line("// " + n.Layers[l].Name +
@@ -946,15 +947,9 @@ void KernelWriter::prologue() {
                   {"t" + str(t) + "[" + str(buf) + "]", str(rows), str(cols),
                    str(in.C), str(reader.PL), str(in.W)}));
   }
-  e.line(
-      "// prologue: per-channel vectors, staged through WRAM; once per core");
-  for (auto &[key, b] : vec) {
-    std::string name = (key.second == 1 ? "b" : "a") + str(key.first);
-    int out = n.Layers[key.first].Output;
-    e.line(
-        call("lg_load_vec", {name, "(" + ctype(out) + " *)lg_wram", "g_" + name,
-                             str(b->Bytes / n.Tensors[out].elemBytes())}));
-  }
+  // The per-channel vectors load with the core's first item (vectorLoads).
+  if (!vec.empty())
+    e.line("bool lg_vec_pending = true; // per-channel vectors not loaded");
   // Calls each(layer, its weights in lg_sram, their floats).
   auto stagedWeights = [&](auto &&each) {
     for (auto &[key, b] : wt)
@@ -968,11 +963,33 @@ void KernelWriter::prologue() {
     e.line("// resident weights, staged in SRAM once per chip (each core "
            "copies a share and sends it to the other clusters), then "
            "SRAM->WRAM by every core");
-    std::vector<Staged> staged;
-    stagedWeights([&](int l, std::string sram, std::string size) {
-      staged.push_back({sram, "g_w" + str(l), size});
-    });
-    stageAll(staged, [] {});
+    // One range of SRAM, one share per core (a part of each tensor it
+    // overlaps) and one send per other cluster: a read and sends per
+    // tensor would each pay the DMA latency (Cost.cpp's
+    // stagedWeightsCycles).
+    if (p.weightsStagedAsOne(n)) {
+      std::string base;
+      int64_t off = 0, total = 0;
+      stagedWeights([&](int l, std::string, std::string) {
+        total += int64_t(n.Layers[l].Weight.size());
+      });
+      stagedWeights([&](int l, std::string sram, std::string size) {
+        if (base.empty())
+          base = sram;
+        e.line(call("lg_stage_sram_all_read_part",
+                    {base, "g_w" + str(l), str(off) + "L", size + "L",
+                     str(total) + "L"}));
+        off += int64_t(n.Layers[l].Weight.size());
+      });
+      e.line("__sync();");
+      e.line(call("lg_stage_sram_all_send", {base, str(total) + "L"}));
+    } else {
+      std::vector<Staged> staged;
+      stagedWeights([&](int l, std::string sram, std::string size) {
+        staged.push_back({sram, "g_w" + str(l), size});
+      });
+      stageAll(staged, [] {});
+    }
     e.line("__sync_all();");
   } else if (p.weightsInSram()) {
     e.line("// resident weights, staged in SRAM once per cluster (each core "
@@ -1049,6 +1066,7 @@ void KernelWriter::phaseStart() {
       e.line(withSrc ? call(fn, {dst, src, count}) : call(fn, {dst, count}));
     }
   };
+  bool vecStaged = false;
   if (p.pipelined() && p.weightTiles()) {
     // The first item's weight tile queues on the IO-DMA pipe behind this
     // core's share of the inputs and loads while the Move-DMA pipe sends
@@ -1070,23 +1088,39 @@ void KernelWriter::phaseStart() {
           {sramPtr(n.Tensors[t].Type, sramOff.at(t)),
            "g_t" + str(t) + " + (long)s_n0 * " + str(n.Tensors[t].elements()),
            str(p.SramImages * n.Tensors[t].elements()) + "L"});
-    stageAll(staged, [&] {
-      if (!deferWramCopies())
+    // The per-channel vectors load (IO-DMA) beside the last share's sends
+    // (Move-DMA), once per core that has items; the barrier waits for them.
+    auto vectors = [&] {
+      if (vec.empty())
         return;
-      // The staged weights SRAM->WRAM (Move-DMA) while the first input
-      // share is read (IO-DMA).
-      auto first = e.block("if (ph == 0)", "weights, staged in the prologue");
-      for (auto &[key, b] : wt)
-        if (key.second == 0)
-          e.line(call(
-              "lg_load_wram_sram",
-              {"w" + str(key.first) + "[0]",
-               sramPtr(n.Tensors[n.Layers[key.first].Inputs[0]].Type,
-                       sramWOff.at(key.first)),
-               str(n.Layers[key.first].Weight.size())}));
-    });
+      auto loads = e.block("if (begin < end)");
+      vectorLoads();
+    };
+    stageAll(
+        staged,
+        [&] {
+          if (!deferWramCopies())
+            return;
+          // The staged weights SRAM->WRAM (Move-DMA) while the first input
+          // share is read (IO-DMA).
+          auto first =
+              e.block("if (ph == 0)", "weights, staged in the prologue");
+          for (auto &[key, b] : wt)
+            if (key.second == 0)
+              e.line(
+                  call("lg_load_wram_sram",
+                       {"w" + str(key.first) + "[0]",
+                        sramPtr(n.Tensors[n.Layers[key.first].Inputs[0]].Type,
+                                sramWOff.at(key.first)),
+                        str(n.Layers[key.first].Weight.size())}));
+        },
+        vectors);
+    vecStaged = !vec.empty() && !staged.empty();
   }
   e.line("__sync_all();");
+  if (vecStaged)
+    e.line("lg_vec_pending = false; // loaded with phase 0's staging or never "
+           "used");
   if (p.inputsResident())
     residentInputs();
 }
@@ -1097,7 +1131,8 @@ void KernelWriter::phaseStart() {
 // __sync() between; \p overlap emits on-chip copies that run beside the
 // first read. The caller meets the other cores at __sync_all().
 void KernelWriter::stageAll(const std::vector<Staged> &staged,
-                            const std::function<void()> &overlap) {
+                            const std::function<void()> &overlap,
+                            const std::function<void()> &last) {
   for (size_t k = 0; k < staged.size(); ++k) {
     const Staged &s = staged[k];
     if (k > 0)
@@ -1112,6 +1147,8 @@ void KernelWriter::stageAll(const std::vector<Staged> &staged,
   if (staged.empty())
     return;
   e.line("__sync();");
+  if (last)
+    last();
   e.line(call("lg_stage_sram_all_send", {staged.back().Sram,
                                          staged.back().Count}));
 }
@@ -1121,6 +1158,8 @@ void KernelWriter::plainItem() {
   for (int ts = 0; ts < int(p.Steps.size()); ++ts) {
     const TimeStep &step = p.Steps[ts];
     e.line("// ts" + str(ts));
+    if (ts == 0)
+      vectorLoads();
     if (!p.inputsResident())
       for (int t : step.LoadTensors)
         tensorLoad(t, "cur", "", true);
@@ -1136,9 +1175,30 @@ void KernelWriter::plainItem() {
       }
     for (int t : step.StoreTensors)
       tensorStore(t, "cur", "", true);
+    if (ts == 0 && !vec.empty() && !step.Compute.empty())
+      e.line("if (lg_vec_pending) __sync(); // the vectors before the compute");
     for (int l : step.Compute)
       compute(l);
     e.line("__sync();");
+    if (ts == 0 && !vec.empty())
+      e.line("lg_vec_pending = false;");
+  }
+}
+
+// The per-channel vectors (bias, alpha), GDRAM->NRAM once per core, async
+// beside its first item's first loads (the IO-DMA pipe is free there while
+// SRAM-staged inputs come over the Move-DMA pipe); that step's __sync()
+// precedes their first use.
+void KernelWriter::vectorLoads() {
+  if (vec.empty())
+    return;
+  auto vecs = e.block("if (lg_vec_pending)",
+                      "the per-channel vectors, beside the DMA in flight");
+  for (auto &[key, b] : vec) {
+    std::string name = (key.second == 1 ? "b" : "a") + str(key.first);
+    int out = n.Layers[key.first].Output;
+    e.line(call("lg_load_nram", {name, "g_" + name,
+                                 str(b->Bytes / n.Tensors[out].elemBytes())}));
   }
 }
 
@@ -1203,6 +1263,7 @@ void KernelWriter::pipelinedItem() {
   {
     auto first = e.block("if (k == 0)", "ts0 of the first item: nothing to "
                                         "overlap with");
+    vectorLoads();
     if (!p.inputsResident())
       for (int t : g.Inputs)
         tensorLoad(t, "cur", "", false);
@@ -1211,6 +1272,11 @@ void KernelWriter::pipelinedItem() {
                                            "otherwise");
       weightLoad(g.First, "wcur", "f0", "ft", false);
       e.line("wf = f0;");
+    }
+    if (!vec.empty()) {
+      auto vecs = e.block("if (lg_vec_pending)");
+      e.line("__sync();");
+      e.line("lg_vec_pending = false;");
     }
   }
   if (p.weightTiles())

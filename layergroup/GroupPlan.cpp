@@ -61,6 +61,23 @@ int GroupInfo::poolFirst(const Net &n, int conv) const {
   return pool;
 }
 
+bool GroupPlan::weightsStagedAsOne(const Net &n) const {
+  if (!weightsInSram() || !sramBroadcast())
+    return false;
+  int type = -1;
+  for (int l : Info.Layers) {
+    const Layer &layer = n.Layers[l];
+    if (layer.Kind != OpKind::Conv)
+      continue;
+    int t = int(n.Tensors[layer.Inputs[0]].Type);
+    if ((type >= 0 && t != type) ||
+        int64_t(layer.Weight.size()) * n.weightElemBytes(layer) % 4 != 0)
+      return false;
+    type = t;
+  }
+  return true;
+}
+
 int64_t GroupPlan::maxVectorBytes(const Net &n) const {
   int64_t max = 0;
   for (int l : Info.Layers)

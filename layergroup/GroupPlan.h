@@ -291,6 +291,11 @@ struct GroupPlan {
     return InputStaging == Staging::SramPerChip ||
            WeightStaging == Staging::SramPerChip;
   }
+  /// Weights staged once per chip as one SRAM range (each core reads its
+  /// share, a part of each weight array it overlaps, and sends it in one
+  /// copy per other cluster): the convolutions' weights share a type and
+  /// each fills whole floats of lg_sram, so they lie back to back.
+  bool weightsStagedAsOne(const Net &n) const;
   /// Inputs staged once per chip: the item loop runs per phase.
   bool phased() const { return InputStaging == Staging::SramPerChip; }
   bool imagesOuter() const { return Order == ItemOrder::ImagesOuter; }

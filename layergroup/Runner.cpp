@@ -323,10 +323,17 @@ Expected<GroupRun> PlanRun::runGroup(const GroupPlan &gp, const GroupKernel &k,
   auto bytesIn = [&](MemcpyDirection d) {
     return stats->bytesByDirection[bangsim::directionValue(d)];
   };
+  // The per-channel vectors travel GDRAM2NRAM, once per core that has
+  // items (Codegen's vectorLoads): min(items of a phase, tasks) cores.
+  int64_t vectorBytes = 0;
+  for (int l : gp.Info.Layers)
+    vectorBytes += int64_t(n.Layers[l].Bias.size() + n.Layers[l].Alpha.size()) *
+                   n.vectorElemBytes(n.Layers[l]);
   run.WeightReadBytes =
       bytesIn(MemcpyDirection::GDRAM2WRAM) +
       (gp.weightsInSram() ? bytesIn(MemcpyDirection::GDRAM2SRAM) - stagedInputs
-                          : 0);
+                          : 0) +
+      vectorBytes * std::min<int64_t>(gp.items() / gp.SramPhases, k.Tasks);
   run.HostSeconds = stats->hostSeconds;
   run.WorkerPid = stats->workerPid;
   return run;

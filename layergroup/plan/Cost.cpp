@@ -303,19 +303,70 @@ std::vector<double> phaseInputBytes(const GroupPass &pass) {
   return bytes;
 }
 
-/// Once per core before the items: per-channel vectors (GDRAM->WRAM->NRAM),
-/// resident weights, resident inputs, the zeroed padding of padded inputs.
+/// Weights staged once per chip as one SRAM range (Codegen's prologue,
+/// GroupPlan::weightsStagedAsOne): the busiest core's reads, a part of each
+/// weight array its share overlaps, then its sends of the share.
+double stagedAsOneCycles(const GroupPass &pass) {
+  const GroupPlan &p = pass.plan;
+  const CostModel &m = pass.cost;
+  std::vector<int64_t> elems;
+  int64_t total = 0, eb = 1;
+  for (int l : pass.group.Layers) {
+    const Layer &layer = pass.net.Layers[l];
+    if (layer.Kind != OpKind::Conv)
+      continue;
+    elems.push_back(int64_t(layer.Weight.size()));
+    total += elems.back();
+    eb = pass.net.weightElemBytes(layer);
+  }
+  double busiest = 0;
+  for (int64_t me = 0; me < p.Cores; ++me) {
+    int64_t a = total * me / p.Cores, b = total * (me + 1) / p.Cores, off = 0;
+    double c =
+        b > a ? (p.Clusters - 1) * m.dma(double((b - a) * eb), false) : 0;
+    for (int64_t n : elems) {
+      int64_t lo = std::max(a, off), hi = std::min(b, off + n);
+      if (hi > lo)
+        c += m.dma(double((hi - lo) * eb), true);
+      off += n;
+    }
+    busiest = std::max(busiest, c);
+  }
+  return busiest;
+}
+
+/// The per-channel vectors, GDRAM->NRAM once per core (Codegen's
+/// vectorLoads): beside the last staged input's sends of phase 0 when the
+/// phases stage their inputs one after another (stageAll), else beside the
+/// first item's first loads, which take the IO-DMA pipe too unless they
+/// come from SRAM. The cycles they add.
+double vectorCycles(const GroupPass &pass) {
+  const GroupPlan &p = pass.plan;
+  const CostModel &m = pass.cost;
+  double io = 0;
+  for (int l : pass.group.Layers)
+    if (vecElems(pass.net.Layers[l]) > 0)
+      io += m.dma(double(vecElems(pass.net.Layers[l]) *
+                         pass.net.vectorElemBytes(pass.net.Layers[l])),
+                  true);
+  if (io == 0)
+    return 0;
+  std::vector<double> in = phaseInputBytes(pass);
+  if (p.phased() && !(p.pipelined() && p.weightTiles()) && !in.empty())
+    return std::max(0.0,
+                    io - (p.Clusters - 1) * m.dma(in.back() / p.Cores, false));
+  if (!p.inputsInSram())
+    return io;
+  return std::max(0.0, io - p.Steps[0].DmaCycles);
+}
+
+/// Once per core before the items: the per-channel vectors, resident
+/// weights, resident inputs, the zeroed padding of padded inputs.
 double prologueCycles(const GroupPass &pass, const Traffic &traffic) {
   const GroupPlan &p = pass.plan;
   const CostModel &m = pass.cost;
   const Net &net = pass.net;
-  double c = 0;
-  for (int l : pass.group.Layers)
-    if (vecElems(net.Layers[l]) > 0) {
-      double bytes =
-          double(vecElems(net.Layers[l]) * net.vectorElemBytes(net.Layers[l]));
-      c += m.dma(bytes, true) + m.dma(bytes, false);
-    }
+  double c = vectorCycles(pass);
   if (p.weightsInSram() && p.sramBroadcast()) {
     // Staged layer by layer, then copied SRAM->WRAM a layer per copy,
     // beside phase 0's first input read when deferred.
@@ -329,7 +380,8 @@ double prologueCycles(const GroupPass &pass, const Traffic &traffic) {
       bytes.push_back(double(w * net.weightElemBytes(layer)));
       wram += m.dma(bytes.back(), false);
     }
-    c += stageAllCycles(pass, bytes, 0);
+    c += p.weightsStagedAsOne(net) ? stagedAsOneCycles(pass)
+                                   : stageAllCycles(pass, bytes, 0);
     if (!wramCopiesDeferred(p))
       c += wram;
     else if (std::vector<double> in = phaseInputBytes(pass); !in.empty())

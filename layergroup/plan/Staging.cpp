@@ -161,14 +161,14 @@ void stageGlobalInputs(GroupPass &pass, Traffic &traffic) {
   p.SramImages = bestMode.images;
 }
 
-/// Parameters: per-channel vectors once per core; weights once per core
+/// Parameters: per-channel vectors once per core that has items; weights once per core
 /// when resident (or once per cluster or chip staged in SRAM), else once
 /// per change of channel slice along each core's item range (one tile for
 /// an unsliced group of one item).
 void countParameters(GroupPass &pass, Traffic &traffic) {
   GroupPlan &p = pass.plan;
   int coresPerCluster = pass.spec.coresPerCluster;
-  traffic.params = traffic.vectorBytes * p.Cores;
+  traffic.params = 0; // the vectors are added once the phases are known
   if (p.global()) {
     traffic.params += tileBytes(pass, traffic, traffic.tileLoads);
     return;
@@ -237,6 +237,10 @@ Traffic chooseStaging(GroupPass &pass) {
   countParameters(pass, traffic);
   if (!direct)
     stageResidentInputs(pass, traffic);
+  // The per-channel vectors: once per core that has items (Codegen's
+  // vectorLoads), min(items of a phase, cores).
+  traffic.params +=
+      traffic.vectorBytes * std::min<int64_t>(p.Cores, p.items() / p.SramPhases);
   // A core whose items all share one channel slice loads one tile and
   // never prefetches another: no second weight buffer.
   std::vector<LmemBuffer> &wram = p.WramBuffers;
