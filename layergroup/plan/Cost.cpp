@@ -127,12 +127,13 @@ double poolCycles(const GroupPass &pass, const Layer &l,
     c += tileCycles(m, r, p, ft, std::min(r, in.H), s.inCols, in.elemBytes());
   double taps = double(px * ft * l.KY * l.KX);
   c += m.vec(BANG_OP_REDUCE, taps) + m.scalar(ScalarPerCall);
-  if (l.HalfViaFloat) // lg_sum_pool_half: two more sums, 7 passes over
-    // the float tile, 10 over the output, about 20 calls
-    c += 2 * m.vec(BANG_OP_REDUCE, taps) +
-         m.vec(BANG_OP_ALU, 7.0 * double(r * p * ft)) +
-         m.vec(BANG_OP_ALU, 10.0 * double(px * ft)) +
-         m.scalar(20 * ScalarPerCall);
+  if (l.HalfViaFloat) // lg_sum_pool_half: three more sums (two parts and
+    // the infinities' correction), 13 passes over the float tile, 11 over
+    // the output, about 28 calls
+    c += 3 * m.vec(BANG_OP_REDUCE, taps) +
+         m.vec(BANG_OP_ALU, 13.0 * double(r * p * ft)) +
+         m.vec(BANG_OP_ALU, 11.0 * double(px * ft)) +
+         m.scalar(28 * ScalarPerCall);
   if (!l.Bias.empty())
     c += chanOpCycles(m, px, ft, in.elemBytes());
   return c;

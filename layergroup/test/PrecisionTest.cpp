@@ -21,6 +21,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <map>
 
 using namespace bangc;
@@ -223,6 +224,20 @@ TEST(Float16, SumPoolsOnTheVectorUnitEqualTheReferenceExactly) {
   }
   X[0] = 1, X[C] = std::ldexp(1.0, -11);
   X[W * C] = X[W * C + C] = std::ldexp(1.0, -24);
+  // The first 2x2 window's channel 1: 2048, 1, 2^-13, 2^-24, exactly
+  // 2049 + 2^-13 + 2^-24, float 2049 + 2^-12, half 2050; the float sum of
+  // the hi and mid parts ties to 2049, and only TwoSum's error term (2^-13)
+  // rounds it up (without it, half 2048). Channels 2..5: +inf; +inf and
+  // -inf (NaN); NaN; -inf, each among finite halves.
+  const double Inf = std::numeric_limits<double>::infinity();
+  const int64_t Px[] = {0, C, W * C, W * C + C};
+  const double Ch1[] = {2048, 1, std::ldexp(1.0, -13), std::ldexp(1.0, -24)};
+  for (int I = 0; I < 4; ++I)
+    X[Px[I] + 1] = Ch1[I];
+  X[Px[1] + 2] = Inf;
+  X[Px[0] + 3] = Inf, X[Px[3] + 3] = -Inf;
+  X[Px[2] + 4] = std::numeric_limits<double>::quiet_NaN();
+  X[Px[3] + 5] = -Inf;
   struct Case {
     graph::Window Win;
     double ConstB;
@@ -255,10 +270,20 @@ TEST(Float16, SumPoolsOnTheVectorUnitEqualTheReferenceExactly) {
         EXPECT_EQ(L.HalfViaFloat && !L.Integer, K.ViaFloat);
     Outputs O = runBoth(*G, H, W, C, 1.0, X);
     ASSERT_FALSE(O.Device.empty());
-    if (K.Win.K == 2 && K.ConstB == 0)
+    if (K.Win.K == 2 && K.ConstB == 0) {
       EXPECT_EQ(O.Reference[0], 1 + std::ldexp(1.0, -10));
-    for (size_t I = 0; I < O.Device.size(); ++I)
-      EXPECT_EQ(O.Device[I], O.Reference[I]) << "element " << I;
+      EXPECT_EQ(O.Reference[1], 2050);
+      EXPECT_EQ(O.Reference[2], Inf);
+      EXPECT_TRUE(std::isnan(O.Reference[3]));
+      EXPECT_TRUE(std::isnan(O.Reference[4]));
+      EXPECT_EQ(O.Reference[5], -Inf);
+    }
+    for (size_t I = 0; I < O.Device.size(); ++I) {
+      if (std::isnan(O.Reference[I]))
+        EXPECT_TRUE(std::isnan(O.Device[I])) << "element " << I;
+      else
+        EXPECT_EQ(O.Device[I], O.Reference[I]) << "element " << I;
+    }
   }
 }
 
