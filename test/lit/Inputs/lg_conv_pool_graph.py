@@ -6,8 +6,9 @@ its kernel has windows of padding only, -inf in the reference.
 
   lg_conv_pool_graph.py OUT.json H W C F K S P
 """
-import json
 import sys
+
+from lg_taskir import Graph
 
 path = sys.argv[1]
 H, W, C, F, K, S, P = (int(v) for v in sys.argv[2:9])
@@ -48,32 +49,14 @@ blocks = [
      "shape": dict(o, ky=K, kx=K, iy=H, ix=W), "attributes": window(K, S, P)},
     {"id": 9, "name": "y", "type": "SO", "shape": o},
 ]
-edges = []
-outs = {b["id"]: [] for b in blocks}
-ins = {b["id"]: [] for b in blocks}
-
-
-def connect(src, dst, shape):
-    edges.append({"id": len(edges), "source": src, "destination": dst})
-    cl = {"shape": dict(shape), "interfaces": [{"edge_id": len(edges) - 1}]}
-    outs[src].append(cl)
-    ins[dst].append(cl)
-
-
-connect(0, 1, a)
-connect(1, 4, a_r)
-connect(2, 4, w)
-connect(3, 4, {"f": F})
-connect(4, 5, c)
-connect(5, 6, c)
-connect(6, 7, c)
-connect(7, 8, c)
-connect(8, 9, o)
-for b in blocks:
-    b["precision"] = "FLOAT32"
-    if outs[b["id"]]:
-        b["output_clusters"] = outs[b["id"]]
-    if ins[b["id"]]:
-        b["input_clusters"] = ins[b["id"]]
-json.dump({"version": "1.0", "blocks": blocks, "edges": edges},
-          open(path, "w"), indent=1)
+g = Graph(blocks)
+g.connect(0, 1, a)
+g.connect(1, 4, a_r)
+g.connect(2, 4, w)
+g.connect(3, 4, {"f": F})
+g.connect(4, 5, c)
+g.connect(5, 6, c)
+g.connect(6, 7, c)
+g.connect(7, 8, c)
+g.connect(8, 9, o)
+g.write(path, "FLOAT32")

@@ -5,20 +5,13 @@ bias (values BIAS), into the SO y.
 
   lg_cvvh_graph.py OUT.json IN OUT H W C
 """
-import json
 import sys
+
+from lg_taskir import Graph
 
 path, pin, pout = sys.argv[1], sys.argv[2], sys.argv[3]
 H, W, C = (int(v) for v in sys.argv[4:7])
 hwc = {"y": H, "x": W, "f": C}
-edges = []
-
-
-def edge(src, dst):
-    edges.append({"id": len(edges), "source": src, "destination": dst})
-    return {"shape": dict(hwc), "interfaces": [{"edge_id": len(edges) - 1}]}
-
-
 blocks = [
     {"id": 0, "name": "a", "type": "SI", "precision": pin, "shape": hwc},
     {"id": 1, "name": "b", "type": "SI", "precision": pin, "shape": hwc},
@@ -31,33 +24,17 @@ blocks = [
     {"id": 5, "name": "prod", "type": "CVVH", "precision": pout, "shape": hwc},
     {"id": 6, "name": "y", "type": "SO", "precision": pout, "shape": hwc},
 ]
-outs = {b["id"]: [] for b in blocks}
-ins = {b["id"]: [] for b in blocks}
-
-
-def connect(src, dst, shape=None):
-    c = edge(src, dst)
-    if shape:
-        c["shape"] = shape
-    outs[src].append(c)
-    ins[dst].append(c)
-
-
-connect(1, 2)
-connect(2, 3)
-connect(0, 5)
-connect(3, 5)
-connect(4, 5, {"f": C})
-connect(5, 6)
+g = Graph(blocks)
+g.connect(1, 2, hwc)
+g.connect(2, 3, hwc)
+g.connect(0, 5, hwc)
+g.connect(3, 5, hwc)
+g.connect(4, 5, {"f": C})
+g.connect(5, 6, hwc)
 is_float = pout.startswith("FLOAT")
 for b in blocks:
-    if outs[b["id"]]:
-        b["output_clusters"] = outs[b["id"]]
-    if ins[b["id"]]:
-        b["input_clusters"] = ins[b["id"]]
     if b["type"] == "SB":
         vals = [(i % 5) - 2 for i in range(C)]
         b["data"] = ({"float_data": [v / 4 for v in vals]} if is_float
                      else {"int32_data": vals})
-json.dump({"version": "1.0", "blocks": blocks, "edges": edges},
-          open(path, "w"), indent=1)
+g.write(path)

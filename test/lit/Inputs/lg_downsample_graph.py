@@ -6,8 +6,9 @@ padding PD below and PR right (default 0).
 
   lg_downsample_graph.py OUT.json P H W C F S [PD PR]
 """
-import json
 import sys
+
+from lg_taskir import Graph
 
 path, prec = sys.argv[1], sys.argv[2]
 H, W, C, F, S = (int(v) for v in sys.argv[3:8])
@@ -42,33 +43,15 @@ blocks = [
                           {"type": "CMP", "int_value": 0}]},
     {"id": 10, "name": "y", "type": "SO", "shape": o},
 ]
-edges = []
-outs = {b["id"]: [] for b in blocks}
-ins = {b["id"]: [] for b in blocks}
-
-
-def connect(src, dst, shape):
-    edges.append({"id": len(edges), "source": src, "destination": dst})
-    c = {"shape": dict(shape), "interfaces": [{"edge_id": len(edges) - 1}]}
-    outs[src].append(c)
-    ins[dst].append(c)
-
-
-connect(0, 1, a)
-connect(1, 4, a_r)
-connect(2, 4, w)
-connect(3, 4, {"f": F})
-connect(4, 5, o)
-connect(6, 7, o)
-connect(5, 7, o)
-connect(7, 8, o)
-connect(8, 9, o)
-connect(9, 10, o)
-for b in blocks:
-    b["precision"] = prec
-    if outs[b["id"]]:
-        b["output_clusters"] = outs[b["id"]]
-    if ins[b["id"]]:
-        b["input_clusters"] = ins[b["id"]]
-json.dump({"version": "1.0", "blocks": blocks, "edges": edges},
-          open(path, "w"), indent=1)
+g = Graph(blocks)
+g.connect(0, 1, a)
+g.connect(1, 4, a_r)
+g.connect(2, 4, w)
+g.connect(3, 4, {"f": F})
+g.connect(4, 5, o)
+g.connect(6, 7, o)
+g.connect(5, 7, o)
+g.connect(7, 8, o)
+g.connect(8, 9, o)
+g.connect(9, 10, o)
+g.write(path, prec)
