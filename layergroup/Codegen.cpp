@@ -27,6 +27,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string_view>
 
 namespace bangc::lg {
 
@@ -51,6 +52,19 @@ namespace {
 
 std::string str(int64_t v) { return std::to_string(v); }
 const char *boolLit(bool b) { return b ? "true" : "false"; }
+
+/// Whether a kind computes in a scalar loop (the Loop rows of the COMPUTE
+/// column of layergroup/OpKinds.def: CLIF, CLUT, clamp).
+bool scalarLoop(OpKind k) {
+  switch (k) {
+#define LG_OPKIND(KIND, NAME, VECTORS, CHAN_SLICE, COMPUTE, LOOP, INT_LOOP,    \
+                  ALU, MUL, ACT, REDUCE, PER)                                  \
+  case OpKind::KIND:                                                           \
+    return std::string_view(#COMPUTE) == "Loop";
+#include "layergroup/OpKinds.def"
+  }
+  return false;
+}
 
 /// A double literal that reads back as \p v exactly (infinities included).
 std::string doubleLit(double v) {
@@ -1320,11 +1334,17 @@ void KernelWriter::pipelinedItem() {
       // loads (their copies are queued before they zero padding rows on the
       // vector unit; a view's load may copy synchronously, which would wait
       // for the compute, so it is issued first), the previous item's
-      // stores, the next weight tile's piece and the bookkeeping.
+      // stores, the next weight tile's piece and the bookkeeping. A scalar
+      // loop (CLIF, CLUT, clamp) is no unit that runs while the core issues
+      // on: the loads go before it, their copies run during the loop.
+      bool scalarStep = llvm::any_of(p.Steps[ts].Compute, [&](int l) {
+        return scalarLoop(n.Layers[l].Kind);
+      });
       bool loadsFirst =
-          !p.inputsResident() && llvm::any_of(g.Inputs, [&](int t) {
+          scalarStep ||
+          (!p.inputsResident() && llvm::any_of(g.Inputs, [&](int t) {
             return n.Tensors[t].isView() || n.Tensors[t].gathered();
-          });
+          }));
       if (loadsFirst)
         pipelinedLoads();
       for (int l : p.Steps[ts].Compute)
