@@ -49,26 +49,28 @@ planGroupWith(const Net &n, const bangsim::DeviceSpec &spec, int64_t batch,
     return fail(*e);
   plan::estimateCycles(pass, traffic);
   p.Floor = groupFloor(n, spec, batch, g);
+  // The same slicing planned with option \p choice off, if the objective
+  // prefers it.
+  auto cheaperWithout =
+      [&](bool PlanOptions::*choice) -> std::optional<GroupPlan> {
+    PlanOptions without = o;
+    without.*choice = false;
+    auto alt =
+        planGroupWith(n, spec, batch, g, nSecs, hSecs, wSecs, fSecs, without);
+    if (alt && planObjective(*alt, spec, o) < planObjective(p, spec, o))
+      return alt;
+    return std::nullopt;
+  };
   // A strided load reads fewer bytes in more, smaller segments (charged at
   // the strided efficiency): kept only if the objective says so.
-  if (!p.StridedInputs.empty()) {
-    PlanOptions without = o;
-    without.StridedLoads = false;
-    auto alt =
-        planGroupWith(n, spec, batch, g, nSecs, hSecs, wSecs, fSecs, without);
-    if (alt && planObjective(*alt, spec, o) < planObjective(p, spec, o))
+  if (!p.StridedInputs.empty())
+    if (auto alt = cheaperWithout(&PlanOptions::StridedLoads))
       return alt;
-  }
   // Staging a resident group's inputs reads fewer bytes but adds the
   // staging, unhidden: kept only if the objective says so.
-  if (p.inputsInSram() && !p.global()) {
-    PlanOptions without = o;
-    without.StageResidentInputs = false;
-    auto alt =
-        planGroupWith(n, spec, batch, g, nSecs, hSecs, wSecs, fSecs, without);
-    if (alt && planObjective(*alt, spec, o) < planObjective(p, spec, o))
+  if (p.inputsInSram() && !p.global())
+    if (auto alt = cheaperWithout(&PlanOptions::StageResidentInputs))
       return alt;
-  }
   return p;
 }
 
