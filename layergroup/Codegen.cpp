@@ -111,6 +111,9 @@ private:
   std::map<int, int64_t> sramOff;  ///< tensor -> float offset in lg_sram
   std::map<int, int64_t> sramWOff; ///< layer -> float offset in lg_sram
   int64_t sramFloats = 0;
+  /// The per-channel vectors load beside phase 0's input staging
+  /// (phaseStart), so the items load none.
+  bool vecStaged = false;
 
   int tensors() const { return int(g.Tensors.size()); }
   /// The device element type of tensor \p t.
@@ -256,7 +259,7 @@ void KernelWriter::header() {
 void KernelWriter::declarations() {
   e.line("#define LG_NRAM_BYTES " + str(std::max<int64_t>(64, p.PeakBytes)));
   e.line("#define LG_WRAM_BYTES " +
-         str(std::max<int64_t>({64, p.WramPeakBytes, p.maxVectorBytes(n)})));
+         str(std::max<int64_t>(64, p.WramPeakBytes)));
   e.line("__nram__ char lg_nram[LG_NRAM_BYTES];");
   e.line("__wram__ char lg_wram[LG_WRAM_BYTES];");
   if (p.inputsInSram())
@@ -1080,7 +1083,6 @@ void KernelWriter::phaseStart() {
       e.line(withSrc ? call(fn, {dst, src, count}) : call(fn, {dst, count}));
     }
   };
-  bool vecStaged = false;
   if (p.pipelined() && p.weightTiles()) {
     // The first item's weight tile queues on the IO-DMA pipe behind this
     // core's share of the inputs and loads while the Move-DMA pipe sends
@@ -1172,7 +1174,7 @@ void KernelWriter::plainItem() {
   for (int ts = 0; ts < int(p.Steps.size()); ++ts) {
     const TimeStep &step = p.Steps[ts];
     e.line("// ts" + str(ts));
-    if (ts == 0)
+    if (ts == 0 && !vecStaged)
       vectorLoads();
     if (!p.inputsResident())
       for (int t : step.LoadTensors)
@@ -1189,12 +1191,12 @@ void KernelWriter::plainItem() {
       }
     for (int t : step.StoreTensors)
       tensorStore(t, "cur", "", true);
-    if (ts == 0 && !vec.empty() && !step.Compute.empty())
+    if (ts == 0 && !vec.empty() && !vecStaged && !step.Compute.empty())
       e.line("if (lg_vec_pending) __sync(); // the vectors before the compute");
     for (int l : step.Compute)
       compute(l);
     e.line("__sync();");
-    if (ts == 0 && !vec.empty())
+    if (ts == 0 && !vec.empty() && !vecStaged)
       e.line("lg_vec_pending = false;");
   }
 }
@@ -1277,7 +1279,8 @@ void KernelWriter::pipelinedItem() {
   {
     auto first = e.block("if (k == 0)", "ts0 of the first item: nothing to "
                                         "overlap with");
-    vectorLoads();
+    if (!vecStaged)
+      vectorLoads();
     if (!p.inputsResident())
       for (int t : g.Inputs)
         tensorLoad(t, "cur", "", false);
@@ -1287,7 +1290,7 @@ void KernelWriter::pipelinedItem() {
       weightLoad(g.First, "wcur", "f0", "ft", false);
       e.line("wf = f0;");
     }
-    if (!vec.empty()) {
+    if (!vec.empty() && !vecStaged) {
       auto vecs = e.block("if (lg_vec_pending)");
       e.line("__sync();");
       e.line("lg_vec_pending = false;");

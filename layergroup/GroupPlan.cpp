@@ -78,15 +78,6 @@ bool GroupPlan::weightsStagedAsOne(const Net &n) const {
   return true;
 }
 
-int64_t GroupPlan::maxVectorBytes(const Net &n) const {
-  int64_t max = 0;
-  for (int l : Info.Layers)
-    max = std::max<int64_t>(max, int64_t(std::max(n.Layers[l].Bias.size(),
-                                                  n.Layers[l].Alpha.size())) *
-                                     n.vectorElemBytes(n.Layers[l]));
-  return max;
-}
-
 int64_t GroupPlan::gatherTableBytes(const Net &n, int t, int64_t rowsCap,
                                     int64_t colsCap) {
   int64_t entries =

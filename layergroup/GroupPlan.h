@@ -344,9 +344,6 @@ struct GroupPlan {
   static int64_t gatherTableBytes(const Net &n, int t, int64_t rowsCap,
                                   int64_t colsCap);
   int64_t gatherScratchBytes(const Net &n, int t) const;
-  /// The largest per-channel vector (bias, alpha) in bytes: WRAM stages
-  /// them in the prologue, so it must hold the largest.
-  int64_t maxVectorBytes(const Net &n) const;
 
   /// The item decomposition (see above).
   ItemAxis channelAxis() const {

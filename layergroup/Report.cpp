@@ -76,7 +76,8 @@ template <typename Run> void addSimulated(json::Object &o, const Run &r) {
 }
 
 /// Feature-map bytes: all GDRAM bytes but the parameters' (weights and
-/// per-channel vectors, which travel GDRAM2WRAM or are staged in SRAM).
+/// per-channel vectors: weights travel GDRAM2WRAM or are staged in SRAM,
+/// vectors GDRAM2NRAM).
 template <typename Bytes> int64_t featureMaps(const Bytes &b) {
   return b.ReadBytes + b.WriteBytes - b.WeightReadBytes;
 }

@@ -122,14 +122,11 @@ std::optional<PlanError> allocateMemories(GroupPass &pass) {
     return PlanError{
         PlanFailure::NramFull,
         fmt::format("needs {} bytes of NRAM, has {}", p.PeakBytes, capacity)};
-  int64_t maxVec = p.maxVectorBytes(pass.net);
   if (!allocateLmem(p.WramBuffers, spec.wramBytes, 0, p.weightsResident(),
-                    &p.WramPeakBytes) ||
-      maxVec > spec.wramBytes)
+                    &p.WramPeakBytes))
     return PlanError{PlanFailure::WramFull,
                      fmt::format("needs {} bytes of WRAM, has {}",
-                                 std::max(p.WramPeakBytes, maxVec),
-                                 spec.wramBytes)};
+                                 p.WramPeakBytes, spec.wramBytes)};
   return std::nullopt;
 }
 
