@@ -27,7 +27,6 @@
 #include <map>
 #include <optional>
 #include <set>
-#include <string_view>
 
 namespace bangc::lg {
 
@@ -52,19 +51,6 @@ namespace {
 
 std::string str(int64_t v) { return std::to_string(v); }
 const char *boolLit(bool b) { return b ? "true" : "false"; }
-
-/// Whether a kind computes in a scalar loop (the Loop rows of the COMPUTE
-/// column of layergroup/OpKinds.def: CLIF, CLUT, clamp).
-bool scalarLoop(OpKind k) {
-  switch (k) {
-#define LG_OPKIND(KIND, NAME, VECTORS, CHAN_SLICE, COMPUTE, LOOP, INT_LOOP,    \
-                  ALU, MUL, ACT, REDUCE, PER)                                  \
-  case OpKind::KIND:                                                           \
-    return std::string_view(#COMPUTE) == "Loop";
-#include "layergroup/OpKinds.def"
-  }
-  return false;
-}
 
 /// A double literal that reads back as \p v exactly (infinities included).
 std::string doubleLit(double v) {
@@ -1330,7 +1316,7 @@ void KernelWriter::pipelinedItem() {
                                      "tile" + str(first)}) +
              " // " + layer.Name + "'s window tile first");
     }
-    if (ts == 1) {
+    if (ts == p.transferStep()) {
       // The compute first, then what it does not wait for, issued while the
       // matrix unit runs (scalar code holds up the issue: before the
       // compute or after the __sync() it would delay it): the next item's
@@ -1338,11 +1324,11 @@ void KernelWriter::pipelinedItem() {
       // vector unit; a view's load may copy synchronously, which would wait
       // for the compute, so it is issued first), the previous item's
       // stores, the next weight tile's piece and the bookkeeping. A scalar
-      // loop (CLIF, CLUT, clamp) is no unit that runs while the core issues
-      // on: the loads go before it, their copies run during the loop.
-      bool scalarStep = llvm::any_of(p.Steps[ts].Compute, [&](int l) {
-        return scalarLoop(n.Layers[l].Kind);
-      });
+      // loop (TimeStep::ScalarLoop: CLIF, CLUT, clamp, integer layers) is
+      // no unit that runs while the core issues on: the loads and stores go
+      // before it, their copies run during the loop, and they go in the
+      // step of the largest such loop (GroupPlan::transferStep).
+      bool scalarStep = p.Steps[ts].ScalarLoop;
       bool loadsFirst =
           scalarStep ||
           (!p.inputsResident() && llvm::any_of(g.Inputs, [&](int t) {
@@ -1350,11 +1336,14 @@ void KernelWriter::pipelinedItem() {
           }));
       if (loadsFirst)
         pipelinedLoads();
+      if (scalarStep)
+        pipelinedStores();
       for (int l : p.Steps[ts].Compute)
         compute(l);
       if (!loadsFirst)
         pipelinedLoads();
-      pipelinedStores();
+      if (!scalarStep)
+        pipelinedStores();
       e.line("p_n0 = n0; p_nb = nb; p_f0 = f0; p_ft = ft; p_hs = hs; "
              "p_ws = ws;");
       e.line("for (int s = 0; s < " + str(tensors()) +

@@ -61,6 +61,14 @@ int GroupInfo::poolFirst(const Net &n, int conv) const {
   return pool;
 }
 
+int GroupPlan::transferStep() const {
+  int best = 1;
+  for (int ts = 2; ts + 1 < int(Steps.size()); ++ts)
+    if (Steps[ts].ComputeCycles > Steps[best].ComputeCycles)
+      best = ts;
+  return Steps.size() > 2 && Steps[best].ScalarLoop ? best : 1;
+}
+
 bool GroupPlan::weightsStagedAsOne(const Net &n) const {
   if (!weightsInSram() || !sramBroadcast())
     return false;

@@ -132,6 +132,10 @@ struct TimeStep {
   /// (the first convolution of a pipelined item of one image), so its copy
   /// waits for nothing.
   double TileFirstCycles = 0;
+  /// A layer of the step computes in a scalar loop (CLIF, CLUT, clamp,
+  /// integer and real-math layers, pools off the vector unit): the core
+  /// itself runs it, so DMA issued after it waits for the whole loop.
+  bool ScalarLoop = false;
 };
 
 /// The roofline floor of a group (plan/Floor.cpp): the fewest cycles the
@@ -283,6 +287,11 @@ struct GroupPlan {
   /// More than one item per core: load i+1, compute i, store i-1; inputs
   /// and outputs double-buffered.
   bool pipelined() const { return items() > Cores; }
+  /// The time step in which a pipelined item issues the next item's loads
+  /// and the previous item's stores: ts1, or the step of the largest
+  /// compute when that is a scalar loop (the core runs it, the DMA runs
+  /// beside it; issued before it).
+  int transferStep() const;
   bool inputsInSram() const { return InputStaging != Staging::Direct; }
   bool weightsInSram() const { return WeightStaging != Staging::Direct; }
   bool usesSram() const { return inputsInSram() || weightsInSram(); }

@@ -139,6 +139,15 @@ double poolCycles(const GroupPass &pass, const Layer &l,
   return c;
 }
 
+/// Layer \p l computes in a scalar loop of lg_ops.mlu (as layerCompute
+/// costs it): a Loop kind, an integer or real-math layer off the matrix
+/// unit, or a pool off the vector unit.
+bool scalarLoop(const Layer &l) {
+  KindCost k = kindCost(l.Kind);
+  return k.Shape == Compute::Loop || (l.Integer && k.IntLoop != Own) ||
+         (k.Shape == Compute::Pool && !vectorPool(l));
+}
+
 /// Compute cycles of layer \p l for one item of \p nb images: the shape
 /// of its kind's cost (layergroup/OpKinds.def), then its per-channel
 /// vectors (a pool adds its bias itself).
@@ -587,6 +596,7 @@ void costTimeSteps(GroupPass &pass, const Traffic &traffic) {
     s.ComputeCycles =
         layerCompute(pass, pass.net.Layers[l], p.ImagesPerSlice, slice);
     s.SyncCopy |= slice.tile;
+    s.ScalarLoop |= scalarLoop(pass.net.Layers[l]);
   }
   // A pipelined item of one image makes the window tile of a convolution
   // computed first before it queues its stores and loads (see Codegen).
@@ -634,8 +644,8 @@ void estimateCycles(GroupPass &pass, const Traffic &traffic) {
   double moved = rounds > 1 ? fillDrain : 0;
   if (p.pipelined()) {
     for (int ts = 1; ts <= pass.layers(); ++ts)
-      item += stepCycles(p.Steps[ts],
-                         p.Steps[ts].DmaCycles + (ts == 1 ? moved : 0));
+      item += stepCycles(p.Steps[ts], p.Steps[ts].DmaCycles +
+                                          (ts == p.transferStep() ? moved : 0));
   } else {
     for (const TimeStep &s : p.Steps)
       item += stepCycles(s, s.DmaCycles);
