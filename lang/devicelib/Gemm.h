@@ -24,15 +24,18 @@
 // vectors become its own). Per reduction step a tile loads NV weight
 // vectors, broadcasts one input per row and adds MR * NV products into
 // accumulators that stay in registers: the columns are the vector lanes and
-// the reduction stays sequential in every lane. Columns go in panels of two
-// 64-byte vectors (6-row tiles), then at most one panel of one vector and
-// one of half a vector (12-row tiles: a conv split into 16 or 8 output
-// channels per task keeps as many accumulators busy); fewer columns than
-// that run the same order in scalar code. When the destination is the
-// accumulator type (float results of float or half inputs) the reduction is
-// cut into chunks of kChunk steps whose partial sums wait in the
-// destination itself (stored and reloaded exactly), so a chunk of weights
-// stays in L1 while every row tile uses it.
+// the reduction stays sequential in every lane. Columns go in panels of one
+// 64-byte vector, then at most one panel of half a vector, each in 12-row
+// tiles (12 accumulators); fewer columns than that run the same order in
+// scalar code. One vector per panel lets each row's product take its input
+// as a broadcast memory operand of the multiply: a panel of two vectors
+// needs a separate broadcast instruction per row, and on an AVX-512 host
+// (AMD EPYC, bench/gemm) 6 x 2 tiles ran at 76 GFLOP/s a thread where
+// 12 x 1 tiles run at 100. When the destination is the accumulator type
+// (float results of float or half inputs) the reduction is cut into chunks
+// of kChunk steps whose partial sums wait in the destination itself (stored
+// and reloaded exactly), so a chunk of weights stays in L1 while every row
+// tile uses it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BANG_DEVICELIB_GEMM_H
@@ -207,8 +210,10 @@ BANG_DEV void tailColumns(D *out, const Reduction<S> &red, int m, int c0,
 }
 
 /// Reduction steps per chunk when partial sums can wait in the destination:
-/// a chunk of weights for two vectors of float columns is 16 KiB.
-constexpr int kChunk = 128;
+/// a chunk of weights for one vector of float columns is 16 KiB (half of a
+/// common L1; 128 steps stored and reloaded the partial sums twice as often,
+/// about 6% slower).
+constexpr int kChunk = 256;
 
 /// out[m][n] = the reduction `red` (plus bias[n]), in the order the banner
 /// documents. Not inlined: one body per type, whatever calls it.
@@ -220,19 +225,14 @@ __attribute__((noinline)) static void gemm(D *out, const Reduction<S> &red,
   // Partial sums can wait in out only if out holds accumulators exactly.
   constexpr bool chunked = __is_same(D, A);
   const int n = red.n;
-  // Columns in panels of 2 vectors (6-row tiles), then at most one of 1
-  // vector and one of half a vector (12-row tiles: as many accumulators).
-  const int wide = n / (2 * L) * (2 * L);
-  const bool one = n - wide >= L;
-  const int half = wide + (one ? L : 0);
+  // Columns in panels of 1 vector, then at most one of half a vector, in
+  // 12-row tiles.
+  const int half = n / L * L;
   const bool halfOne = n - half >= L / 2;
   const int vec = half + (halfOne ? L / 2 : 0);
   auto span = [&](int s0, int s1, int r0, int r1, bool first, bool last) {
-    for (int c0 = 0; c0 < wide; c0 += 2 * L)
-      panel<6, 2, L, D, S, B, Bias>(out, red, m, c0, s0, s1, r0, r1, first,
-                                    last, bias);
-    if (one)
-      panel<12, 1, L, D, S, B, Bias>(out, red, m, wide, s0, s1, r0, r1, first,
+    for (int c0 = 0; c0 < half; c0 += L)
+      panel<12, 1, L, D, S, B, Bias>(out, red, m, c0, s0, s1, r0, r1, first,
                                      last, bias);
     if (halfOne)
       panel<12, 1, L / 2, D, S, B, Bias>(out, red, m, half, s0, s1, r0, r1,

@@ -228,11 +228,12 @@ template <typename D, typename S> void matrixOne(Batch &b, Gen &g) {
                {17, 9, 8, 3, 2, 2, 3, 33, 1, 1},
                {4, 9, 11, 3, 3, 1, 2, 300, 2, 3},
                {1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
-               // Register tiles of 6 rows by 2 and 1 vectors of columns
-               // with rows and columns left over, and reductions longer
-               // than one chunk (Gemm.h): 88 rows, 50 = 32 + 16 + 2 columns,
-               // kernel rows of 3 * 60 steps; dilated taps of 140 steps.
-               {60, 10, 13, 3, 3, 1, 1, 50, 1, 1},
+               // Register tiles of 12 rows by 1 and 1/2 vectors of
+               // columns with rows and columns left over, and reductions
+               // longer than one chunk (Gemm.h, 256 steps): 81 rows,
+               // 26 = 16 + 8 + 2 columns, 2 kernel rows of 5 * 60 steps;
+               // dilated taps of 140 steps.
+               {60, 10, 13, 2, 5, 1, 1, 26, 1, 1},
                {140, 7, 9, 2, 2, 1, 2, 17, 2, 2}};
   for (const Conv &c : convs) {
     auto in = matrixData<S>(g, c.ci * c.ih * c.iw);
