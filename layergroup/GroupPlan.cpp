@@ -7,9 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "layergroup/GroupPlan.h"
 
-#include "support/Parallel.h"
-
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 
 namespace bangc::lg {
@@ -128,38 +127,44 @@ int64_t GroupPlan::weightsPerChannel(const Net &n, int l) {
   return n.Tensors[layer.Inputs[0]].C * layer.KY * layer.KX;
 }
 
-std::vector<float> GroupPlan::packWeights(const Net &n, int l) const {
+void GroupPlan::packWeights(const Net &n, int l, int64_t begin, int64_t end,
+                            float *out) const {
   const Layer &layer = n.Layers[l];
-  if (layer.Kind != OpKind::Conv)
-    return {};
-  int64_t channels = n.Tensors[layer.Output].C;
-  int64_t inChannels = n.Tensors[layer.Inputs[0]].C;
-  int64_t tileF = weightTileChannels(n, l);
-  int64_t kx = layer.KX, ky = layer.KY;
-  std::vector<float> hwio(layer.Weight.size());
-  // Up to 8 output channels at a time (one cache line of each tap's
-  // packed row, from 8 sequential source rows), on every host thread (each
-  // writes its own channels).
-  const int64_t taps = inChannels * ky * kx;
-  parallelFor(channels, 16, [&](int64_t fb, int64_t fe) {
-    for (int64_t f = fb; f < fe;) {
-      int64_t f0 = f / tileF * tileF;
-      int64_t ft = std::min(tileF, channels - f0);
-      int64_t fn = std::min({fe, f0 + ft, f + 8}) - f;
-      float *block = hwio.data() + f0 * taps + (f - f0);
-      const float *src = layer.Weight.data() + f * taps;
-      for (int64_t c = 0; c < inChannels; ++c)
-        for (int64_t y = 0; y < ky; ++y)
-          for (int64_t x = 0; x < kx; ++x) {
-            float *d = block + ((y * kx + x) * inChannels + c) * ft;
-            const float *s = src + (c * ky + y) * kx + x;
-            for (int64_t j = 0; j < fn; ++j)
-              d[j] = s[j * taps];
-          }
-      f += fn;
-    }
-  });
-  return hwio;
+  assert(layer.Kind == OpKind::Conv && "only convolutions have packed weights");
+  assert(0 <= begin && begin <= end && end <= int64_t(layer.Weight.size()) &&
+         "a range of the weights");
+  if (begin == end)
+    return;
+  const int64_t channels = n.Tensors[layer.Output].C;
+  const int64_t inChannels = n.Tensors[layer.Inputs[0]].C;
+  const int64_t kx = layer.KX, ky = layer.KY;
+  const int64_t taps = inChannels * ky * kx, tileF = weightTileChannels(n, l);
+  // Where `begin` is: tile f0 (ft channels), tap (y, x, c), channel f0 + j;
+  // then the position moves on one element at a time.
+  int64_t f0 = begin / (tileF * taps) * tileF;
+  int64_t ft = std::min(tileF, channels - f0);
+  int64_t q = begin - f0 * taps;
+  int64_t j = q % ft, tap = q / ft;
+  int64_t c = tap % inChannels, x = tap / inChannels % kx,
+          y = tap / inChannels / kx;
+  const float *w = layer.Weight.data();
+  for (int64_t p = begin; p < end; ++p) {
+    *out++ = w[(f0 + j) * taps + (c * ky + y) * kx + x];
+    if (++j < ft)
+      continue;
+    j = 0;
+    if (++c < inChannels)
+      continue;
+    c = 0;
+    if (++x < kx)
+      continue;
+    x = 0;
+    if (++y < ky)
+      continue;
+    y = 0;
+    f0 += ft;
+    ft = std::min(tileF, channels - f0);
+  }
 }
 
 } // namespace bangc::lg

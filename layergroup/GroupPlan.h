@@ -413,11 +413,14 @@ struct GroupPlan {
   /// Floats of one output channel of convolution \p l's weights
   /// (KY * KX * C).
   static int64_t weightsPerChannel(const Net &n, int l);
-  /// Convolution \p l's weights as the kernels read them from GDRAM:
-  /// [KY][KX][C][F] per tile of weightTileChannels output channels, each
-  /// tile one contiguous block at f0 * KY * KX * C, so that a kernel loads
-  /// a channel slice with one copy.
-  std::vector<float> packWeights(const Net &n, int l) const;
+  /// Elements [begin, end) of convolution \p l's weights as the kernels
+  /// read them from GDRAM, into \p out: [KY][KX][C][F] per tile of
+  /// weightTileChannels output channels, each tile one contiguous block at
+  /// f0 * KY * KX * C, so that a kernel loads a channel slice with one
+  /// copy. Any range, so that the runner packs them a chunk at a time as it
+  /// copies them to GDRAM, never the whole array.
+  void packWeights(const Net &n, int l, int64_t begin, int64_t end,
+                   float *out) const;
 };
 
 } // namespace bangc::lg
