@@ -167,6 +167,18 @@ std::vector<double> vectorMatrix(const TaskBlock &b, const KernelArgs &a) {
   return out;
 }
 
+/// The seed's max (min) of CCMPB (CCMPS) as IEEE 754-2019 maximum
+/// (minimum): a NaN wins and -0 < +0, as BANG's __bang_maxequal,
+/// __bang_maxpool and __bang_active_relu (docs/layergroup.md
+/// "Precisions"); std::max would drop a NaN that comes second.
+double comparePick(bool big, double v, double s) {
+  if (std::isnan(v) || std::isnan(s))
+    return std::isnan(v) ? v : s;
+  if (v == s) // equal zeros of either sign: -0 < +0
+    return big == std::signbit(v) ? s : v;
+  return big == (s > v) ? s : v;
+}
+
 /// CCMPB / CCMPS: SO = CMP, then max (min) over the window; padded
 /// positions are skipped. CMP defaults to the lowest (highest) value of the
 /// precision (-inf/+inf for floats).
@@ -199,7 +211,7 @@ std::vector<double> compare(const TaskBlock &b, const KernelArgs &a) {
             if (x < 0 || x >= ix)
               continue;
             double s = in[(y * ix + x) * nf + f];
-            v = big ? std::max(v, s) : std::min(v, s);
+            v = comparePick(big, v, s);
           }
         }
         out[(oy * nx + ox) * nf + f] = RealOps::store(v, p);
