@@ -25,13 +25,15 @@
 // vectors, broadcasts one input per row and adds MR * NV products into
 // accumulators that stay in registers: the columns are the vector lanes and
 // the reduction stays sequential in every lane. Columns go in panels of one
-// 64-byte vector, then at most one panel of half a vector, each in 12-row
-// tiles (12 accumulators); fewer columns than that run the same order in
-// scalar code. One vector per panel lets each row's product take its input
-// as a broadcast memory operand of the multiply: a panel of two vectors
-// needs a separate broadcast instruction per row, and on an AVX-512 host
-// (AMD EPYC, bench/gemm) 6 x 2 tiles ran at 76 GFLOP/s a thread where
-// 12 x 1 tiles run at 100. When the destination is the accumulator type
+// 64-byte vector in 12-row tiles, then at most one panel of half a vector
+// in 10-row tiles; fewer columns than that run the same order in scalar
+// code. One vector per panel lets each row's product take its input as a
+// broadcast memory operand of the multiply: a panel of two vectors needs a
+// separate broadcast instruction per row, and on an AVX-512 host (AMD EPYC,
+// bench/gemm) 6 x 2 tiles ran at 76 GFLOP/s a thread where 12 x 1 tiles run
+// at 105. A half-vector tile (a conv split into 8 float output channels per
+// task) keeps 10 rows: with 12 a row pointer no longer fits in a register
+// (82 GFLOP/s instead of 87). When the destination is the accumulator type
 // (float results of float or half inputs) the reduction is cut into chunks
 // of kChunk steps whose partial sums wait in the destination itself (stored
 // and reloaded exactly), so a chunk of weights stays in L1 while every row
@@ -225,8 +227,8 @@ __attribute__((noinline)) static void gemm(D *out, const Reduction<S> &red,
   // Partial sums can wait in out only if out holds accumulators exactly.
   constexpr bool chunked = __is_same(D, A);
   const int n = red.n;
-  // Columns in panels of 1 vector, then at most one of half a vector, in
-  // 12-row tiles.
+  // Columns in panels of 1 vector (12-row tiles), then at most one of half
+  // a vector (10-row tiles).
   const int half = n / L * L;
   const bool halfOne = n - half >= L / 2;
   const int vec = half + (halfOne ? L / 2 : 0);
@@ -235,7 +237,7 @@ __attribute__((noinline)) static void gemm(D *out, const Reduction<S> &red,
       panel<12, 1, L, D, S, B, Bias>(out, red, m, c0, s0, s1, r0, r1, first,
                                      last, bias);
     if (halfOne)
-      panel<12, 1, L / 2, D, S, B, Bias>(out, red, m, half, s0, s1, r0, r1,
+      panel<10, 1, L / 2, D, S, B, Bias>(out, red, m, half, s0, s1, r0, r1,
                                          first, last, bias);
   };
   if (vec > 0) {

@@ -228,8 +228,9 @@ template <typename D, typename S> void matrixOne(Batch &b, Gen &g) {
                {17, 9, 8, 3, 2, 2, 3, 33, 1, 1},
                {4, 9, 11, 3, 3, 1, 2, 300, 2, 3},
                {1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
-               // Register tiles of 12 rows by 1 and 1/2 vectors of
-               // columns with rows and columns left over, and reductions
+               // Register tiles of 12 rows by 1 vector and of 10 rows by
+               // 1/2 vector of columns with rows and columns left over
+               // (81 = 6 * 12 + 9 = 8 * 10 + 1), and reductions
                // longer than one chunk (Gemm.h, 256 steps): 81 rows,
                // 26 = 16 + 8 + 2 columns, 2 kernel rows of 5 * 60 steps;
                // dilated taps of 140 steps.
