@@ -191,6 +191,7 @@ private:
   void compute(int l);
   int poolFirstConv(int l, bool relu) const;
   void computeInteger(const ComputeArgs &a);
+  void computeIntegerExact(const ComputeArgs &a);
   void computeAdd(const ComputeArgs &a);
   void computeConv(const ComputeArgs &a);
   void computeFloat(const ComputeArgs &a);
@@ -773,6 +774,10 @@ void KernelWriter::computeInteger(const ComputeArgs &a) {
   const Layer &layer = a.layer;
   std::string in0 = inSlice(a.in0);
   std::string real = layer.RealMath ? "1" : "0";
+  if (intLoop(n, layer) == IntLoop::Exact) {
+    computeIntegerExact(a);
+    return;
+  }
   switch (layer.Kind) {
   case OpKind::MaxPool:
   case OpKind::MinPool:
@@ -816,6 +821,46 @@ void KernelWriter::computeInteger(const ComputeArgs &a) {
     llvm_unreachable("integer convolutions take the matrix unit");
   case OpKind::Lif:
     llvm_unreachable("CLIF takes computeLif");
+  }
+}
+
+// The loops in 64-bit integers (GroupPlan.h's intLoop): CMP as a long long
+// literal, an infinite one as the least or greatest long long.
+void KernelWriter::computeIntegerExact(const ComputeArgs &a) {
+  const Layer &layer = a.layer;
+  std::string in0 = inSlice(a.in0);
+  auto cmpLit = [](double v) -> std::string {
+    if (std::isinf(v))
+      return v < 0 ? "(-9223372036854775807LL - 1)" : "9223372036854775807LL";
+    return str(int64_t(v)) + "LL";
+  };
+  switch (layer.Kind) {
+  case OpKind::MaxPool:
+  case OpKind::MinPool:
+    e.line(call("lg_int_pool_exact",
+                {a.out, in0, a.co, str(a.in.H), str(a.in.W), a.region,
+                 str(layer.KY), str(layer.KX), str(layer.SY), str(layer.SX),
+                 str(layer.PU), str(layer.PL), str(poolMode(layer.Kind)),
+                 cmpLit(layer.Cmp)}));
+    return;
+  case OpKind::Relu:
+  case OpKind::Clamp:
+    e.line(call("lg_int_cmp_exact",
+                {a.out, in0, a.co, a.region, layer.ClampMax ? "0" : "1",
+                 cmpLit(layer.Kind == OpKind::Relu ? 0 : layer.Cmp)}));
+    return;
+  case OpKind::Scale:
+    e.line(call("lg_int_scale_exact",
+                {a.out, in0, a.co, a.region, a.alpha, doubleLit(layer.ConstA),
+                 a.bias, doubleLit(layer.ConstB), layer.RealMath ? "1" : "0"}));
+    return;
+  case OpKind::Add: // one input: a scale by 1 with the bias
+    e.line(call("lg_int_scale_exact",
+                {a.out, in0, a.co, a.region, "nullptr", "1.0", a.bias,
+                 doubleLit(layer.ConstB), layer.RealMath ? "1" : "0"}));
+    return;
+  default:
+    llvm_unreachable("intLoop names no exact loop for this kind");
   }
 }
 

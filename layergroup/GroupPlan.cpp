@@ -60,6 +60,33 @@ int GroupInfo::poolFirst(const Net &n, int conv) const {
   return pool;
 }
 
+IntLoop intLoop(const Net &n, const Layer &l) {
+  if (!l.Integer || isFloatDType(n.Tensors[l.Output].Type))
+    return IntLoop::Generic;
+  bool intIn = !isFloatDType(n.Tensors[l.Inputs[0]].Type);
+  // An integral CMP, or (pools) an infinite one; long long holds it.
+  auto integral = [](double v, bool inf) {
+    if (std::isinf(v))
+      return inf;
+    return std::fabs(v) < 0x1p62 && v == std::floor(v);
+  };
+  switch (l.Kind) {
+  case OpKind::Relu:
+    return intIn ? IntLoop::Exact : IntLoop::Generic;
+  case OpKind::Clamp:
+    return intIn && integral(l.Cmp, false) ? IntLoop::Exact : IntLoop::Generic;
+  case OpKind::MaxPool:
+  case OpKind::MinPool:
+    return intIn && integral(l.Cmp, true) ? IntLoop::Exact : IntLoop::Generic;
+  case OpKind::Scale:
+    return IntLoop::Exact;
+  case OpKind::Add:
+    return l.Inputs.size() == 1 ? IntLoop::Exact : IntLoop::Generic;
+  default:
+    return IntLoop::Generic;
+  }
+}
+
 int GroupPlan::transferStep() const {
   int best = 1;
   for (int ts = 2; ts + 1 < int(Steps.size()); ++ts)

@@ -118,6 +118,17 @@ struct LmemBuffer {
   int64_t Offset = -1;
 };
 
+/// How an integer layer's scalar loop computes (lg_ops.mlu): Exact in
+/// 64-bit integers, where the generic loops' doubles hold integers (a ReLU,
+/// clamp, max or min pool over an integer input into an integer output,
+/// its CMP integral or infinite: lg_int_cmp_exact, lg_int_pool_exact), or
+/// a scale (CVS, CAX, one-input CADD) into an integer output with its
+/// rounding and saturation inline (lg_int_scale_exact); Generic otherwise
+/// (and for every layer that is not Layer::Integer). Codegen emits the
+/// loop it names and plan/Cost.cpp costs that one.
+enum class IntLoop { Generic, Exact };
+IntLoop intLoop(const Net &n, const Layer &l);
+
 /// What happens in one time step of one slice.
 struct TimeStep {
   std::vector<int> Compute;      ///< layers

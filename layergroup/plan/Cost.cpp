@@ -33,6 +33,18 @@ constexpr double ScalarPerCall = 30;
 constexpr double ScalarIntCmp = 56;
 constexpr double ScalarIntArith = 66;
 constexpr double ScalarIntPoolPerTap = 55;
+/// The same in 64-bit integers (GroupPlan.h's intLoop): lg_int_cmp_exact
+/// and lg_int_scale_exact per element (the scale also per channel),
+/// lg_int_pool_exact per output pixel, per output element, per window row
+/// and per tap; from the simulator's counts on LeNet's layers run one by
+/// one (layer by layer in --report; less about 280 per kernel).
+constexpr double ScalarIntExactCmp = 18;
+constexpr double ScalarIntExactScale = 40;
+constexpr double ScalarIntExactScalePerChannel = 17;
+constexpr double ScalarIntExactPoolPerPixel = 35;
+constexpr double ScalarIntExactPoolPerOutput = 10;
+constexpr double ScalarIntExactPoolPerRow = 12;
+constexpr double ScalarIntExactPoolPerTap = 21;
 /// Instructions per neuron and time step of lg_lif (load the input and the
 /// state, multiply-add in double, floor, compare, reset, store both).
 constexpr double ScalarLifPerNeuron = 60;
@@ -116,6 +128,12 @@ double poolCycles(const GroupPass &pass, const Layer &l,
   const CostModel &m = pass.cost;
   const Tensor &in = pass.net.Tensors[l.Inputs[0]];
   int64_t px = s.outRows * s.outCols, ft = s.channels;
+  if (intLoop(pass.net, l) == IntLoop::Exact)
+    return m.scalar(double(px) * ScalarIntExactPoolPerPixel +
+                    double(ft * px) *
+                        (ScalarIntExactPoolPerOutput +
+                         double(l.KY) * ScalarIntExactPoolPerRow +
+                         double(l.KY * l.KX) * ScalarIntExactPoolPerTap));
   if (!vectorPool(l))
     return m.scalar(double(ft * px) *
                     (double(l.KY * l.KX) *
@@ -139,6 +157,25 @@ double poolCycles(const GroupPass &pass, const Layer &l,
   return c;
 }
 
+/// Instructions per element of integer layer \p l's scalar loop (its
+/// kind's INT_LOOP, or the exact loop's count).
+double intLoopPerElement(const GroupPass &pass, const Layer &l) {
+  if (intLoop(pass.net, l) == IntLoop::Generic)
+    return kindCost(l.Kind).IntLoop;
+  return l.Kind == OpKind::Relu || l.Kind == OpKind::Clamp
+             ? ScalarIntExactCmp
+             : ScalarIntExactScale;
+}
+
+/// ... and per channel (lg_int_scale_exact picks a channel's constants
+/// once).
+double intLoopPerChannel(const GroupPass &pass, const Layer &l) {
+  bool scale = l.Kind == OpKind::Scale || l.Kind == OpKind::Add;
+  return scale && intLoop(pass.net, l) == IntLoop::Exact
+             ? ScalarIntExactScalePerChannel
+             : 0.0;
+}
+
 /// Layer \p l computes in a scalar loop of lg_ops.mlu (as layerCompute
 /// costs it): a Loop kind, an integer or real-math layer off the matrix
 /// unit, or a pool off the vector unit.
@@ -160,7 +197,9 @@ double layerCompute(const GroupPass &pass, const Layer &l, int64_t nb,
   int64_t px = s.outRows * s.outCols;
   KindCost k = kindCost(l.Kind);
   if (l.Integer && k.IntLoop != Own)
-    return double(nb) * m.scalar(double(ft * px) * k.IntLoop + ScalarPerCall);
+    return double(nb) *
+           m.scalar(double(ft * px) * intLoopPerElement(pass, l) +
+                    double(ft) * intLoopPerChannel(pass, l) + ScalarPerCall);
   // A convolution's bias and ReLU moved behind its max pool
   // (GroupInfo::poolFirst): none on the convolution and the ReLU, both on
   // the pool's output.

@@ -378,3 +378,50 @@ TEST(Float16, ConvolutionWithinOneUlpOfTheReference) {
   }
   EXPECT_GT(Equal, O.Device.size() / 2);
 }
+
+// INT8 layers in the scalar loops in 64-bit integers (GroupPlan.h's
+// intLoop, lg_ops.mlu's lg_int_*_exact): a requantizing CVS by 0.5 (ties
+// away from zero), a clamp max(x, -3), a 3x3/2 max pool padded by 1 (the
+// windows clipped at the edges), a CVS by 3 that saturates at both ends,
+// a ReLU, and a clamp whose CMP is above INT8's range (every value 127);
+// all equal to the reference executor exactly.
+void integerLoopsExact(int Cmp) {
+  graph::GraphBuilder GB;
+  int64_t X = GB.input("x", taskir::INT8, 12, 12, 8);
+  int64_t S1 = GB.scale(X, 0.5, taskir::INT8, "half");
+  int64_t C1 = GB.relu(S1, "clamp");
+  for (auto &A : *GB.block(C1 - 1).mutable_attributes()) // ReLU's CMP 0
+    if (A.type() == taskir::CMP)
+      A.set_int_value(int32_t(Cmp));
+  int64_t P = GB.maxPool(C1, graph::Window{3, 2, 1, 1}, "pool");
+  int64_t S2 = GB.scale(P, 3.0, taskir::INT8, "triple");
+  GB.output(GB.relu(S2, "relu"), "y");
+  auto G = GB.finish();
+  ASSERT_TRUE(bool(G)) << toString(G.takeError());
+  auto N = buildNet(*G);
+  ASSERT_TRUE(bool(N)) << toString(N.takeError());
+  for (const Layer &L : N->Layers)
+    EXPECT_EQ(intLoop(*N, L), IntLoop::Exact) << L.Name;
+  std::vector<double> X0;
+  uint64_t S = 5;
+  for (int I = 0; I < 12 * 12 * 8; ++I) {
+    S = S * 6364136223846793005ull + 1442695040888963407ull;
+    X0.push_back(double(int64_t(S >> 56) - 128)); // [-128, 127]
+  }
+  Outputs O = runBoth(*G, 12, 12, 8, 0, X0, taskir::INT8);
+  ASSERT_EQ(O.Device.size(), size_t(6 * 6 * 8));
+  int Top = 0;
+  for (size_t I = 0; I < O.Device.size(); ++I) {
+    Top += O.Reference[I] == 127;
+    EXPECT_EQ(O.Device[I], O.Reference[I]) << "element " << I;
+  }
+  EXPECT_GT(Top, 0);
+  if (Cmp > 127)
+    EXPECT_EQ(Top, int(O.Device.size()));
+}
+
+TEST(Integer, LoopsIn64BitIntegersEqualTheReference) {
+  integerLoopsExact(-3);
+}
+
+TEST(Integer, ClampAboveTheRangeSaturates) { integerLoopsExact(200); }
