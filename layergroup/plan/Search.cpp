@@ -8,8 +8,11 @@
 //===----------------------------------------------------------------------===//
 #include "layergroup/Planner.h"
 
+#include "support/Parallel.h"
+
 #include <fmt/format.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -54,8 +57,7 @@ struct GroupSearch {
       lastWhy = why;
       return false;
     }
-    if (!best ||
-        planObjective(*p, spec, options) < planObjective(*best, spec, options))
+    if (!best || planPreferred(*p, *best, spec, options))
       best = std::move(p);
     return true;
   }
@@ -170,6 +172,13 @@ using GroupTable = std::vector<std::vector<std::optional<GroupPlan>>>;
 /// Plans every group [i, j] the search considers. A longer group only needs
 /// more memory and duplicates more rows: extending stops once a
 /// single-output group fails.
+///
+/// The rows i of the table (groups i..j for growing j) are independent and
+/// every entry is a function of (i, j) alone, so the rows are planned on
+/// every host thread, each row whole by one thread, taken in order as
+/// threads come free: the table, the count and the error (the first layer
+/// that does not fit alone) are those of one thread, on any number.
+/// BANGC_LG_DEBUG prints the groups in order on one thread.
 Error planGroups(const Net &net, const bangsim::DeviceSpec &spec, int64_t batch,
                  const PlanOptions &o, GroupTable &table, NetPlan &result) {
   int layers = int(net.Layers.size());
@@ -179,25 +188,50 @@ Error planGroups(const Net &net, const bangsim::DeviceSpec &spec, int64_t batch,
     const char *v = getenv("BANGC_LG_DEBUG");
     return v && atoi(v) >= 1;
   }();
-  for (int i = 0; i < layers; ++i) {
+  std::vector<int64_t> evaluations(size_t(layers), 0);
+  std::vector<std::optional<std::string>> tooBig(static_cast<size_t>(layers));
+  // The next row to take, and the first layer found not to fit alone.
+  std::atomic<int> next{0}, firstFailed{layers};
+  auto planRow = [&](int i) {
     int maxJ =
         o.LayerByLayer ? i : std::min(layers - 1, i + o.MaxGroupLayers - 1);
     for (int j = i; j <= maxJ; ++j) {
       std::string why;
       table[i][j] = planGroup(net, spec, batch, i, j, o, &why);
-      ++result.GroupEvaluations;
+      ++evaluations[size_t(i)];
       if (debug)
         fprintf(stderr, "group %d..%d: %s\n", i, j,
                 debugLine(table[i][j], why).c_str());
-      if (!table[i][j] && i == j)
-        return createStringError(
-            inconvertibleErrorCode(),
-            fmt::format("layer group: layer '{}' does not fit in NRAM: {}",
-                        net.Layers[i].Name, why));
+      if (!table[i][j] && i == j) {
+        tooBig[size_t(i)] = why;
+        for (int f = firstFailed; i < f;)
+          if (firstFailed.compare_exchange_weak(f, i))
+            break;
+        return;
+      }
       if (!table[i][j] && j > i && groupInfo(net, i, j).Outputs.size() == 1)
         break;
     }
-  }
+  };
+  // Rows after a layer that does not fit are not needed; every row before
+  // it was taken before it and is planned, so the first such layer is
+  // found.
+  unsigned threads = debug ? 1 : hostThreads();
+  parallelFor(
+      threads, 1,
+      [&](int64_t, int64_t) {
+        for (int i = next++; i < layers && i < firstFailed; i = next++)
+          planRow(i);
+      },
+      threads);
+  for (int i = 0; i < layers; ++i)
+    if (tooBig[size_t(i)])
+      return createStringError(
+          inconvertibleErrorCode(),
+          fmt::format("layer group: layer '{}' does not fit in NRAM: {}",
+                      net.Layers[i].Name, *tooBig[size_t(i)]));
+  for (int64_t e : evaluations)
+    result.GroupEvaluations += e;
   return Error::success();
 }
 
