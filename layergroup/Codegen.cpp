@@ -194,6 +194,8 @@ private:
   void computeIntegerExact(const ComputeArgs &a);
   void computeAdd(const ComputeArgs &a);
   void computeConv(const ComputeArgs &a);
+  void computeConvByRows(const ComputeArgs &a);
+  void zeroPadColumns();
   void computeFloat(const ComputeArgs &a);
   void computeLif(const ComputeArgs &a);
 };
@@ -727,6 +729,10 @@ void KernelWriter::compute(int l) {
     return;
   }
   ComputeArgs a = computeArgs(l);
+  if (l == g.First && p.firstTileRows(n)) {
+    computeConvByRows(a);
+    return;
+  }
   e.line(fmt::format("for (int i = 0; i < nb; ++i) // {} ({})", a.layer.Name,
                      opKindName(a.layer.Kind)));
   if (a.layer.Kind == OpKind::Lif) {
@@ -916,6 +922,46 @@ void KernelWriter::computeConv(const ComputeArgs &a) {
                str(layer.DY), str(layer.DX), a.tile, "0"}));
 }
 
+// The first layer of a group whose phase's first weight tile arrives a
+// kernel row at a time (GroupPlan::firstTileRows): while rows are missing,
+// row 0 with the bias into the output, then each further row loaded
+// (IO-DMA) while the matrix unit convolves the row before it, convolved
+// into the output's other buffer (free before the item stores) and added;
+// the last row's loads are queued before its convolution ends, so the
+// step's transfers follow at once. Then the whole tile as usual.
+void KernelWriter::computeConvByRows(const ComputeArgs &a) {
+  const Layer &layer = a.layer;
+  int rows = p.firstTileRows(n);
+  std::string perRow = str(GroupPlan::weightsPerChannel(n, a.index) / rows);
+  std::string in = "t" + str(a.in0) + "[cur]";
+  std::string out = a.out;
+  std::string tmp = fmt::format("t{}[cur ^ 1] + i * {}", layer.Output,
+                                p.sliceImageFloats(n, layer.Output));
+  std::string w = a.weights, kx = str(layer.KX), sy = str(layer.SY),
+              sx = str(layer.SX), dy = str(layer.DY), dx = str(layer.DX);
+  auto loop = e.block("for (int i = 0; i < nb; ++i)", layer.Name + " (conv)");
+  {
+    auto partial = e.block("if (w_rows < " + str(rows) + ")",
+                           "a kernel row at a time (firstTileRows)");
+    e.line(call("lg_conv_tile", {out, in, str(a.in.C), a.co, a.rows, a.cols, w,
+                                 a.bias, "1", kx, sy, sx, dy, dx, "0"}));
+    auto more = e.block("for (; w_rows < " + str(rows) + "; ++w_rows)");
+    e.line(call("lg_load_wram",
+                {w + " + w_rows * " + perRow + " * ft",
+                 "g_w" + str(a.index) + " + f0 * " + str(rows) + " * " +
+                     perRow + " + w_rows * " + perRow + " * ft",
+                 perRow + " * ft", "true"}));
+    e.line("__sync(); // this row, and the convolution of the row before");
+    e.line(call("lg_conv_tile_row", {out, tmp, in, str(a.in.C), a.co, a.rows,
+                                     a.cols, w, "w_rows", kx, sy, sx, dy, dx}));
+  }
+  e.line("else");
+  auto whole = e.indent();
+  e.line(
+      call("lg_conv_tile", {out, in, str(a.in.C), a.co, a.rows, a.cols, w,
+                            a.bias, str(layer.KY), kx, sy, sx, dy, dx, "0"}));
+}
+
 void KernelWriter::computeFloat(const ComputeArgs &a) {
   const Layer &layer = a.layer;
   std::string in0 = inSlice(a.in0);
@@ -979,9 +1025,8 @@ void KernelWriter::computeFloat(const ComputeArgs &a) {
   }
 }
 
-// Once per core: the padded inputs' zero columns, resident weights (staged
-// in SRAM or straight to WRAM).
-void KernelWriter::prologue() {
+// The padded inputs' zero columns, once per core.
+void KernelWriter::zeroPadColumns() {
   for (auto [t, l] : p.PaddedInputs) {
     e.line("// " + n.Layers[l].Name +
            "'s padded tile: the padding columns stay zero");
@@ -995,6 +1040,15 @@ void KernelWriter::prologue() {
                   {"t" + str(t) + "[" + str(buf) + "]", str(rows), str(cols),
                    str(in.C), str(reader.PL), str(in.W)}));
   }
+}
+
+// Once per core: the padded inputs' zero columns, resident weights (staged
+// in SRAM or straight to WRAM).
+void KernelWriter::prologue() {
+  // A phase that reads its share of the inputs before it queues the first
+  // weight tile zeroes them after that read (phaseStart), not before it.
+  if (!(p.phased() && p.pipelined() && p.weightTiles()))
+    zeroPadColumns();
   // The per-channel vectors load with the core's first item (vectorLoads).
   if (!vec.empty())
     e.line("bool lg_vec_pending = true; // per-channel vectors not loaded");
@@ -1119,12 +1173,30 @@ void KernelWriter::phaseStart() {
     // core's share of the inputs and loads while the Move-DMA pipe sends
     // the share to the other clusters (the barrier waits for both).
     stage("lg_stage_sram_all_read", true);
+    if (!p.PaddedInputs.empty()) { // after the read, which would wait for it
+      auto first = e.block("if (ph == 0)");
+      zeroPadColumns();
+    }
     {
       auto first = e.block("if (begin < end)",
                            "the first item's weight tile, meanwhile");
       e.line(sliceCall("begin"));
       auto changed = e.block("if (f0 != wf)");
-      weightLoad(g.First, "wcur", "f0", "ft", true);
+      if (int rows = p.firstTileRows(n)) {
+        // Its first kernel row only: the first item loads the others while
+        // the matrix unit convolves the rows before them (firstTileRows).
+        e.line("// kernel row 0 of " + str(rows) +
+               "; the first item loads the rest");
+        std::string perRow =
+            str(GroupPlan::weightsPerChannel(n, g.First) / rows);
+        e.line(call("lg_load_wram", {"w" + str(g.First) + "[wcur]",
+                                     "g_w" + str(g.First) + " + f0 * " +
+                                         str(rows) + " * " + perRow,
+                                     perRow + " * ft", "true"}));
+        e.line("w_rows = 1;");
+      } else {
+        weightLoad(g.First, "wcur", "f0", "ft", true);
+      }
       e.line("wf = f0;");
     }
     stage("lg_stage_sram_all_send", false);
@@ -1460,6 +1532,9 @@ GroupKernel KernelWriter::write() {
       residentInputs();
     if (p.global())
       e.line("int wf = -1, wcur = 0; // the channel slice in w[wcur]");
+    if (int rows = p.firstTileRows(n))
+      e.line("int w_rows = " + str(rows) +
+             "; // kernel rows of w[wcur] loaded (firstTileRows)");
     if (p.pipelined())
       e.line(fmt::format("int p_n0 = 0, p_nb = 0, p_f0 = 0, p_ft = 0, p_hs = "
                          "0, p_ws = 0, p_lo[{0}], p_hi[{0}], p_clo[{0}], "

@@ -112,6 +112,22 @@ bool GroupPlan::weightsStagedAsOne(const Net &n) const {
   return true;
 }
 
+int GroupPlan::firstTileRows(const Net &n) const {
+  if (!pipelined() || !weightTiles() || !phased() || ImagesPerSlice != 1)
+    return 0;
+  const Layer &conv = n.Layers[Info.First];
+  if (conv.Kind != OpKind::Conv || conv.KY < 2 || conv.Integer ||
+      !PaddedInputs.count(conv.Inputs[0]) ||
+      n.Tensors[conv.Inputs[0]].Type != DType::F32 ||
+      n.Tensors[conv.Output].Type != DType::F32)
+    return 0;
+  int out = Alias.count(conv.Output) ? Alias.at(conv.Output) : conv.Output;
+  for (const LmemBuffer &b : Buffers)
+    if (b.K == LmemBuffer::Activation && b.Tensor == out && b.Copy == 1)
+      return int(conv.KY);
+  return 0;
+}
+
 int64_t GroupPlan::gatherTableBytes(const Net &n, int t, int64_t rowsCap,
                                     int64_t colsCap) {
   int64_t entries =

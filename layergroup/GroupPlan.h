@@ -318,6 +318,14 @@ struct GroupPlan {
   bool weightsStagedAsOne(const Net &n) const;
   /// Inputs staged once per chip: the item loop runs per phase.
   bool phased() const { return InputStaging == Staging::SramPerChip; }
+  /// A phase's first weight tile loads a kernel row at a time, and the
+  /// first item's convolution starts on row 0 while the next row loads
+  /// (Codegen's pipelinedItem, plan/Cost.cpp's tileLoadCycles): a
+  /// pipelined global group staged once per chip whose first layer is a
+  /// FLOAT32 convolution of several kernel rows over its padded input tile,
+  /// one image per item, its output double-buffered (the other buffer holds
+  /// each row's partial sums). The kernel rows, or 0.
+  int firstTileRows(const Net &n) const;
   bool imagesOuter() const { return Order == ItemOrder::ImagesOuter; }
   /// Clusters per union of the launch: 0 a BLOCK launch, 1 UNION1 (each
   /// cluster stages for itself), else Clusters (staged once per chip).

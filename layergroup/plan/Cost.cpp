@@ -447,9 +447,13 @@ double prologueCycles(const GroupPass &pass, const Traffic &traffic) {
   if (p.inputsResident())
     for (int t : pass.group.Inputs)
       c += m.dma(double(p.sliceBytes(net, t)), !p.inputsInSram());
-  for (auto [t, l] : p.PaddedInputs) // zero the padding columns once
-    c += (p.pipelined() && !p.inputsResident() ? 2 : 1) *
-         padColumnsCycles(pass, t, net.Layers[l]);
+  // Zero the padding columns once: after phase 0's input share is read
+  // and during the first weight tile's load in a pipelined global group
+  // staged once per chip (Codegen's phaseStart), else before anything.
+  if (!(p.phased() && p.pipelined() && p.weightTiles()))
+    for (auto [t, l] : p.PaddedInputs)
+      c += (p.pipelined() && !p.inputsResident() ? 2 : 1) *
+           padColumnsCycles(pass, t, net.Layers[l]);
   return c;
 }
 
@@ -459,8 +463,9 @@ double prologueCycles(const GroupPass &pass, const Traffic &traffic) {
 /// beside that item's loads and stores (\p moved: the fill and drain DMA
 /// moved into ts1). A phase staged once per chip queues the first tile
 /// behind its share of the inputs, while it sends the share to the other
-/// clusters (Codegen's phaseStart): only the rest of the load shows. The
-/// busiest core counts.
+/// clusters (Codegen's phaseStart): only the rest of the load shows; or
+/// only its first kernel row (GroupPlan::firstTileRows), and the first item
+/// takes the rest. The busiest core counts.
 double tileLoadCycles(const GroupPass &pass, double moved) {
   const GroupPlan &p = pass.plan;
   if (!p.pipelined() || !p.global())
@@ -468,16 +473,9 @@ double tileLoadCycles(const GroupPass &pass, double moved) {
   int l = pass.group.First;
   double load = pass.weightLoadCycles(l);
   double first = load;
-  if (p.phased()) { // beside the sends of this core's share of a phase
-    double share =
-        double(pass.inputBytes / p.Batch * p.SramImages) / p.Cores;
-    double sends = (p.Clusters - 1) * pass.cost.dma(share, false);
-    first = std::max(0.0, load - sends);
-  }
-  double bytes =
-      double(weightElems(pass.net, pass.net.Layers[l],
-                         p.weightTileChannels(pass.net, l)) *
-             pass.net.weightElemBytes(pass.net.Layers[l]));
+  double bytes = double(weightElems(pass.net, pass.net.Layers[l],
+                                    p.weightTileChannels(pass.net, l)) *
+                        pass.net.weightElemBytes(pass.net.Layers[l]));
   const TimeStep &s1 = p.Steps[1];
   double dma1 = s1.DmaCycles + moved;
   // A tile in \p pieces: each adds its own to an item's ts1.
@@ -485,17 +483,57 @@ double tileLoadCycles(const GroupPass &pass, double moved) {
     double piece = pass.cost.dma(bytes / n, true);
     return n * (stepCycles(s1, dma1 + piece) - stepCycles(s1, dma1));
   };
+  int rows = p.phased() ? p.firstTileRows(pass.net) : 0;
+  double sends = 0, row = 0, conv = 0, add = 0;
+  if (p.phased()) { // beside the sends of this core's share of a phase
+    double share =
+        double(pass.inputBytes / p.Batch * p.SramImages) / p.Cores;
+    sends = (p.Clusters - 1) * pass.cost.dma(share, false);
+    first = std::max(0.0, load - sends);
+  }
+  if (rows) { // a kernel row at a time (Codegen's computeConvByRows)
+    row = pass.cost.dma(bytes / rows, true);
+    conv = s1.ComputeCycles / rows;
+    const Layer &layer = pass.net.Layers[l];
+    add = pass.cost.vec(BANG_OP_ALU,
+                        double(pass.rowsCap(layer.Output) *
+                               pass.colsCap(layer.Output) * p.SliceChannels));
+  }
+  // The first tile of a phase whose first channel slice has \p run items
+  // on the core, \p more when another slice follows. By kernel rows: row 0
+  // beside the sends, then the first item's convolution takes each further
+  // row's load or the row before it, whichever is longer, and an add per
+  // row; its IO-DMA the further rows, then the step's own transfers and
+  // the next tile's piece. The item ends when both have (the DMA may be the
+  // longer: conv5 of VGG-16), against its usual step.
+  auto firstTile = [&](int run, bool more) {
+    if (!rows)
+      return first;
+    double piece = more ? pass.cost.dma(bytes / run, true) : 0;
+    double matrix = (rows - 1) * (std::max(row, conv) + add) + conv;
+    double io = (rows - 1) * row + dma1 + piece;
+    return std::max(0.0, row - sends) + std::max(matrix, io) -
+           stepCycles(s1, dma1 + piece);
+  };
   double busiest = 0;
   for (int c = 0; c < p.Cores; ++c) {
     double own = 0;
     int prev = -1; // kept from an earlier phase
     for (int ph = 0; ph < p.SramPhases; ++ph) {
       int run = 0; // items of this phase with the current tile
-      for (int it = p.itemBegin(c, ph); it < p.itemEnd(c, ph); ++it, ++run) {
+      int b = p.itemBegin(c, ph), e = p.itemEnd(c, ph);
+      for (int it = b; it < e; ++it, ++run) {
         int fi = p.itemF(it);
         if (fi == prev)
           continue;
-        own += it == p.itemBegin(c, ph) ? first : pieces(run);
+        if (it == b) {
+          int r = 1;
+          while (b + r < e && p.itemF(b + r) == fi)
+            ++r;
+          own += firstTile(r, b + r < e);
+        } else {
+          own += pieces(run);
+        }
         prev = fi, run = 0;
       }
     }
