@@ -140,7 +140,11 @@ private:
   /// A staging in SRAM once per chip: SRAM place, GDRAM source, count.
   struct Staged {
     std::string Sram, Src, Count;
+    /// Read only the rest of the share after this piece of it (in
+    /// GroupPlan::ReadAheadDen), when not empty.
+    std::string ReadFrom = {};
   };
+  void readAhead();
   void stageAll(const std::vector<Staged> &staged,
                 const std::function<void()> &overlap,
                 const std::function<void()> &last = {});
@@ -1084,13 +1088,15 @@ void KernelWriter::prologue() {
         off += int64_t(n.Layers[l].Weight.size());
       });
       e.line("__sync();");
+      readAhead();
       e.line(call("lg_stage_sram_all_send", {base, str(total) + "L"}));
     } else {
       std::vector<Staged> staged;
       stagedWeights([&](int l, std::string sram, std::string size) {
         staged.push_back({sram, "g_w" + str(l), size});
       });
-      stageAll(staged, [] {});
+      stageAll(
+          staged, [] {}, [&] { readAhead(); });
     }
     e.line("__sync_all();");
   } else if (p.weightsInSram()) {
@@ -1113,6 +1119,23 @@ void KernelWriter::prologue() {
         weightLoad(key.first, "0", "0",
                    str(n.Tensors[n.Layers[key.first].Output].C), false);
   }
+}
+
+// The first piece of this core's share of phase 0's first input
+// (GroupPlan::ReadAhead), queued on the idle IO-DMA pipe while the last
+// weight share goes to the other clusters (Move-DMA); the barrier after the
+// sends waits for both, and phase 0 reads the rest.
+void KernelWriter::readAhead() {
+  if (!p.ReadAhead)
+    return;
+  int t = g.Inputs.front();
+  e.line("// phase 0's first input: " + str(p.ReadAhead) + "/" +
+         str(GroupPlan::ReadAheadDen) +
+         " of this core's share, read while the weights are sent");
+  e.line(call("lg_stage_sram_all_read_piece",
+              {sramPtr(n.Tensors[t].Type, sramOff.at(t)), "g_t" + str(t),
+               str(p.SramImages * n.Tensors[t].elements()) + "L", "0L",
+               str(p.ReadAhead) + "L", str(GroupPlan::ReadAheadDen) + "L"}));
 }
 
 // Inputs staged once per cluster: the images [s_n0, s_n1) its items need.
@@ -1207,6 +1230,8 @@ void KernelWriter::phaseStart() {
           {sramPtr(n.Tensors[t].Type, sramOff.at(t)),
            "g_t" + str(t) + " + (long)s_n0 * " + str(n.Tensors[t].elements()),
            str(p.SramImages * n.Tensors[t].elements()) + "L"});
+    if (p.ReadAhead) // its first piece read in the prologue (readAhead)
+      staged.front().ReadFrom = "ph == 0 ? " + str(p.ReadAhead) + "L : 0L";
     // The per-channel vectors load (IO-DMA) beside the last share's sends
     // (Move-DMA), once per core that has items; the barrier waits for them.
     auto vectors = [&] {
@@ -1256,7 +1281,13 @@ void KernelWriter::stageAll(const std::vector<Staged> &staged,
     const Staged &s = staged[k];
     if (k > 0)
       e.line("__sync();");
-    e.line(call("lg_stage_sram_all_read", {s.Sram, s.Src, s.Count, "true"}));
+    if (s.ReadFrom.empty())
+      e.line(call("lg_stage_sram_all_read", {s.Sram, s.Src, s.Count, "true"}));
+    else
+      e.line(call("lg_stage_sram_all_read_piece",
+                  {s.Sram, s.Src, s.Count, s.ReadFrom,
+                   str(GroupPlan::ReadAheadDen) + "L",
+                   str(GroupPlan::ReadAheadDen) + "L"}));
     if (k == 0)
       overlap();
     else

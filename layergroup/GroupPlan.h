@@ -246,6 +246,13 @@ struct GroupPlan {
   /// SramImages images each (image slices outermost); a phase stages its
   /// images and spreads its items over all cores.
   int SramPhases = 1;
+  /// Weights staged once per chip in the prologue beside phased inputs:
+  /// the first ReadAhead / ReadAheadDen of each core's share of phase 0's
+  /// first input is read while the core sends its weight share to the
+  /// other clusters, before the barrier (the IO-DMA pipe is idle there);
+  /// the rest with the phase. Set by plan/Cost.cpp's estimateCycles.
+  int ReadAhead = 0;
+  static constexpr int ReadAheadDen = 1024;
   std::vector<TimeStep> Steps;
   /// Tensors computed in place: tensor -> the tensor whose buffers it
   /// shares (an element-wise layer over an input read by it alone).

@@ -384,6 +384,58 @@ double stagedAsOneCycles(const GroupPass &pass) {
   return busiest;
 }
 
+/// The bytes of each layer's resident weights, in the order the prologue
+/// stages them.
+std::vector<double> stagedWeightBytes(const GroupPass &pass) {
+  const GroupPlan &p = pass.plan;
+  const Net &net = pass.net;
+  std::vector<double> bytes;
+  for (int l : pass.group.Layers) {
+    const Layer &layer = net.Layers[l];
+    int64_t w = weightElems(net, layer, p.weightTileChannels(net, l));
+    if (w > 0)
+      bytes.push_back(double(w * net.weightElemBytes(layer)));
+  }
+  return bytes;
+}
+
+/// Weights staged once per chip, the sends of the busiest core's last
+/// share to the other clusters (Codegen's prologue: of the one SRAM range,
+/// or of the last weight array staged; \p bytes each array's).
+double lastWeightSends(const GroupPass &pass,
+                       const std::vector<double> &bytes) {
+  const GroupPlan &p = pass.plan;
+  double share = 0;
+  if (p.weightsStagedAsOne(pass.net)) {
+    for (double b : bytes)
+      share += b;
+  } else if (!bytes.empty()) {
+    share = bytes.back();
+  }
+  return (p.Clusters - 1) * pass.cost.dma(share / p.Cores, false);
+}
+
+/// GroupPlan::ReadAhead: the most of phase 0's first input share whose
+/// read (IO-DMA) ends within the weights' last sends (Move-DMA) before the
+/// prologue's barrier, which waits for both.
+int readAhead(const GroupPass &pass, const std::vector<double> &bytes) {
+  const GroupPlan &p = pass.plan;
+  std::vector<double> in = phaseInputBytes(pass);
+  if (!p.weightsInSram() || !wramCopiesDeferred(p) || in.empty() ||
+      p.Clusters < 2)
+    return 0;
+  double share = in[0] / p.Cores, sends = lastWeightSends(pass, bytes);
+  int lo = 0, hi = GroupPlan::ReadAheadDen;
+  while (lo < hi) { // the largest piece whose read fits
+    int mid = (lo + hi + 1) / 2;
+    if (pass.cost.dma(share * mid / GroupPlan::ReadAheadDen, true) <= sends)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
+
 /// The per-channel vectors, GDRAM->NRAM once per core (Codegen's
 /// vectorLoads): beside the last staged input's sends of phase 0 when the
 /// phases stage their inputs one after another (stageAll), else beside the
@@ -431,12 +483,21 @@ double prologueCycles(const GroupPass &pass, const Traffic &traffic) {
     }
     c += p.weightsStagedAsOne(net) ? stagedAsOneCycles(pass)
                                    : stageAllCycles(pass, bytes, 0);
-    if (!wramCopiesDeferred(p))
+    if (!wramCopiesDeferred(p)) {
       c += wram;
-    else if (std::vector<double> in = phaseInputBytes(pass); !in.empty())
-      c += std::max(0.0, wram - m.dma(in[0] / p.Cores, true));
-    else
+    } else if (std::vector<double> in = phaseInputBytes(pass); !in.empty()) {
+      // Phase 0 reads the rest of its first input share beside the copies
+      // (the phases count the whole read; the piece read ahead hides in
+      // the weights' sends).
+      double read = m.dma(in[0] / p.Cores, true);
+      double rest = m.dma(in[0] / p.Cores *
+                              (GroupPlan::ReadAheadDen - p.ReadAhead) /
+                              GroupPlan::ReadAheadDen,
+                          true);
+      c += std::max(0.0, wram - rest) - (read - rest);
+    } else {
       c += wram;
+    }
   } else if (p.weightsInSram())
     c += stageCycles(pass, double(traffic.weightBytes)) +
          m.dma(double(traffic.weightBytes), false);
@@ -734,6 +795,7 @@ void estimateCycles(GroupPass &pass, const Traffic &traffic) {
     phase +=
         stageCycles(pass, double(pass.inputBytes / p.Batch * p.SramImages));
   phase += rounds * item + (p.pipelined() ? fillDrain : 0);
+  p.ReadAhead = readAhead(pass, stagedWeightBytes(pass));
   double prologue = prologueCycles(pass, traffic);
   double tiles = tileLoadCycles(pass, moved);
   p.Cycles = prologue + tiles + p.SramPhases * phase;
