@@ -46,8 +46,17 @@ constexpr double ScalarIntExactPoolPerOutput = 10;
 constexpr double ScalarIntExactPoolPerRow = 12;
 constexpr double ScalarIntExactPoolPerTap = 21;
 /// Instructions per neuron and time step of lg_lif (load the input and the
-/// state, multiply-add in double, floor, compare, reset, store both).
-constexpr double ScalarLifPerNeuron = 60;
+/// state, multiply-add in double, floor, compare, reset, store both), and
+/// per call beyond ScalarPerCall (its runs and pointers); from the
+/// simulator's counts on snn_lif.json's lif1 (24 neurons an item) and lif2
+/// (2 steps of 10 an item), less ScalarPipelinedItem each.
+constexpr double ScalarLifPerNeuron = 50;
+constexpr double ScalarLifPerCall = 85;
+/// A pipelined item's own scalar code (its slice, the calls that issue its
+/// transfers, the bookkeeping): it runs beside a matrix or vector step, but
+/// in a scalar-loop step it adds to the loop (Codegen issues the transfers
+/// there, GroupPlan::transferStep); from the same counts.
+constexpr double ScalarPipelinedItem = 225;
 /// Per element of lg_lut: load, subtract, index, load, store.
 constexpr double ScalarLutPerElement = 20;
 /// Per element of lg_clamp (a float compare and select).
@@ -237,7 +246,8 @@ double layerCompute(const GroupPass &pass, const Layer &l, int64_t nb,
     break;
   }
   case Compute::Loop:
-    c += m.scalar(double(ft * px) * k.Loop + ScalarPerCall);
+    c += m.scalar(double(ft * px) * k.Loop + ScalarPerCall +
+                  (l.Kind == OpKind::Lif ? ScalarLifPerCall : 0.0));
     break;
   }
   ChanVectors v = chanVectors(l.Kind);
@@ -768,6 +778,21 @@ void costTimeSteps(GroupPass &pass, const Traffic &traffic) {
     hoistWeightLoads(pass);
 }
 
+/// Step \p ts of a pipelined item: the transfer step (GroupPlan::
+/// transferStep) also moves the next item's inputs and the previous one's
+/// outputs (\p moved cycles of DMA), and when it is a scalar loop the
+/// item's own scalar code adds to the loop.
+static double pipelinedStepCycles(const GroupPass &pass, int ts,
+                                  double moved) {
+  const GroupPlan &p = pass.plan;
+  TimeStep s = p.Steps[ts];
+  if (ts != p.transferStep())
+    return stepCycles(s, s.DmaCycles);
+  if (s.ScalarLoop)
+    s.ComputeCycles += pass.cost.scalar(ScalarPipelinedItem);
+  return stepCycles(s, s.DmaCycles + moved);
+}
+
 // Cycles: per item the sum over steps of max(compute, DMA); a pipelined item
 // hides its input loads and output stores behind its first compute. Per
 // phase the staging, the items and the pipeline fill and drain; once the
@@ -782,8 +807,7 @@ void estimateCycles(GroupPass &pass, const Traffic &traffic) {
   double moved = rounds > 1 ? fillDrain : 0;
   if (p.pipelined()) {
     for (int ts = 1; ts <= pass.layers(); ++ts)
-      item += stepCycles(p.Steps[ts], p.Steps[ts].DmaCycles +
-                                          (ts == p.transferStep() ? moved : 0));
+      item += pipelinedStepCycles(pass, ts, moved);
   } else {
     for (const TimeStep &s : p.Steps)
       item += stepCycles(s, s.DmaCycles);
