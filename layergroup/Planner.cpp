@@ -57,7 +57,8 @@ planGroupWith(const Net &n, const bangsim::DeviceSpec &spec, int64_t batch,
     without.*choice = false;
     auto alt =
         planGroupWith(n, spec, batch, g, nSecs, hSecs, wSecs, fSecs, without);
-    if (alt && planObjective(*alt, spec, o) < planObjective(p, spec, o))
+    if (alt && !(o.AtMinimumOnly && featureMapExcess(*alt) > 0) &&
+        planObjective(*alt, spec, o) < planObjective(p, spec, o))
       return alt;
     return std::nullopt;
   };
@@ -81,6 +82,11 @@ planGroupWith(const Net &n, const bangsim::DeviceSpec &spec, int64_t batch,
   return plan::withMessage(why, [&](PlanError *e) {
     return planGroupWith(n, spec, batch, g, nSecs, hSecs, wSecs, fSecs, o, e);
   });
+}
+
+int64_t featureMapExcess(const GroupPlan &p) {
+  return p.ReadBytes + p.WriteBytes - p.WeightReadBytes -
+         p.Floor.featureMapBytes();
 }
 
 std::string formatTimeSteps(const Net &n, const GroupPlan &p) {

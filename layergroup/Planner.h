@@ -136,11 +136,23 @@ struct PlanOptions {
   /// chip's GDRAM bandwidth needs per byte). 0 = cycles only
   /// (`graph --layer-group --traffic-weight=W`).
   double TrafficWeight = 8;
+  /// planNet takes the grouping whose every group is at its group-boundary
+  /// minimum of feature-map bytes (no halo or input re-read) when its
+  /// objective exceeds the best grouping's by at most this fraction; 0 =
+  /// the objective alone.
+  double ExcessMargin = 0.05;
+  /// Keep only plans at their feature-map minimum (planNet's second
+  /// search for ExcessMargin).
+  bool AtMinimumOnly = false;
 };
 
 /// The search objective of a group plan (see PlanOptions::TrafficWeight).
 double planObjective(const GroupPlan &p, const bangsim::DeviceSpec &spec,
                      const PlanOptions &o);
+
+/// Feature-map bytes plan \p p moves above its group-boundary minimum
+/// (GroupPlan::Floor): halos re-read, inputs read per channel slice, ...
+int64_t featureMapExcess(const GroupPlan &p);
 
 /// Plans one group with the given slicing; nullopt (and \p why) if invalid
 /// or it does not fit.

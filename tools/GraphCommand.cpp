@@ -124,6 +124,17 @@ CommandLine GraphOptions::commandLine() {
                lg.trafficWeight = w;
                return std::string();
              }),
+      custom("--excess-margin", "M",
+             "(--layer-group) a plan above its group-boundary minimum of "
+             "feature-map bytes costs the planner M x its objective more "
+             "(default 0.05; 0 = the objective alone)",
+             [&lg](StringRef v) {
+               double m;
+               if (v.getAsDouble(m) || !std::isfinite(m) || m < 0)
+                 return badValue("--excess-margin", v, "a finite number >= 0");
+               lg.excessMargin = m;
+               return std::string();
+             }),
       flag("--no-compare",
            "(--layer-group) skip the layer-by-layer and reference runs of "
            "--report",
@@ -164,10 +175,11 @@ int GraphOptions::check() const {
   if (!lg.enabled &&
       (lg.emitMlu || lg.report || lg.lmemSvg || lg.device || lg.noCompare ||
        lg.noCache || lg.checkRaces || lg.noIsolate || lg.trafficWeight ||
-       lg.limits.given))
+       lg.excessMargin || lg.limits.given))
     return usageError("graph", "--emit-mlu, --report, --lmem-svg, --device, "
                                "--no-compare, --no-cache, --check=race, "
-                               "--no-isolate, --traffic-weight and "
+                               "--no-isolate, --traffic-weight, "
+                               "--excess-margin and "
                                "--max-compile-* need --layer-group");
   if (!a.run && (!a.ins.empty() || !a.outs.empty() || a.steps != 1))
     return usageError("graph", "--in, --out and --steps need --run");

@@ -29,6 +29,8 @@ struct LayerGroupArgs {
   /// --traffic-weight: the planner's weight of GDRAM bytes against cycles
   /// (PlanOptions::TrafficWeight); unset keeps the planner's default.
   std::optional<double> trafficWeight;
+  /// --excess-margin: PlanOptions::ExcessMargin; unset keeps the default.
+  std::optional<double> excessMargin;
   CompileLimits limits; ///< of the group kernels' compiles
 };
 

@@ -306,11 +306,14 @@ struct LayerGroupRun {
   std::optional<NetPlan> plan;
   std::optional<RunResult> grouped;
 
-  /// The planner's options the command line sets (--traffic-weight).
+  /// The planner's options the command line sets (--traffic-weight,
+  /// --excess-margin).
   PlanOptions planOptions() const {
     PlanOptions o;
     if (lg.trafficWeight)
       o.TrafficWeight = *lg.trafficWeight;
+    if (lg.excessMargin)
+      o.ExcessMargin = *lg.excessMargin;
     return o;
   }
   std::optional<int> planAndRun();

@@ -57,7 +57,10 @@ struct GroupSearch {
       lastWhy = why;
       return false;
     }
-    if (!best || planPreferred(*p, *best, spec, options))
+    if (options.AtMinimumOnly && featureMapExcess(*p) > 0)
+      return true; // valid, not kept
+    if (!best ||
+        planObjective(*p, spec, options) < planObjective(*best, spec, options))
       best = std::move(p);
     return true;
   }
@@ -272,6 +275,51 @@ std::vector<std::pair<int, int>> bestRanges(const GroupTable &table,
   return ranges;
 }
 
+/// The objective of the groups \p ranges of \p table (infinite if one is
+/// missing) and their feature-map bytes above the minimum.
+std::pair<double, int64_t>
+rangesObjective(const GroupTable &table,
+                const std::vector<std::pair<int, int>> &ranges,
+                const bangsim::DeviceSpec &spec, const PlanOptions &o) {
+  double obj = 0;
+  int64_t excess = 0;
+  for (auto [i, j] : ranges) {
+    if (!table[i][j])
+      return {std::numeric_limits<double>::infinity(), 0};
+    obj += planObjective(*table[i][j], spec, o);
+    excess += featureMapExcess(*table[i][j]);
+  }
+  return {obj, excess};
+}
+
+/// PlanOptions::ExcessMargin: when the best grouping re-reads feature maps,
+/// the search again with only plans at their minimum; its grouping replaces
+/// the best if its objective is within the margin.
+void atMinimumWithin(const Net &n, const bangsim::DeviceSpec &spec,
+                     int64_t batch, const PlanOptions &o, GroupTable &table,
+                     std::vector<std::pair<int, int>> &ranges,
+                     NetPlan &result) {
+  auto [best, excess] = rangesObjective(table, ranges, spec, o);
+  if (excess == 0)
+    return;
+  PlanOptions m = o;
+  m.AtMinimumOnly = true;
+  int layers = int(n.Layers.size());
+  GroupTable atMin(layers, std::vector<std::optional<GroupPlan>>(layers));
+  NetPlan counts;
+  if (Error e = planGroups(n, spec, batch, m, atMin, counts)) {
+    consumeError(std::move(e)); // a layer with no plan at its minimum
+    return;
+  }
+  result.GroupEvaluations += counts.GroupEvaluations;
+  std::vector<std::pair<int, int>> r = bestRanges(atMin, spec, o);
+  double obj = rangesObjective(atMin, r, spec, o).first;
+  if (!(obj <= best * (1 + o.ExcessMargin)))
+    return;
+  table = std::move(atMin);
+  ranges = std::move(r);
+}
+
 } // namespace
 
 std::optional<GroupPlan> planGroup(const Net &n,
@@ -299,7 +347,10 @@ Expected<NetPlan> planNet(const Net &n, const bangsim::DeviceSpec &spec,
   GroupTable table(layers, std::vector<std::optional<GroupPlan>>(layers));
   if (Error e = planGroups(n, spec, batch, o, table, result))
     return std::move(e);
-  for (auto [i, j] : bestRanges(table, spec, o)) {
+  std::vector<std::pair<int, int>> ranges = bestRanges(table, spec, o);
+  if (o.ExcessMargin > 0)
+    atMinimumWithin(n, spec, batch, o, table, ranges, result);
+  for (auto [i, j] : ranges) {
     const GroupPlan &p = *table[i][j];
     result.Groups.push_back(p);
     result.Cycles += p.Cycles;
