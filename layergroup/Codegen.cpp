@@ -1160,8 +1160,9 @@ void KernelWriter::clusterStaging() {
 void KernelWriter::residentInputs() {
   e.line("// resident inputs (the same rows for every item), once per core");
   e.line(sliceCall("begin"));
-  for (int t : g.Inputs)
-    tensorLoad(t, "0", "", false);
+  for (int t : g.Inputs) // queued: a padded one zeroes rows beside its copy
+    tensorLoad(t, "0", "", true);
+  e.line("__sync();");
 }
 
 // Inputs staged once per chip run in phases: each phase stages its images
@@ -1415,20 +1416,20 @@ void KernelWriter::pipelinedItem() {
                                         "overlap with");
     if (!vecStaged)
       vectorLoads();
+    // Queued (a padded input's copy before it zeroes its padding rows on
+    // the vector unit, which then run beside it), then one __sync().
     if (!p.inputsResident())
       for (int t : g.Inputs)
-        tensorLoad(t, "cur", "", false);
+        tensorLoad(t, "cur", "", true);
     if (p.weightTiles()) {
       auto kept = e.block("if (f0 != wf)", "kept from an earlier phase "
                                            "otherwise");
-      weightLoad(g.First, "wcur", "f0", "ft", false);
+      weightLoad(g.First, "wcur", "f0", "ft", true);
       e.line("wf = f0;");
     }
-    if (!vec.empty() && !vecStaged) {
-      auto vecs = e.block("if (lg_vec_pending)");
-      e.line("__sync();");
+    e.line("__sync();");
+    if (!vec.empty() && !vecStaged)
       e.line("lg_vec_pending = false;");
-    }
   }
   if (p.weightTiles())
     e.line("if (f0 != wf) { wcur ^= 1; wf = f0; } // prefetched by the "
