@@ -168,9 +168,9 @@ std::vector<double> vectorMatrix(const TaskBlock &b, const KernelArgs &a) {
 }
 
 /// The seed's max (min) of CCMPB (CCMPS) as IEEE 754-2019 maximum
-/// (minimum): a NaN wins and -0 < +0, as BANG's __bang_maxequal,
-/// __bang_maxpool and __bang_active_relu (docs/layergroup.md
-/// "Precisions"); std::max would drop a NaN that comes second.
+/// (minimum): a NaN wins and -0 < +0, as BANG's __bang_maxequal and
+/// __bang_maxpool (docs/layergroup.md "Precisions"); std::max would drop a
+/// NaN that comes second.
 double comparePick(bool big, double v, double s) {
   if (std::isnan(v) || std::isnan(s))
     return std::isnan(v) ? v : s;
