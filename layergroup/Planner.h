@@ -140,7 +140,7 @@ struct PlanOptions {
   /// minimum of feature-map bytes (no halo or input re-read) when its
   /// objective exceeds the best grouping's by at most this fraction; 0 =
   /// the objective alone.
-  double ExcessMargin = 0.05;
+  double ExcessMargin = 0.1;
   /// Keep only plans at their feature-map minimum (planNet's second
   /// search for ExcessMargin).
   bool AtMinimumOnly = false;

@@ -127,7 +127,7 @@ CommandLine GraphOptions::commandLine() {
       custom("--excess-margin", "M",
              "(--layer-group) a plan above its group-boundary minimum of "
              "feature-map bytes costs the planner M x its objective more "
-             "(default 0.05; 0 = the objective alone)",
+             "(default 0.1; 0 = the objective alone)",
              [&lg](StringRef v) {
                double m;
                if (v.getAsDouble(m) || !std::isfinite(m) || m < 0)
