@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 
 namespace bangc::lg {
 
@@ -114,6 +115,42 @@ bool allocateLmem(std::vector<LmemBuffer> &bufs, int64_t capacity, int banks,
 
 namespace plan {
 
+std::vector<LmemBuffer> tailHeldBuffers(const GroupPlan &p, int from) {
+  std::vector<LmemBuffer> bufs = p.Buffers;
+  int to = int(p.Steps.size()) - 1;
+  std::set<int> loaded; // loaded in the step before (Codegen's plainItem)
+  for (int ts = from; ts <= to; ++ts)
+    loaded.insert(p.Steps[ts].LoadTensors.begin(),
+                  p.Steps[ts].LoadTensors.end());
+  for (LmemBuffer &b : bufs)
+    if (b.Start <= to && b.End >= from) {
+      bool early = b.K == LmemBuffer::Activation && loaded.count(b.Tensor);
+      b.Start = std::min(b.Start, early ? from - 1 : from);
+      b.End = std::max(b.End, to);
+    }
+  return bufs;
+}
+
+/// A plain item's tail in row pieces (GroupPlan::tailStart) runs its
+/// layers piece after piece, so each buffer alive in the tail must hold
+/// its data through the whole tail: placed again that way when NRAM holds
+/// it, else the tail stays whole (Cost.cpp checks which).
+static void holdTailBuffers(GroupPass &pass, int64_t capacity) {
+  GroupPlan &p = pass.plan;
+  int from = p.tailStart(pass.net);
+  if (!from)
+    return;
+  std::vector<LmemBuffer> bufs = tailHeldBuffers(p, from);
+  if (lmemDisjoint(bufs))
+    return;
+  int64_t peak = 0;
+  if (!allocateLmem(bufs, capacity, pass.spec.nramBanks, true, &peak))
+    return;
+  for (size_t i = 0; i < bufs.size(); ++i)
+    p.Buffers[i].Offset = bufs[i].Offset;
+  p.PeakBytes = peak;
+}
+
 std::optional<PlanError> allocateMemories(GroupPass &pass) {
   GroupPlan &p = pass.plan;
   const bangsim::DeviceSpec &spec = pass.spec;
@@ -122,6 +159,7 @@ std::optional<PlanError> allocateMemories(GroupPass &pass) {
     return PlanError{
         PlanFailure::NramFull,
         fmt::format("needs {} bytes of NRAM, has {}", p.PeakBytes, capacity)};
+  holdTailBuffers(pass, capacity);
   if (!allocateLmem(p.WramBuffers, spec.wramBytes, 0, p.weightsResident(),
                     &p.WramPeakBytes))
     return PlanError{PlanFailure::WramFull,

@@ -793,6 +793,54 @@ static double pipelinedStepCycles(const GroupPass &pass, int ts,
   return stepCycles(s, s.DmaCycles + moved);
 }
 
+/// The most row pieces of a plain item's tail (GroupPlan::TailPieces).
+constexpr int MaxTailPieces = 4;
+
+/// A plain item: per step the longer of its compute and DMA. Its tail
+/// (GroupPlan::tailStart, when its buffers are placed for it) in k row
+/// pieces runs as a pipeline (Codegen's tailPieces): the first piece's
+/// compute, then each further one beside the store of the one before, then
+/// the last store (its piece half the rows of the others); each piece adds
+/// a call per layer and a window copy's latency. Sets TailPieces to the k
+/// of the fewest cycles, 1 if no pieces.
+static double plainItemCycles(GroupPass &pass) {
+  GroupPlan &p = pass.plan;
+  const CostModel &m = pass.cost;
+  int from = p.tailStart(pass.net);
+  if (from && !lmemDisjoint(tailHeldBuffers(p, from)))
+    from = 0;
+  p.TailPieces = 1;
+  double head = 0, whole = 0, compute = 0, loads = 0;
+  size_t layers = 0;
+  for (int ts = 0; ts < int(p.Steps.size()); ++ts) {
+    const TimeStep &s = p.Steps[ts];
+    (from && ts >= from ? whole : head) += stepCycles(s, s.DmaCycles);
+    if (from && ts >= from && ts + 1 < int(p.Steps.size()))
+      compute += s.ComputeCycles, layers += s.Compute.size(),
+          loads += s.DmaCycles;
+  }
+  if (!from)
+    return head;
+  // In pieces the tail's loads go with the step before it.
+  const TimeStep &before = p.Steps[from - 1];
+  double moved = stepCycles(before, before.DmaCycles + loads) -
+                 stepCycles(before, before.DmaCycles);
+  double store = p.Steps.back().DmaCycles, best = whole;
+  double perPiece =
+      double(layers) * m.scalar(ScalarPerCall) + m.dma(64, false);
+  for (int k = 2; k <= MaxTailPieces; ++k) {
+    // Two shares of the rows a piece, the last one share.
+    double share = 1.0 / (2 * k - 1), lat = m.dma(64, true);
+    double c = 2 * share * compute + perPiece, st = 2 * share * store + lat;
+    double tail = moved + c + (k - 2) * std::max(c, st) +
+                  std::max(share * compute + perPiece, st) +
+                  share * store + lat;
+    if (tail < best)
+      best = tail, p.TailPieces = k;
+  }
+  return head + best;
+}
+
 // Cycles: per item the sum over steps of max(compute, DMA); a pipelined item
 // hides its input loads and output stores behind its first compute. Per
 // phase the staging, the items and the pipeline fill and drain; once the
@@ -809,8 +857,7 @@ void estimateCycles(GroupPass &pass, const Traffic &traffic) {
     for (int ts = 1; ts <= pass.layers(); ++ts)
       item += pipelinedStepCycles(pass, ts, moved);
   } else {
-    for (const TimeStep &s : p.Steps)
-      item += stepCycles(s, s.DmaCycles);
+    item = plainItemCycles(pass);
   }
   double phase = 0;
   if (p.phased() && !(p.pipelined() && p.weightTiles()))

@@ -141,6 +141,10 @@ Traffic chooseStaging(GroupPass &pass);
 void costTimeSteps(GroupPass &pass, const Traffic &traffic);
 /// Places the NRAM and WRAM buffers.
 std::optional<PlanError> allocateMemories(GroupPass &pass);
+/// The NRAM buffers with every one alive in steps [\p from, last] held
+/// for all of them (a tail in row pieces, GroupPlan::tailStart): placed
+/// disjoint that way, the tail may run in pieces.
+std::vector<LmemBuffer> tailHeldBuffers(const GroupPlan &p, int from);
 /// The estimated cycles of the group (GroupPlan::Cycles).
 void estimateCycles(GroupPass &pass, const Traffic &traffic);
 
