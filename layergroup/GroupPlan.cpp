@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
-#include <set>
 
 namespace bangc::lg {
 
@@ -113,8 +112,8 @@ bool GroupPlan::weightsStagedAsOne(const Net &n) const {
   return true;
 }
 
-int GroupPlan::firstTileRows(const Net &n) const {
-  if (!pipelined() || !weightTiles() || !phased() || ImagesPerSlice != 1)
+int GroupPlan::firstConvRows(const Net &n) const {
+  if (!pipelined() || !weightTiles() || ImagesPerSlice != 1)
     return 0;
   const Layer &conv = n.Layers[Info.First];
   if (conv.Kind != OpKind::Conv || conv.KY < 2 || conv.Integer ||
@@ -122,52 +121,20 @@ int GroupPlan::firstTileRows(const Net &n) const {
       n.Tensors[conv.Inputs[0]].Type != DType::F32 ||
       n.Tensors[conv.Output].Type != DType::F32)
     return 0;
-  int out = Alias.count(conv.Output) ? Alias.at(conv.Output) : conv.Output;
-  for (const LmemBuffer &b : Buffers)
-    if (b.K == LmemBuffer::Activation && b.Tensor == out && b.Copy == 1)
-      return int(conv.KY);
-  return 0;
+  return int(conv.KY);
 }
 
-int GroupPlan::tailStart(const Net &n) const {
-  if (pipelined() || Info.Outputs.size() != 1 || Steps.size() < 3)
+int GroupPlan::firstTileRows(const Net &n) const {
+  int rows = phased() ? firstConvRows(n) : 0;
+  if (!rows)
     return 0;
-  const TimeStep &last = Steps.back();
-  if (!last.Compute.empty() || !last.LoadTensors.empty() ||
-      !last.LoadWeights.empty() || last.StoreTensors != Info.Outputs)
-    return 0;
-  std::set<int> made, windowed; // computed in the tail; a convolution reads
-  int start = 0;
-  for (int ts = int(Steps.size()) - 2; ts >= 1; --ts) {
-    const TimeStep &s = Steps[ts];
-    if (s.Compute.empty() || !s.LoadWeights.empty() ||
-        !s.StoreTensors.empty())
-      break;
-    auto fits = [&](int l) {
-      const Layer &layer = n.Layers[l];
-      if (windowed.count(layer.Output) || layer.Integer || layer.RealMath ||
-          layer.HalfViaFloat || Info.poolFirst(n, l) >= 0)
-        return false;
-      if (layer.Kind == OpKind::Conv)
-        return std::none_of(
-            layer.Inputs.begin(), layer.Inputs.end(), [&](int t) {
-              return made.count(t) || PaddedInputs.count(t) ||
-                     StridedInputs.count(t);
-            });
-      return layer.Kind == OpKind::Relu || layer.Kind == OpKind::Add;
-    };
-    if (!std::all_of(s.Compute.begin(), s.Compute.end(), fits))
-      break;
-    for (int l : s.Compute) {
-      made.insert(n.Layers[l].Output);
-      if (n.Layers[l].Kind == OpKind::Conv)
-        windowed.insert(n.Layers[l].Inputs.begin(), n.Layers[l].Inputs.end());
-    }
-    start = ts;
-  }
-  if (!start || windowed.empty() || !made.count(Info.Outputs.front()))
-    return 0;
-  return start;
+  int out = n.Layers[Info.First].Output;
+  out = Alias.count(out) ? Alias.at(out) : out;
+  for (const LmemBuffer &b : Buffers)
+    if ((b.K == LmemBuffer::Activation && b.Tensor == out && b.Copy == 1) ||
+        (b.K == LmemBuffer::Scratch && b.Layer == Info.First && b.Part == 1))
+      return rows;
+  return 0;
 }
 
 int64_t GroupPlan::gatherTableBytes(const Net &n, int t, int64_t rowsCap,

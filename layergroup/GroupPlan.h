@@ -107,7 +107,9 @@ struct LmemBuffer {
   int Layer = -1;  ///< Weight/Scratch: layer index
   int Copy = 0;    ///< 0 or 1 for double-buffered group inputs/outputs
   int Part = 0;    ///< Weight: 0 weights (WRAM), 1 bias, 2 alpha (NRAM);
-                   ///< Scratch: 0 padded window tile (1 unused),
+                   ///< Scratch: 0 padded window tile, 1 the partial
+                   ///< sums of a first tile by kernel rows
+                   ///< (GroupPlan::firstTileRows),
                    ///< 2 state (CLIF's membrane potential, doubles),
                    ///< 3 float chunk (Layer::HalfViaFloat), 4 a gathered
                    ///< view's table and window (Layer and Tensor: the
@@ -253,11 +255,6 @@ struct GroupPlan {
   /// the rest with the phase. Set by plan/Cost.cpp's estimateCycles.
   int ReadAhead = 0;
   static constexpr int ReadAheadDen = 1024;
-  /// A plain item (one per core) computes its tail (tailStart) in this
-  /// many row pieces of the group output, storing each while the next
-  /// computes, instead of storing the whole output after the last layer.
-  /// Set by plan/Cost.cpp's estimateCycles; 1: no pieces.
-  int TailPieces = 1;
   std::vector<TimeStep> Steps;
   /// Tensors computed in place: tensor -> the tensor whose buffers it
   /// shares (an element-wise layer over an input read by it alone).
@@ -335,19 +332,14 @@ struct GroupPlan {
   /// (Codegen's pipelinedItem, plan/Cost.cpp's tileLoadCycles): a
   /// pipelined global group staged once per chip whose first layer is a
   /// FLOAT32 convolution of several kernel rows over its padded input tile,
-  /// one image per item, its output double-buffered (the other buffer holds
-  /// each row's partial sums). The kernel rows, or 0.
+  /// one image per item (firstConvRows); each row's partial sums go to the
+  /// output's other buffer when it is double-buffered, else to a scratch
+  /// of the output slice (LmemBuffer Scratch Part 1, plan/Buffers.cpp).
+  /// The kernel rows, or 0.
   int firstTileRows(const Net &n) const;
-  /// The first step of a plain item's tail that can run in row pieces of
-  /// the group's one output (TailPieces), or 0: the steps from it up to the
-  /// last, which stores the output and computes nothing, compute (their
-  /// loads go with the step before: Codegen's plainItem) and load no
-  /// weights; their layers are float convolutions over tensors computed
-  /// before the tail (in NRAM, not a padded or strided input tile), each
-  /// output row from any rows of them, and ReLUs and additions, each row
-  /// from the same rows; at least one convolution, and the output computed
-  /// there.
-  int tailStart(const Net &n) const;
+  /// firstTileRows but for the staging and the partial sums' buffer, which
+  /// plan/Buffers.cpp places before the staging is chosen.
+  int firstConvRows(const Net &n) const;
   bool imagesOuter() const { return Order == ItemOrder::ImagesOuter; }
   /// Clusters per union of the launch: 0 a BLOCK launch, 1 UNION1 (each
   /// cluster stages for itself), else Clusters (staged once per chip).

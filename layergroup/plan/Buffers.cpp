@@ -360,6 +360,25 @@ void placeInTimeSteps(GroupPass &pass) {
     p.Steps[pass.computeStep(l)].Compute.push_back(l);
     ++orderId;
   }
+  // A first tile by kernel rows (GroupPlan::firstTileRows) sums each row
+  // into the output's second buffer, or, when it has none (a convolution
+  // followed by its ReLU and pool), into a scratch of its slice, alive in
+  // its step.
+  int first = pass.group.First, out = pass.net.Layers[first].Output;
+  int root = p.Alias.count(out) ? p.Alias.at(out) : out;
+  bool doubled = std::any_of(p.Buffers.begin(), p.Buffers.end(),
+                             [&](const LmemBuffer &b) {
+                               return b.K == LmemBuffer::Activation &&
+                                      b.Tensor == root && b.Copy == 1;
+                             });
+  if (p.firstConvRows(pass.net) && !doubled) {
+    int step = pass.computeStep(first);
+    LmemBuffer b = buffer(LmemBuffer::Scratch,
+                          pass.net.Layers[first].Name + ".rows",
+                          p.sliceBytes(pass.net, out), step, step, 0);
+    b.Layer = first, b.Part = 1;
+    p.Buffers.push_back(b);
+  }
 }
 
 } // namespace bangc::lg::plan
