@@ -156,6 +156,10 @@ private:
   }
   void itemLoop();
   void plainItem();
+  void tailPieces(int from);
+  /// computeArgs gives rows [pa, pb) of the output slice, which the caller
+  /// declares (tailPieces).
+  bool rowPiece = false;
   void pipelinedItem();
   void vectorLoads();
   void pipelinedLoads();
@@ -168,7 +172,8 @@ private:
   void tensorLoad(int t, const std::string &buf, const std::string &pfx,
                   bool async);
   void tensorStore(int t, const std::string &buf, const std::string &pfx,
-                   bool async);
+                   bool async, const std::string &rowsFrom = "",
+                   const std::string &rowsTo = "");
   /// Slice \p t of the current image: its pointer in the current buffer.
   std::string image(int t) const {
     return fmt::format("t{}[cur] + i * {}", t, p.sliceImageFloats(n, t));
@@ -633,7 +638,9 @@ void KernelWriter::tensorLoad(int t, const std::string &buf,
 }
 
 void KernelWriter::tensorStore(int t, const std::string &buf,
-                               const std::string &pfx, bool async) {
+                               const std::string &pfx, bool async,
+                               const std::string &rowsFrom,
+                               const std::string &rowsTo) {
   const Tensor &tensor = n.Tensors[t];
   int s = g.slot(t);
   std::string slot = str(s);
@@ -651,12 +658,21 @@ void KernelWriter::tensorStore(int t, const std::string &buf,
            last + " < " + ext + " ? " + last + " : " + ext + ")";
   };
   bool global = p.global();
+  std::string rows = own("lo", "hi", "hs", p.H, tensor.H);
+  if (!rowsFrom.empty()) { // only rows [rowsFrom, rowsTo) of them
+    size_t comma = rows.find(", (");
+    std::string lo = comma == std::string::npos ? pfx + "lo[" + slot + "]"
+                                                : rows.substr(0, comma);
+    std::string hi = comma == std::string::npos ? pfx + "hi[" + slot + "]"
+                                                : rows.substr(comma + 2);
+    rows = fmt::format("({0} > {1} ? {0} : {1}), ({2} < {3} ? {2} : {3})", lo,
+                       rowsFrom, hi, rowsTo);
+  }
   e.line(call("lg_store", {"g_t" + str(t), "t" + str(t) + "[" + buf + "]",
                            pfx + "n0", pfx + "nb", global ? pfx + "f0" : "0",
                            global ? pfx + "ft" : str(tensor.C), str(tensor.C),
                            str(tensor.H), str(tensor.W),
-                           own("lo", "hi", "hs", p.H, tensor.H),
-                           own("clo", "chi", "ws", p.W, tensor.W),
+                           rows, own("clo", "chi", "ws", p.W, tensor.W),
                            pfx + "lo[" + slot + "]", pfx + "clo[" + slot + "]",
                            pfx + "chi[" + slot + "]", str(p.H.RowsCap[s]),
                            str(p.W.RowsCap[s]), boolLit(async)}) +
@@ -672,6 +688,10 @@ KernelWriter::ComputeArgs KernelWriter::computeArgs(int l) const {
   a.region = "lo[" + so + "], hi[" + so + "], clo[" + so + "], chi[" + so + "]";
   a.rows = "hi[" + so + "] - lo[" + so + "]";
   a.cols = "chi[" + so + "] - clo[" + so + "]";
+  if (rowPiece) { // rows [pa, pb) of the slice (tailPieces)
+    a.region = "pa, pb, clo[" + so + "], chi[" + so + "]";
+    a.rows = "pb - pa";
+  }
   bool sliced = p.global() && g.computes(n, o);
   std::string fo = sliced ? "f0" : "0";
   a.bias = layer.Bias.empty() ? "nullptr" : "b" + str(l) + " + " + fo;
@@ -684,6 +704,8 @@ KernelWriter::ComputeArgs KernelWriter::computeArgs(int l) const {
                                 : "a" + str(l);
   a.tile = scr.count({l, 0}) ? "tile" + str(l) : "nullptr";
   a.co = sliced ? "ft" : str(n.Tensors[o].C);
+  if (rowPiece)
+    a.out += " + (pa - lo[" + so + "]) * (" + a.cols + ") * " + a.co;
   a.weights = "w" + str(l) + "[" + (p.global() ? "wcur" : "0") + "]";
   return a;
 }
@@ -1313,14 +1335,17 @@ void KernelWriter::stageAll(const std::vector<Staged> &staged,
 
 // Not pipelined: per step its loads, weight loads, stores, compute, sync.
 void KernelWriter::plainItem() {
-  for (int ts = 0; ts < int(p.Steps.size()); ++ts) {
+  int tail = p.TailPieces > 1 ? p.tailStart(n) : 0;
+  for (int ts = 0; ts < (tail ? tail : int(p.Steps.size())); ++ts) {
     const TimeStep &step = p.Steps[ts];
     e.line("// ts" + str(ts));
     if (ts == 0 && !vecStaged)
       vectorLoads();
     if (!p.inputsResident())
-      for (int t : step.LoadTensors)
-        tensorLoad(t, "cur", "", true);
+      for (int u = ts; u < (ts + 1 == tail ? int(p.Steps.size()) : ts + 1);
+           ++u) // and the tail's (tailPieces) before it
+        for (int t : p.Steps[u].LoadTensors)
+          tensorLoad(t, "cur", "", true);
     if (!p.weightsResident())
       for (int l : step.LoadWeights) {
         if (!p.global()) {
@@ -1341,6 +1366,67 @@ void KernelWriter::plainItem() {
     if (ts == 0 && !vec.empty() && !vecStaged)
       e.line("lg_vec_pending = false;");
   }
+  if (tail)
+    tailPieces(tail);
+}
+
+// The steps from \p from on (GroupPlan::tailStart) in TailPieces row pieces
+// of the group output, the last one half as many rows as the others (its
+// store waits alone): each piece computes its rows of every layer (the
+// first and last piece also any rows of a layer's slice beyond the
+// output's), and the rows of the piece before are stored, async, once the
+// first convolution's window copy is made (a synchronous copy would wait
+// for the store) and its matrix work issued; the last piece is stored
+// alone. The buffers stay disjoint through the tail (Allocation.cpp).
+void KernelWriter::tailPieces(int from) {
+  int out = g.Outputs.front();
+  std::string so = str(g.slot(out)), pieces = str(p.TailPieces);
+  e.line("// ts" + str(from) + "-ts" + str(p.Steps.size() - 1) + " in " +
+         pieces + " row pieces of " + n.Tensors[out].Name +
+         ", each stored while the next computes");
+  auto loop = e.block("for (int pc = 0; pc <= " + pieces + "; ++pc)");
+  // Piece k from row at(k): two shares each, the last one (its store
+  // waits alone) one share.
+  auto at = [&](const std::string &k) {
+    return "(" + k + " >= " + pieces + " ? hi[" + so + "] : lo[" + so +
+           "] + (hi[" + so + "] - lo[" + so + "]) * 2 * (" + k + ") / " +
+           str(2 * p.TailPieces - 1) + ")";
+  };
+  e.line("const int r_p = pc > 0 ? " + at("pc - 1") + " : 0, r_a = " +
+         at("pc") + ", r_b = " + at("pc + 1") + ";");
+  e.line("(void)r_p; (void)r_b;");
+  std::vector<int> layers;
+  for (int ts = from; ts + 1 < int(p.Steps.size()); ++ts)
+    for (int l : p.Steps[ts].Compute)
+      layers.push_back(l);
+  auto firstConv = llvm::find_if(
+      layers, [&](int l) { return n.Layers[l].Kind == OpKind::Conv; });
+  auto layerPiece = [&](int l) {
+    std::string s = str(g.slot(n.Layers[l].Output));
+    auto body = e.block("", n.Layers[l].Name + ", rows [pa, pb)");
+    e.line("const int pa = pc == 0 ? lo[" + s + "] : (lo[" + s +
+           "] > r_a ? lo[" + s + "] : r_a);");
+    e.line("const int pb = pc == " + str(p.TailPieces - 1) + " ? hi[" + s +
+           "] : (hi[" + s + "] < r_b ? hi[" + s + "] : r_b);");
+    rowPiece = true;
+    compute(l);
+    rowPiece = false;
+  };
+  {
+    auto first = e.block("if (pc < " + pieces + ")");
+    for (auto it = layers.begin(); it != std::next(firstConv); ++it)
+      layerPiece(*it);
+  }
+  {
+    auto store = e.block("if (pc > 0)", "the piece before");
+    tensorStore(out, "cur", "", true, "r_p", "r_a");
+  }
+  {
+    auto rest = e.block("if (pc < " + pieces + ")");
+    for (auto it = std::next(firstConv); it != layers.end(); ++it)
+      layerPiece(*it);
+  }
+  e.line("__sync();");
 }
 
 // The per-channel vectors (bias, alpha), GDRAM->NRAM once per core, async

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <set>
 
 namespace bangc::lg {
 
@@ -135,6 +136,47 @@ int GroupPlan::firstTileRows(const Net &n) const {
         (b.K == LmemBuffer::Scratch && b.Layer == Info.First && b.Part == 1))
       return rows;
   return 0;
+}
+
+int GroupPlan::tailStart(const Net &n) const {
+  if (pipelined() || Info.Outputs.size() != 1 || Steps.size() < 3)
+    return 0;
+  const TimeStep &last = Steps.back();
+  if (!last.Compute.empty() || !last.LoadTensors.empty() ||
+      !last.LoadWeights.empty() || last.StoreTensors != Info.Outputs)
+    return 0;
+  std::set<int> made, windowed; // computed in the tail; a convolution reads
+  int start = 0;
+  for (int ts = int(Steps.size()) - 2; ts >= 1; --ts) {
+    const TimeStep &s = Steps[ts];
+    if (s.Compute.empty() || !s.LoadWeights.empty() ||
+        !s.StoreTensors.empty())
+      break;
+    auto fits = [&](int l) {
+      const Layer &layer = n.Layers[l];
+      if (windowed.count(layer.Output) || layer.Integer || layer.RealMath ||
+          layer.HalfViaFloat || Info.poolFirst(n, l) >= 0)
+        return false;
+      if (layer.Kind == OpKind::Conv)
+        return std::none_of(
+            layer.Inputs.begin(), layer.Inputs.end(), [&](int t) {
+              return made.count(t) || PaddedInputs.count(t) ||
+                     StridedInputs.count(t);
+            });
+      return layer.Kind == OpKind::Relu || layer.Kind == OpKind::Add;
+    };
+    if (!std::all_of(s.Compute.begin(), s.Compute.end(), fits))
+      break;
+    for (int l : s.Compute) {
+      made.insert(n.Layers[l].Output);
+      if (n.Layers[l].Kind == OpKind::Conv)
+        windowed.insert(n.Layers[l].Inputs.begin(), n.Layers[l].Inputs.end());
+    }
+    start = ts;
+  }
+  if (!start || windowed.empty() || !made.count(Info.Outputs.front()))
+    return 0;
+  return start;
 }
 
 int64_t GroupPlan::gatherTableBytes(const Net &n, int t, int64_t rowsCap,

@@ -255,6 +255,11 @@ struct GroupPlan {
   /// the rest with the phase. Set by plan/Cost.cpp's estimateCycles.
   int ReadAhead = 0;
   static constexpr int ReadAheadDen = 1024;
+  /// A plain item (one per core) computes its tail (tailStart) in this
+  /// many row pieces of the group output, storing each while the next
+  /// computes, instead of storing the whole output after the last layer.
+  /// Set by plan/Cost.cpp's estimateCycles; 1: no pieces.
+  int TailPieces = 1;
   std::vector<TimeStep> Steps;
   /// Tensors computed in place: tensor -> the tensor whose buffers it
   /// shares (an element-wise layer over an input read by it alone).
@@ -340,6 +345,16 @@ struct GroupPlan {
   /// firstTileRows but for the staging and the partial sums' buffer, which
   /// plan/Buffers.cpp places before the staging is chosen.
   int firstConvRows(const Net &n) const;
+  /// The first step of a plain item's tail that can run in row pieces of
+  /// the group's one output (TailPieces), or 0: the steps from it up to the
+  /// last, which stores the output and computes nothing, compute (their
+  /// loads go with the step before: Codegen's plainItem) and load no
+  /// weights; their layers are float convolutions over tensors computed
+  /// before the tail (in NRAM, not a padded or strided input tile), each
+  /// output row from any rows of them, and ReLUs and additions, each row
+  /// from the same rows; at least one convolution, and the output computed
+  /// there.
+  int tailStart(const Net &n) const;
   bool imagesOuter() const { return Order == ItemOrder::ImagesOuter; }
   /// Clusters per union of the launch: 0 a BLOCK launch, 1 UNION1 (each
   /// cluster stages for itself), else Clusters (staged once per chip).
