@@ -157,6 +157,7 @@ private:
   void itemLoop();
   void plainItem();
   void tailPieces(int from);
+  void laterWramCopies();
   /// computeArgs gives rows [pa, pb) of the output slice, which the caller
   /// declares (tailPieces).
   bool rowPiece = false;
@@ -1085,6 +1086,11 @@ void KernelWriter::prologue() {
   // The per-channel vectors load with the core's first item (vectorLoads).
   if (!vec.empty())
     e.line("bool lg_vec_pending = true; // per-channel vectors not loaded");
+  if (llvm::any_of(wt, [&](auto &kv) {
+        return kv.first.second == 0 && p.wramCopyInItem(n, kv.first.first);
+      }))
+    e.line("bool lg_w_pending = true; // weights used after the first step "
+           "not in WRAM");
   // Calls each(layer, its weights in lg_sram, their floats).
   auto stagedWeights = [&](auto &&each) {
     for (auto &[key, b] : wt)
@@ -1280,7 +1286,7 @@ void KernelWriter::phaseStart() {
           auto first =
               e.block("if (ph == 0)", "weights, staged in the prologue");
           for (auto &[key, b] : wt)
-            if (key.second == 0)
+            if (key.second == 0 && !p.wramCopyInItem(n, key.first))
               e.line(
                   call("lg_load_wram_sram",
                        {"w" + str(key.first) + "[0]",
@@ -1362,12 +1368,37 @@ void KernelWriter::plainItem() {
       e.line("if (lg_vec_pending) __sync(); // the vectors before the compute");
     for (int l : step.Compute)
       compute(l);
+    if (ts == 1)
+      laterWramCopies();
     e.line("__sync();");
     if (ts == 0 && !vec.empty() && !vecStaged)
       e.line("lg_vec_pending = false;");
   }
   if (tail)
     tailPieces(tail);
+}
+
+// The staged weights that the first item needs after its first compute
+// step (GroupPlan::wramCopyInItem): SRAM->WRAM, async, once per core, issued
+// after that step's compute (a window copy in it would wait for them), so
+// they run beside it; the step's __sync() waits for them.
+void KernelWriter::laterWramCopies() {
+  std::vector<std::string> copies;
+  for (auto &[key, b] : wt)
+    if (key.second == 0 && p.wramCopyInItem(n, key.first))
+      copies.push_back(
+          call("lg_load_wram_sram_async",
+               {"w" + str(key.first) + "[0]",
+                sramPtr(n.Tensors[n.Layers[key.first].Inputs[0]].Type,
+                        sramWOff.at(key.first)),
+                str(n.Layers[key.first].Weight.size())}));
+  if (copies.empty())
+    return;
+  auto once = e.block("if (lg_w_pending)", "the weights used later, beside "
+                                           "the compute");
+  for (const std::string &c : copies)
+    e.line(c);
+  e.line("lg_w_pending = false;");
 }
 
 // The steps from \p from on (GroupPlan::tailStart) in TailPieces row pieces

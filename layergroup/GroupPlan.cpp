@@ -138,6 +138,14 @@ int GroupPlan::firstTileRows(const Net &n) const {
   return 0;
 }
 
+bool GroupPlan::wramCopyInItem(const Net &n, int l) const {
+  if (!weightsInSram() || !sramBroadcast() || !phased() || pipelined() ||
+      Steps.size() < 3 || (TailPieces > 1 && tailStart(n) == 1))
+    return false;
+  const std::vector<int> &first = Steps[1].Compute;
+  return std::find(first.begin(), first.end(), l) == first.end();
+}
+
 int GroupPlan::tailStart(const Net &n) const {
   if (pipelined() || Info.Outputs.size() != 1 || Steps.size() < 3)
     return 0;

@@ -260,6 +260,12 @@ struct GroupPlan {
   /// computes, instead of storing the whole output after the last layer.
   /// Set by plan/Cost.cpp's estimateCycles; 1: no pieces.
   int TailPieces = 1;
+  /// Weights staged once per chip beside phased inputs, a plain item:
+  /// layer \p l's SRAM->WRAM copy is issued (async) after the compute of
+  /// the core's first item's first compute step, which does not need it,
+  /// instead of before the items (Codegen's plainItem, plan/Cost.cpp's
+  /// prologueCycles); not when that step starts the tail in pieces.
+  bool wramCopyInItem(const Net &n, int l) const;
   std::vector<TimeStep> Steps;
   /// Tensors computed in place: tensor -> the tensor whose buffers it
   /// shares (an element-wise layer over an input read by it alone).

@@ -482,14 +482,20 @@ double prologueCycles(const GroupPass &pass, const Traffic &traffic) {
     // Staged layer by layer, then copied SRAM->WRAM a layer per copy,
     // beside phase 0's first input read when deferred.
     std::vector<double> bytes;
-    double wram = 0;
+    double wram = 0, later = 0; // later: beside the first compute step
     for (int l : pass.group.Layers) {
       const Layer &layer = net.Layers[l];
       int64_t w = weightElems(net, layer, p.weightTileChannels(net, l));
       if (w <= 0)
         continue;
       bytes.push_back(double(w * net.weightElemBytes(layer)));
-      wram += m.dma(bytes.back(), false);
+      (p.wramCopyInItem(net, l) ? later : wram) +=
+          m.dma(bytes.back(), false);
+    }
+    if (later > 0) { // issued after ts1's compute (laterWramCopies)
+      const TimeStep &s1 = p.Steps[1];
+      c += std::max(0.0, s1.DmaCycles + later - s1.ComputeCycles) -
+           std::max(0.0, s1.DmaCycles - s1.ComputeCycles);
     }
     c += p.weightsStagedAsOne(net) ? stagedAsOneCycles(pass)
                                    : stageAllCycles(pass, bytes, 0);
