@@ -31,6 +31,19 @@ namespace bangc::graph {
 /// The unit-interval draw for element \p index (see file comment).
 double initUniform01(uint32_t seed, uint64_t index);
 
+/// out[i - begin] = float(scale * (2 * initUniform01(seed, i) - 1)) for i in
+/// [begin, end): the FLOAT32 draw of a UNIFORM init, the bulk of a float
+/// network's setup. Two builds of the loop: \p vectorised, the one for
+/// AVX-512 hosts (64-bit multiplies and conversions in vectors; call it only
+/// where hostHasVectorisedDraw), else the baseline x86-64 one. Both are
+/// integer steps, exact conversions and the same double operations in the
+/// same order, so they give the same bits; materializeInit picks the
+/// vectorised one where the host has it.
+void drawUniformFloats(float *out, int64_t begin, int64_t end, uint32_t seed,
+                       double scale, bool vectorised);
+/// Whether this host runs drawUniformFloats' vectorised build.
+bool hostHasVectorisedDraw();
+
 /// Materialises \p count values of precision \p p from \p init.
 std::vector<double> materializeInit(const taskir::WeightInit &init,
                                     taskir::Precision p, int64_t count);
