@@ -4,6 +4,11 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/WithColor.h"
 
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
 using namespace bangc::tools;
 
 Option bangc::tools::flag(llvm::StringRef spelling, llvm::StringRef help,
@@ -86,6 +91,30 @@ std::string bangc::tools::badValue(llvm::StringRef spelling,
   if (!want.empty())
     message += ": " + want.str();
   return message;
+}
+
+Option bangc::tools::nonNegativeNumber(llvm::StringRef spelling,
+                                       llvm::StringRef meta,
+                                       llvm::StringRef help,
+                                       std::optional<double> &into) {
+  std::string name = spelling.str();
+  return custom(spelling, meta, help, [&into, name](llvm::StringRef v) {
+    // strtod needs a terminated string; it skips leading blanks, which a
+    // value must not have either.
+    std::string text = v.str();
+    const char *begin = text.c_str();
+    char *end = nullptr;
+    errno = 0;
+    double x =
+        text.empty() || std::isspace(static_cast<unsigned char>(text.front()))
+            ? -1
+            : std::strtod(begin, &end);
+    if (end != begin + text.size() || errno == ERANGE || !std::isfinite(x) ||
+        x < 0)
+      return badValue(name, v, "a finite number >= 0");
+    into = x;
+    return std::string();
+  });
 }
 
 namespace {

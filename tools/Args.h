@@ -105,6 +105,12 @@ Option integer(llvm::StringRef spelling, llvm::StringRef meta,
                 });
 }
 
+/// A finite decimal number >= 0 into `into`: the whole value must be read
+/// by strtod without overflow or underflow (ERANGE); else "bad OPTION 'V':
+/// a finite number >= 0".
+Option nonNegativeNumber(llvm::StringRef spelling, llvm::StringRef meta,
+                         llvm::StringRef help, std::optional<double> &into);
+
 /// Rows listed under one title in --help ("" for none).
 struct OptionGroup {
   std::string title;

@@ -112,29 +112,19 @@ CommandLine GraphOptions::commandLine() {
       text("--device", "NAME|FILE",
            "(--layer-group) device spec (default mlu370)", lg.device)
           .ifMissing("--device needs a device name or file"),
-      custom("--traffic-weight", "W",
-             "(--layer-group) the planner's weight of GDRAM bytes against "
-             "cycles: cycles + W x the cycles the chip's GDRAM bandwidth "
-             "needs for the bytes (default 8; 0 = cycles only)",
-             [&lg](StringRef v) {
-               double w;
-               if (v.getAsDouble(w) || !std::isfinite(w) || w < 0)
-                 return badValue("--traffic-weight", v,
-                                 "a finite number >= 0");
-               lg.trafficWeight = w;
-               return std::string();
-             }),
-      custom("--excess-margin", "M",
-             "(--layer-group) a plan above its group-boundary minimum of "
-             "feature-map bytes costs the planner M x its objective more "
-             "(default 0.1; 0 = the objective alone)",
-             [&lg](StringRef v) {
-               double m;
-               if (v.getAsDouble(m) || !std::isfinite(m) || m < 0)
-                 return badValue("--excess-margin", v, "a finite number >= 0");
-               lg.excessMargin = m;
-               return std::string();
-             }),
+      nonNegativeNumber(
+          "--traffic-weight", "W",
+          "(--layer-group) the planner's weight of GDRAM bytes against "
+          "cycles: cycles + W x the cycles the chip's GDRAM bandwidth "
+          "needs for the bytes (default 8; 0 = cycles only)",
+          lg.trafficWeight),
+      nonNegativeNumber(
+          "--excess-margin", "M",
+          "(--layer-group) take the grouping whose every group is at its "
+          "group-boundary minimum of feature-map bytes when its objective "
+          "is at most M above the best grouping's (a fraction; default "
+          "0.1; 0 = the objective alone)",
+          lg.excessMargin),
       flag("--no-compare",
            "(--layer-group) skip the layer-by-layer and reference runs of "
            "--report",
