@@ -396,10 +396,12 @@ Expected<RunResult> runPlan(const Net &n, const NetPlan &p,
   // cache when it is warm) on a thread of their own while this one uploads
   // the parameters on every host thread: neither needs the other, and the
   // compiles alone kept one host core idle (VGG-16: 11 kernels, ~30 ms).
+  // With one host thread, or a compile limit to enforce, they compile
+  // first, alone (RunOptions::compileBesideUploads).
   std::vector<GroupKernel> kernels(p.Groups.size());
   std::vector<std::unique_ptr<bangsim::Module>> modules(p.Groups.size());
   std::vector<double> compileSeconds(p.Groups.size());
-  std::future<Error> compiled = std::async(std::launch::async, [&]() -> Error {
+  auto compileAll = [&]() -> Error {
     for (size_t i = 0; i < p.Groups.size(); ++i) {
       kernels[i] = emitGroupKernel(n, p.Groups[i], int(i));
       const GroupKernel &k = kernels[i];
@@ -413,12 +415,23 @@ Expected<RunResult> runPlan(const Net &n, const NetPlan &p,
       modules[i] = std::move(*mod);
     }
     return Error::success();
-  });
-  Error uploaded = run.uploadTensors(inputs);
-  if (!uploaded)
-    uploaded = run.uploadParameters();
-  if (Error e = joinErrors(std::move(uploaded), compiled.get()))
-    return std::move(e);
+  };
+  auto uploadAll = [&]() -> Error {
+    if (Error e = run.uploadTensors(inputs))
+      return e;
+    return run.uploadParameters();
+  };
+  if (options.compileBesideUploads && hostThreads() > 1) {
+    std::future<Error> compiled = std::async(std::launch::async, compileAll);
+    Error uploaded = uploadAll();
+    if (Error e = joinErrors(std::move(uploaded), compiled.get()))
+      return std::move(e);
+  } else {
+    if (Error e = compileAll())
+      return std::move(e);
+    if (Error e = uploadAll())
+      return std::move(e);
+  }
   RunResult result;
   for (size_t i = 0; i < p.Groups.size(); ++i) {
     Expected<GroupRun> group =

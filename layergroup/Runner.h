@@ -55,6 +55,12 @@ struct RunOptions {
   /// Each launch in a worker process under the system-call filter
   /// (docs/isolation.md); false: on this process's threads (--no-isolate).
   bool isolate = false;
+  /// Compile the group kernels on a thread of their own while the
+  /// parameters upload (with more than one host thread); false: compile
+  /// them first, alone. A compile limit (--max-compile-memory, -seconds)
+  /// given on the command line needs false: its watchdog charges all the
+  /// process's memory growth and time to the compile.
+  bool compileBesideUploads = true;
 };
 
 /// Compiles each group's kernel, runs them in order on a fresh device and

@@ -4,7 +4,8 @@
 // copied to GDRAM) is element-wise work over hundreds of megabytes; this
 // file runs it on plain std::threads, one contiguous range per thread, so
 // the split never changes a result. BANGC_HOST_THREADS overrides the
-// hardware thread count (1 runs everything on the calling thread). The
+// hardware thread count (1: parallelFor runs on the calling thread, and
+// the LayerGroup runner starts no compile thread of its own). The
 // huge-page hint is here too: it serves the same large buffers
 // (largeVector), so that filling them takes fewer page faults.
 //

@@ -292,6 +292,9 @@ RunOptions runOptions(const LayerGroupArgs &lg, std::string emitDir = "") {
   o.useCache = !lg.noCache;
   o.checkRaces = lg.checkRaces;
   o.isolate = !lg.noIsolate;
+  // The watchdog charges the process's whole growth to the running compile:
+  // a limit given on the command line is measured on the compiles alone.
+  o.compileBesideUploads = !lg.limits.given;
   return o;
 }
 
