@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -219,7 +220,10 @@ Error planGroups(const Net &net, const bangsim::DeviceSpec &spec, int64_t batch,
   // Rows after a layer that does not fit are not needed; every row before
   // it was taken before it and is planned, so the first such layer is
   // found.
-  unsigned threads = debug ? 1 : hostThreads();
+  // No more threads than rows: a thread past the last row would only start
+  // and end (BANGC_HOST_THREADS may be up to 1024).
+  unsigned threads =
+      debug ? 1 : unsigned(std::min<int64_t>(hostThreads(), layers));
   parallelFor(
       threads, 1,
       [&](int64_t, int64_t) {

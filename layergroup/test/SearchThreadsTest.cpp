@@ -11,8 +11,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -108,6 +112,50 @@ TEST(SearchThreads, FirstLayerThatDoesNotFitOnEveryThreadCount) {
     EXPECT_NE(Message.find("layer 'c1' does not fit"), std::string::npos)
         << Threads << " threads: " << Message;
   }
+}
+
+/// The threads of this process now (/proc/self/status); 0 if unknown.
+int processThreads() {
+  FILE *F = std::fopen("/proc/self/status", "r");
+  if (!F)
+    return 0;
+  char Line[256];
+  int N = 0;
+  while (std::fgets(Line, sizeof Line, F))
+    if (std::sscanf(Line, "Threads: %d", &N) == 1)
+      break;
+  std::fclose(F);
+  return N;
+}
+
+// The search starts no more threads than the table has rows: 1024 host
+// threads plan a 2-layer net on at most 2 (plus this one and the sampler).
+TEST(SearchThreads, NoMoreThreadsThanLayers) {
+  Net N;
+  int X = N.addInput("x", 3, 16, 16);
+  X = N.relu(N.conv(X, 8, 3, 1, 1, "c1"), "r1");
+  N.markOutput(X, "y");
+  ASSERT_EQ(N.Layers.size(), 2u);
+  int Before = processThreads();
+  if (Before == 0)
+    GTEST_SKIP() << "no /proc/self/status";
+  std::atomic<bool> Done{false};
+  std::atomic<int> Peak{0};
+  std::thread Sampler([&] {
+    while (!Done)
+      Peak = std::max(Peak.load(), processThreads());
+  });
+  {
+    HostThreads T("1024");
+    for (int Run = 0; Run < 5; ++Run) {
+      auto P = planNet(N, spec(), 1);
+      EXPECT_TRUE(bool(P)) << (P ? "" : toString(P.takeError()));
+    }
+  }
+  Done = true;
+  Sampler.join();
+  // The sampler and at most one search thread beside this one.
+  EXPECT_LE(Peak.load(), Before + 2);
 }
 
 } // namespace
