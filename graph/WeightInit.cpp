@@ -3,6 +3,7 @@
 
 #include "graph/BlockInfo.h"
 #include "graph/Precision.h"
+#include "graph/UniformDraw.h"
 #include "support/Parallel.h"
 
 #include <fmt/format.h>
@@ -15,34 +16,8 @@ using namespace bangc::taskir;
 
 namespace bangc::graph {
 
-/// initUniform01, inlined into the loops below.
-static inline __attribute__((always_inline)) double uniform01(uint32_t seed,
-                                                              uint64_t index) {
-  uint64_t z = uint64_t(seed) + (index + 1) * 0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  z = z ^ (z >> 31);
-  return double(z >> 11) * 0x1.0p-53;
-}
-
 double initUniform01(uint32_t seed, uint64_t index) {
   return uniform01(seed, index);
-}
-
-// One body, two builds. 2 * u is exact, so even a fused 2 * u - 1 rounds
-// as the separate operations do.
-#define BANGC_DRAW_UNIFORM_FLOATS                                              \
-  for (int64_t i = begin; i < end; ++i)                                        \
-    out[i - begin] = float(scale * (2 * uniform01(seed, uint64_t(i)) - 1));
-
-/// About 3x the baseline build's speed on an AVX-512 host (GCC's -O2 does
-/// not vectorise it unasked).
-__attribute__((target("avx512f,avx512dq,avx512vl,avx512bw"),
-               optimize("tree-vectorize",
-                        "vect-cost-model=dynamic"))) static void
-drawUniformFloatsVectorised(float *out, int64_t begin, int64_t end,
-                            uint32_t seed, double scale) {
-  BANGC_DRAW_UNIFORM_FLOATS
 }
 
 static void drawUniformFloatsBaseline(float *out, int64_t begin, int64_t end,
@@ -52,10 +27,14 @@ static void drawUniformFloatsBaseline(float *out, int64_t begin, int64_t end,
 #undef BANGC_DRAW_UNIFORM_FLOATS
 
 bool hostHasVectorisedDraw() {
+#if defined(__x86_64__)
   static const bool has =
       __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
       __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw");
   return has;
+#else
+  return false;
+#endif
 }
 
 void drawUniformFloats(float *out, int64_t begin, int64_t end, uint32_t seed,
