@@ -148,12 +148,6 @@ private:
   void stageAll(const std::vector<Staged> &staged,
                 const std::function<void()> &overlap,
                 const std::function<void()> &last = {});
-  /// Weights staged in SRAM once per chip beside inputs staged per phase:
-  /// their SRAM->WRAM copies run during phase 0's first input read.
-  bool deferWramCopies() const {
-    return p.weightsInSram() && p.sramBroadcast() && p.phased() &&
-           !(p.pipelined() && p.weightTiles());
-  }
   void itemLoop();
   void plainItem();
   void tailPieces(int from);
@@ -1143,7 +1137,7 @@ void KernelWriter::prologue() {
     });
     e.line("__sync_cluster();");
   }
-  if (p.weightsInSram() && !deferWramCopies()) {
+  if (p.weightsInSram() && !p.deferWramCopies()) {
     stagedWeights([&](int l, std::string sram, std::string size) {
       e.line(call("lg_load_wram_sram", {"w" + str(l) + "[0]", sram, size}));
     });
@@ -1161,6 +1155,9 @@ void KernelWriter::prologue() {
 // weight share goes to the other clusters (Move-DMA); the barrier after the
 // sends waits for both, and phase 0 reads the rest.
 void KernelWriter::readAhead() {
+  assert((!p.ReadAhead || p.deferWramCopies()) &&
+         "a read-ahead needs the WRAM copies deferred past it (the planner "
+         "and Codegen disagree on GroupPlan::deferWramCopies)");
   if (!p.ReadAhead)
     return;
   int t = g.Inputs.front();
@@ -1279,7 +1276,7 @@ void KernelWriter::phaseStart() {
     stageAll(
         staged,
         [&] {
-          if (!deferWramCopies())
+          if (!p.deferWramCopies())
             return;
           // The staged weights SRAM->WRAM (Move-DMA) while the first input
           // share is read (IO-DMA).

@@ -338,6 +338,14 @@ struct GroupPlan {
   bool weightsStagedAsOne(const Net &n) const;
   /// Inputs staged once per chip: the item loop runs per phase.
   bool phased() const { return InputStaging == Staging::SramPerChip; }
+  /// Weights staged in SRAM once per chip beside inputs staged per phase:
+  /// their SRAM->WRAM copies run during phase 0's first input read
+  /// (Codegen's laterWramCopies; plan/Cost.cpp charges them there). Only
+  /// such a plan has a ReadAhead.
+  bool deferWramCopies() const {
+    return weightsInSram() && sramBroadcast() && phased() &&
+           !(pipelined() && weightTiles());
+  }
   /// A phase's first weight tile loads a kernel row at a time, and the
   /// first item's convolution starts on row 0 while the next row loads
   /// (Codegen's pipelinedItem, plan/Cost.cpp's tileLoadCycles): a

@@ -344,14 +344,6 @@ double stageAllCycles(const GroupPass &pass, const std::vector<double> &bytes,
   return c + send(bytes.back());
 }
 
-/// Weights staged once per chip beside inputs staged per phase copy
-/// SRAM->WRAM during phase 0's first input read (Codegen's
-/// deferWramCopies).
-bool wramCopiesDeferred(const GroupPlan &p) {
-  return p.weightsInSram() && p.sramBroadcast() && p.phased() &&
-         !(p.pipelined() && p.weightTiles());
-}
-
 /// A phase's staged inputs, bytes per input (Codegen's phaseStart).
 std::vector<double> phaseInputBytes(const GroupPass &pass) {
   std::vector<double> bytes;
@@ -431,7 +423,7 @@ double lastWeightSends(const GroupPass &pass,
 int readAhead(const GroupPass &pass, const std::vector<double> &bytes) {
   const GroupPlan &p = pass.plan;
   std::vector<double> in = phaseInputBytes(pass);
-  if (!p.weightsInSram() || !wramCopiesDeferred(p) || in.empty() ||
+  if (!p.weightsInSram() || !p.deferWramCopies() || in.empty() ||
       p.Clusters < 2)
     return 0;
   double share = in[0] / p.Cores, sends = lastWeightSends(pass, bytes);
@@ -499,7 +491,7 @@ double prologueCycles(const GroupPass &pass, const Traffic &traffic) {
     }
     c += p.weightsStagedAsOne(net) ? stagedAsOneCycles(pass)
                                    : stageAllCycles(pass, bytes, 0);
-    if (!wramCopiesDeferred(p)) {
+    if (!p.deferWramCopies()) {
       c += wram;
     } else if (std::vector<double> in = phaseInputBytes(pass); !in.empty()) {
       // Phase 0 reads the rest of its first input share beside the copies

@@ -25,6 +25,16 @@ namespace bangc::lg {
 
 namespace {
 
+/// BANGC_LG_DEBUG, read once: 0 when unset, empty or 0; 1 prints every
+/// group planned, 2 also every slicing tried.
+int debugLevel() {
+  static const int level = [] {
+    const char *v = getenv("BANGC_LG_DEBUG");
+    return v ? atoi(v) : 0;
+  }();
+  return level;
+}
+
 /// The candidates of one group and the best so far.
 struct GroupSearch {
   const Net &net;
@@ -42,10 +52,7 @@ struct GroupSearch {
                            options, &why);
     // BANGC_LG_DEBUG=2: every slicing tried, with its estimate and
     // objective or why it fails.
-    static const bool all = [] {
-      const char *v = getenv("BANGC_LG_DEBUG");
-      return v && atoi(v) >= 2;
-    }();
+    static const bool all = debugLevel() >= 2;
     if (all)
       fprintf(stderr, "  slicing %d..%d n%d h%d w%d f%d: %s\n", group.First,
               group.Last, nSecs, hSecs, wSecs, fSecs,
@@ -188,10 +195,7 @@ Error planGroups(const Net &net, const bangsim::DeviceSpec &spec, int64_t batch,
   int layers = int(net.Layers.size());
   // BANGC_LG_DEBUG=1 (any number above 0): every group planned; unset,
   // empty or 0: off.
-  static const bool debug = [] {
-    const char *v = getenv("BANGC_LG_DEBUG");
-    return v && atoi(v) >= 1;
-  }();
+  static const bool debug = debugLevel() >= 1;
   std::vector<int64_t> evaluations(size_t(layers), 0);
   std::vector<std::optional<std::string>> tooBig(static_cast<size_t>(layers));
   // The next row to take, and the first layer found not to fit alone.
