@@ -23,6 +23,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 
 using namespace bangc;
 using namespace bangc::lg;
@@ -35,12 +36,14 @@ struct Outputs {
 
 /// Runs \p G grouped on mlu370 and by the reference executor on the input
 /// "x" of shape [H][W][C] (values \p X, or uniform in [-Range, Range) in
-/// half), and returns the SO "y" of both: both empty unless both runs
-/// succeed with outputs of one size (callers assert the size).
+/// half), and returns the SO "y" of both (of precision \p OutPrec, else
+/// \p Prec): both empty unless both runs succeed with outputs of one size
+/// (callers assert the size).
 Outputs runBoth(const graph::Graph &G, int64_t H, int64_t W, int64_t C,
                 double Range, std::vector<double> X = {},
                 taskir::Precision Prec = taskir::FLOAT16,
-                const NetPlan *Plan = nullptr) {
+                const NetPlan *Plan = nullptr,
+                std::optional<taskir::Precision> OutPrec = std::nullopt) {
   Outputs O;
   auto N = buildNet(G);
   EXPECT_TRUE(bool(N)) << toString(N.takeError());
@@ -71,7 +74,7 @@ Outputs runBoth(const graph::Graph &G, int64_t H, int64_t W, int64_t C,
   EXPECT_TRUE(bool(Ref)) << toString(Ref.takeError());
   if (!Ref)
     return O;
-  auto V = graph::npyToValues(Ref->at("y"), Prec, "y");
+  auto V = graph::npyToValues(Ref->at("y"), OutPrec.value_or(Prec), "y");
   EXPECT_TRUE(bool(V)) << toString(V.takeError());
   if (!V)
     return O;
@@ -425,3 +428,102 @@ TEST(Integer, LoopsIn64BitIntegersEqualTheReference) {
 }
 
 TEST(Integer, ClampAboveTheRangeSaturates) { integerLoopsExact(200); }
+
+// UINT32 into INT32 in the loops in 64-bit integers: a 3x3/2 min pool
+// padded by 1 without a CMP (+inf: the greatest long long in
+// lg_int_pool_exact), then an integer CVS by -3 (the reference's integer
+// path: two's-complement products, saturated on the store). Channel 0
+// holds values below 1000 (-3x exact), channel 1 values at or above 2^31
+// (-3x below INT32's range: saturated), the others the whole range.
+TEST(Integer, Uint32MinPoolAndIntegerScaleEqualTheReference) {
+  graph::GraphBuilder GB;
+  int64_t X = GB.input("x", taskir::UINT32, 12, 12, 4);
+  int64_t P = GB.maxPool(X, graph::Window{3, 2, 1, 1}, "minpool");
+  GB.block(P - 1).set_type(taskir::CCMPS);
+  GB.output(GB.scale(P, -3.0, taskir::INT32, "neg"), "y");
+  auto G = GB.finish();
+  ASSERT_TRUE(bool(G)) << toString(G.takeError());
+  auto N = buildNet(*G);
+  ASSERT_TRUE(bool(N)) << toString(N.takeError());
+  ASSERT_EQ(N->Layers.size(), 2u);
+  EXPECT_EQ(N->Layers[0].Kind, OpKind::MinPool);
+  EXPECT_EQ(N->Layers[0].Cmp, std::numeric_limits<double>::infinity());
+  EXPECT_FALSE(N->Layers[1].RealMath);
+  for (const Layer &L : N->Layers)
+    EXPECT_EQ(intLoop(*N, L), IntLoop::Exact) << L.Name;
+  std::vector<double> X0;
+  uint64_t S = 7;
+  for (int I = 0; I < 12 * 12 * 4; ++I) {
+    S = S * 6364136223846793005ull + 1442695040888963407ull;
+    uint64_t V = S >> 32; // [0, 2^32)
+    if (I % 4 == 0)
+      V %= 1000;
+    else if (I % 4 == 1)
+      V |= 1ull << 31;
+    X0.push_back(double(V));
+  }
+  Outputs O =
+      runBoth(*G, 12, 12, 4, 0, X0, taskir::UINT32, nullptr, taskir::INT32);
+  ASSERT_EQ(O.Device.size(), size_t(6 * 6 * 4));
+  int Saturated = 0, Exact = 0;
+  for (size_t I = 0; I < O.Device.size(); ++I) {
+    double Min = double(std::numeric_limits<int32_t>::min());
+    Saturated += O.Reference[I] == Min;
+    Exact += O.Reference[I] > Min && O.Reference[I] < 0;
+    EXPECT_EQ(O.Device[I], O.Reference[I]) << "element " << I;
+  }
+  EXPECT_GE(Saturated, 6 * 6);
+  EXPECT_GE(Exact, 6 * 6 - 1);
+}
+
+// 32-bit integers into INT8: a 3x3/2 min pool padded by 1 (CMP +inf, as a
+// graph gives no CMP), a 3x3 max pool padded by 1 (CMP -inf: the least
+// long long) and an integer CVS by 3 that saturates at INT8's ends.
+// Channel 0 holds values in [-60, 60) (UINT32: [0, 60)), so some results
+// are exact and some saturate; the others the whole range of \p Prec.
+// All equal to the reference executor.
+void wideIntegersIntoInt8(taskir::Precision Prec) {
+  graph::GraphBuilder GB;
+  int64_t X = GB.input("x", Prec, 8, 8, 4);
+  int64_t P = GB.maxPool(X, graph::Window{3, 2, 1, 1}, "minpool");
+  GB.block(P - 1).set_type(taskir::CCMPS);
+  int64_t Q = GB.maxPool(P, graph::Window{3, 1, 1, 1}, "maxpool");
+  GB.output(GB.scale(Q, 3.0, taskir::INT8, "triple"), "y");
+  auto G = GB.finish();
+  ASSERT_TRUE(bool(G)) << toString(G.takeError());
+  auto N = buildNet(*G);
+  ASSERT_TRUE(bool(N)) << toString(N.takeError());
+  ASSERT_EQ(N->Layers.size(), 3u);
+  EXPECT_EQ(N->Layers[0].Cmp, std::numeric_limits<double>::infinity());
+  EXPECT_EQ(N->Layers[1].Cmp, -std::numeric_limits<double>::infinity());
+  for (const Layer &L : N->Layers)
+    EXPECT_EQ(intLoop(*N, L), IntLoop::Exact) << L.Name;
+  bool Unsigned = Prec == taskir::UINT32;
+  std::vector<double> X0;
+  uint64_t S = 3;
+  for (int I = 0; I < 8 * 8 * 4; ++I) {
+    S = S * 6364136223846793005ull + 1442695040888963407ull;
+    int64_t V = Unsigned ? int64_t(S >> 32) : int64_t(int32_t(S >> 32));
+    if (I % 4 == 0)
+      V %= 60;
+    X0.push_back(double(V));
+  }
+  Outputs O = runBoth(*G, 8, 8, 4, 0, X0, Prec, nullptr, taskir::INT8);
+  ASSERT_EQ(O.Device.size(), size_t(4 * 4 * 4));
+  int Top = 0, Inside = 0;
+  for (size_t I = 0; I < O.Device.size(); ++I) {
+    Top += O.Reference[I] == 127;
+    Inside += O.Reference[I] > -128 && O.Reference[I] < 127;
+    EXPECT_EQ(O.Device[I], O.Reference[I]) << "element " << I;
+  }
+  EXPECT_GT(Top, 0);
+  EXPECT_GT(Inside, 0);
+}
+
+TEST(Integer, Uint32PoolsIntoInt8EqualTheReference) {
+  wideIntegersIntoInt8(taskir::UINT32);
+}
+
+TEST(Integer, Int32PoolsIntoInt8EqualTheReference) {
+  wideIntegersIntoInt8(taskir::INT32);
+}
