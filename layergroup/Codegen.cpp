@@ -149,6 +149,8 @@ private:
                 const std::function<void()> &overlap,
                 const std::function<void()> &last = {});
   void itemLoop();
+  void keptRowsStart();
+  void keptRowsMove(int ts);
   void plainItem();
   void tailPieces(int from);
   void laterWramCopies();
@@ -354,8 +356,14 @@ void KernelWriter::sliceFunction() {
   auto inner = [](const ItemAxis &a) {
     return "(item / " + str(a.Stride) + ") % " + str(a.Count);
   };
-  std::string hsWs = "hs = " + inner(p.rowAxis()) + ", ws = item % " +
-                     str(p.columnAxis().Count);
+  std::string hsWs = p.KeepRows
+                         ? "ws = " + inner(p.columnAxis()) + ", hs = item % " +
+                               str(p.rowAxis().Count)
+                         : "hs = " + inner(p.rowAxis()) + ", ws = item % " +
+                               str(p.columnAxis().Count);
+  if (p.KeepRows)
+    e.line("// KeepRows: the W slice before the H slice, so that a core's "
+           "consecutive items go down a column of tiles.");
   if (p.imagesOuter())
     e.line("int ni = " + outer(p.imageAxis()) +
            ", fi = " + inner(p.channelAxis()) + ", " + hsWs +
@@ -687,6 +695,13 @@ KernelWriter::ComputeArgs KernelWriter::computeArgs(int l) const {
     a.region = "pa, pb, clo[" + so + "], chi[" + so + "]";
     a.rows = "pb - pa";
   }
+  // The rows after those kept from the item before (GroupPlan::KeepRows).
+  bool kept = !rowPiece && p.keepsRows(n, o);
+  if (kept) {
+    a.region = "lo[" + so + "] + kr[" + so + "], hi[" + so + "], clo[" + so +
+               "], chi[" + so + "]";
+    a.rows = "hi[" + so + "] - lo[" + so + "] - kr[" + so + "]";
+  }
   bool sliced = p.global() && g.computes(n, o);
   std::string fo = sliced ? "f0" : "0";
   a.bias = layer.Bias.empty() ? "nullptr" : "b" + str(l) + " + " + fo;
@@ -701,6 +716,8 @@ KernelWriter::ComputeArgs KernelWriter::computeArgs(int l) const {
   a.co = sliced ? "ft" : str(n.Tensors[o].C);
   if (rowPiece)
     a.out += " + (pa - lo[" + so + "]) * (" + a.cols + ") * " + a.co;
+  if (kept)
+    a.out += " + kr[" + so + "] * (" + a.cols + ") * " + a.co;
   a.weights = "w" + str(l) + "[" + (p.global() ? "wcur" : "0") + "]";
   return a;
 }
@@ -927,6 +944,13 @@ void KernelWriter::computeConv(const ComputeArgs &a) {
   if (p.PaddedInputs.count(a.in0) || tileFirst() == a.index) {
     std::string src = tileFirst() == a.index ? "win" + str(a.index)
                                              : "t" + str(a.in0) + "[cur]";
+    // A padded tile from the window rows of the first row computed (the
+    // window tile made first starts there already).
+    std::string so = str(g.slot(layer.Output));
+    if (tileFirst() != a.index && p.keepsRows(n, layer.Output))
+      src += " + kr[" + so + "] * " + str(layer.SY) + " * lg_window_extent(" +
+             a.cols + ", " + str(layer.SX) + ", " + str(layer.KX) + ", " +
+             str(layer.DX) + ") * " + str(a.in.C);
     e.line(call("lg_conv_tile",
                 {a.out, src, str(a.in.C), a.co, a.rows, a.cols, a.weights,
                  a.bias, str(layer.KY), str(layer.KX), str(layer.SY),
@@ -934,8 +958,12 @@ void KernelWriter::computeConv(const ComputeArgs &a) {
     return;
   }
   if (p.StridedInputs.count(a.in0)) { // its pixels only: at stride 1
+    std::string src = "t" + str(a.in0) + "[cur]";
+    if (p.keepsRows(n, layer.Output)) // from the first row computed
+      src += " + kr[" + str(g.slot(layer.Output)) + "] * (" + a.cols + ") * " +
+             str(a.in.C);
     e.line(call("lg_conv_tile",
-                {a.out, "t" + str(a.in0) + "[cur]", str(a.in.C), a.co, a.rows,
+                {a.out, src, str(a.in.C), a.co, a.rows,
                  a.cols, a.weights, a.bias, "1", "1", "1", "1", "1", "1",
                  "0"}));
     return;
@@ -1557,6 +1585,7 @@ void KernelWriter::pipelinedItem() {
            "previous item");
   for (int ts = 1; ts <= int(g.Layers.size()); ++ts) {
     e.line("// ts" + str(ts));
+    keptRowsMove(ts);
     int first = tileFirst();
     if (ts == 1 && first >= 0) {
       const Layer &layer = n.Layers[first];
@@ -1571,7 +1600,9 @@ void KernelWriter::pipelinedItem() {
                                      str(in.C),
                                      str(in.H),
                                      str(in.W),
-                                     "lo[" + so + "]",
+                                     p.keepsRows(n, layer.Output)
+                                         ? "lo[" + so + "] + kr[" + so + "]"
+                                         : "lo[" + so + "]",
                                      "hi[" + so + "]",
                                      "clo[" + so + "]",
                                      "chi[" + so + "]",
@@ -1646,13 +1677,72 @@ void KernelWriter::itemLoop() {
   } else {
     e.line(sliceCall("item"));
   }
-  e.line("const int hs = (item / " + str(p.WSecs) + ") % " + str(p.HSecs) +
-         ", ws = item % " + str(p.WSecs) + ";");
+  e.line("const int hs = (item / " + str(p.rowAxis().Stride) + ") % " +
+         str(p.HSecs) + ", ws = (item / " + str(p.columnAxis().Stride) +
+         ") % " + str(p.WSecs) + ";");
   e.line("(void)hs; (void)ws;");
+  keptRowsStart();
   if (p.pipelined())
     pipelinedItem();
   else
     plainItem();
+}
+
+// An item that follows the H slice above it on this core (GroupPlan::
+// KeepRows: items go down a column of tiles) keeps the rows of each kept
+// tensor that the item before computed: kr of them at the front of the
+// slice, which the item before moved there (keptRowsMove), or which it
+// moves now when that item's last layer read them.
+void KernelWriter::keptRowsStart() {
+  if (!p.KeepRows)
+    return;
+  std::string nt = str(tensors());
+  e.line("int kr[" + nt + "] = {0}; // rows kept from the item before");
+  auto keep = e.block("if (k > 0 && hs > 0)",
+                      "the item before is the H slice above: its rows are "
+                      "in NRAM");
+  for (int t : g.Internal) {
+    if (!p.keepsRows(n, t))
+      continue;
+    std::string s = str(g.slot(t));
+    std::string lo = "lo[" + s + "]", hi = "hi[" + s + "]",
+                phi = "p_hi[" + s + "]";
+    e.line("kr[" + s + "] = " + phi + " <= " + lo + " ? 0 : (" + phi + " < " +
+           hi + " ? " + phi + " : " + hi + ") - " + lo + "; // " +
+           n.Tensors[t].Name);
+    if (p.keptMoveStep(n, t) == 0)
+      e.line(call("lg_keep_rows",
+                  {"t" + str(t) + "[cur]", lo + " - p_lo[" + s + "]",
+                   "kr[" + s + "]",
+                   "(chi[" + s + "] - clo[" + s + "]) * " +
+                       str(p.sliceChannels(n, t)),
+                   "false"}) +
+             " // the item before's last layer read them");
+  }
+}
+
+// At the start of step \p ts (GroupPlan::keptMoveStep), when the next item
+// is the H slice below on this core, the rows of a kept tensor that it
+// keeps move to the front of the slice, async beside the step's compute.
+void KernelWriter::keptRowsMove(int ts) {
+  if (!p.KeepRows)
+    return;
+  for (int t : g.Internal) {
+    if (!p.keepsRows(n, t) || p.keptMoveStep(n, t) != ts)
+      continue;
+    std::string s = str(g.slot(t));
+    std::string lo = "lo[" + s + "]", hi = "hi[" + s + "]",
+                xlo = "x_lo[" + s + "]";
+    auto next = e.block("if (item + 1 < end && hs + 1 < " + str(p.HSecs) +
+                            " && " + hi + " > " + xlo + ")",
+                        "the rows of " + n.Tensors[t].Name +
+                            " the next item keeps");
+    e.line(call("lg_keep_rows",
+                {"t" + str(t) + "[cur]", xlo + " - " + lo, hi + " - " + xlo,
+                 "(chi[" + s + "] - clo[" + s + "]) * " +
+                     str(p.sliceChannels(n, t)),
+                 "true"}));
+  }
 }
 
 // A pipelined core stores its last item's outputs after the loop.

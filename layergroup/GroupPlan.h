@@ -131,6 +131,12 @@ struct LmemBuffer {
 enum class IntLoop { Generic, Exact };
 IntLoop intLoop(const Net &n, const Layer &l);
 
+/// Layer \p l computes any range of its output rows given, over the whole
+/// slices of its inputs (Codegen's region), so its outputs may keep rows
+/// (GroupPlan::KeepRows): a float convolution, ReLU, clamp, scale,
+/// addition, product or pool, not HalfViaFloat, not stateful.
+bool keepRowsLayer(const Layer &l);
+
 /// What happens in one time step of one slice.
 struct TimeStep {
   std::vector<int> Compute;      ///< layers
@@ -206,7 +212,9 @@ struct ItemAxis {
 ///
 /// Work items are numbered channel slice outermost, then image slice, then
 /// H slice, then W slice: item = ((fi * NSecs + ni) * HSecs + hs) * WSecs +
-/// ws; a batched group that stages its inputs in SRAM may number image
+/// ws; with KeepRows the W slice comes before the H slice (item = ((fi *
+/// NSecs + ni) * WSecs + ws) * HSecs + hs), so that a core's consecutive
+/// items go down one column of tiles; a batched group that stages its inputs in SRAM may number image
 /// slices outermost (ItemOrder::ImagesOuter: item = ((ni * FSecs + fi) *
 /// HSecs + hs) * WSecs + ws), so that a cluster's items (or a phase's) need
 /// few images. Core c of Cores takes the contiguous range [c * Items /
@@ -243,6 +251,15 @@ struct GroupPlan {
   /// instead of GDRAM->WRAM by each core.
   Staging WeightStaging = Staging::Direct;
   ItemOrder Order = ItemOrder::ChannelsOuter;
+  /// H slices innermost, and an item that follows the H slice above it on
+  /// its core keeps the rows of the inner tensors that the item before
+  /// computed (keepsRows, keptRows): they stay in NRAM, moved to the front
+  /// of the slice by the item before once it is done with them, and the
+  /// item computes only its new rows (no halo recompute along H). Set by
+  /// chooseSlices (PlanOptions::KeepRows) for a pipelined item loop of one
+  /// image per item, H slices, no channel slices, whose layers all compute
+  /// any range of rows given (keepRowsLayer).
+  bool KeepRows = false;
   int SramImages = 0; ///< inputs in SRAM: most images a cluster stages
   /// Inputs staged once per chip: the items run in SramPhases phases of
   /// SramImages images each (image slices outermost); a phase stages its
@@ -425,8 +442,12 @@ struct GroupPlan {
     return imagesOuter() ? ItemAxis{FSecs * HSecs * WSecs, NSecs}
                          : ItemAxis{HSecs * WSecs, NSecs};
   }
-  ItemAxis rowAxis() const { return {WSecs, HSecs}; }
-  ItemAxis columnAxis() const { return {1, WSecs}; }
+  ItemAxis rowAxis() const {
+    return KeepRows ? ItemAxis{1, HSecs} : ItemAxis{WSecs, HSecs};
+  }
+  ItemAxis columnAxis() const {
+    return KeepRows ? ItemAxis{HSecs, WSecs} : ItemAxis{1, WSecs};
+  }
   int itemF(int item) const { return channelAxis().of(item); }
   int itemN(int item) const { return imageAxis().of(item); }
   int itemH(int item) const { return rowAxis().of(item); }
@@ -459,6 +480,36 @@ struct GroupPlan {
     return {itemN(b) * int(ImagesPerSlice),
             itemN(e - 1) * int(ImagesPerSlice) + int(ImagesPerSlice) - 1};
   }
+
+  /// Kept rows (KeepRows, layergroup/KeptRows.cpp): tensor \p t is one
+  /// whose rows an item takes from the item before: a tensor the group
+  /// computes and does not store, some H slice of it overlapping the one
+  /// above.
+  bool keepsRows(const Net &n, int t) const;
+  /// The slicing allows KeepRows (see there): a pipelined item loop of one
+  /// image per item over H slices, no channel slices, every layer a
+  /// keepRowsLayer, and a tensor the group computes whose H slices overlap.
+  bool canKeepRows(const Net &n) const;
+  /// Rows of tensor \p t's H slice \p hs that the item of slice hs - 1
+  /// computed (empty if \p t keeps none, or hs is 0).
+  RowRange keptRows(const Net &n, int t, int hs) const;
+  /// The fewest rows an item that keeps takes of \p t (over H slices 1..).
+  int64_t fewestKeptRows(const Net &n, int t) const;
+  /// Item \p item follows, on its core and in its phase, the item of the H
+  /// slice above it (of the same column, image and channel slice): it
+  /// keeps rows.
+  bool itemKeepsRows(int item) const;
+  /// Rows of tensor \p t that item \p item computes: its H slice's, less
+  /// the rows it keeps.
+  RowRange computedRows(const Net &n, int t, int item) const;
+  /// The step (of Steps) at whose start an item moves the rows of kept
+  /// tensor \p t that the next item keeps to the front of the slice
+  /// (async, on the Move-DMA pipe; the step's __sync() waits for it): of
+  /// the steps after the last one that reads t's buffer (t and the layers
+  /// computing in place over it) and after the transfer step (which knows
+  /// the next item's rows), the one of the most compute. 0 if none: the
+  /// next item moves them itself before its first step, synchronously.
+  int keptMoveStep(const Net &n, int t) const;
 
   /// The group holds a stateful layer (CLIF): its images are time steps.
   bool stateful(const Net &n) const;

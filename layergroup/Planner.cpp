@@ -36,6 +36,7 @@ planGroupWith(const Net &n, const bangsim::DeviceSpec &spec, int64_t batch,
   if (auto e =
           plan::chooseSlices(p, n, spec, batch, nSecs, hSecs, wSecs, fSecs))
     return fail(*e);
+  p.KeepRows = o.KeepRows && p.canKeepRows(n);
   plan::GroupPass pass(n, spec, g, o, p);
   plan::choosePaddedInputs(pass);
   plan::chooseStridedInputs(pass);
@@ -45,8 +46,15 @@ planGroupWith(const Net &n, const bangsim::DeviceSpec &spec, int64_t batch,
     return fail({PlanFailure::StateChain,
                  "a stateful layer's time steps would leave a core's NRAM"});
   plan::costTimeSteps(pass, traffic);
-  if (auto e = plan::allocateMemories(pass))
+  if (auto e = plan::allocateMemories(pass)) {
+    if (p.KeepRows) { // the kept rows' buffers held throughout may not fit
+      PlanOptions without = o;
+      without.KeepRows = false;
+      return planGroupWith(n, spec, batch, g, nSecs, hSecs, wSecs, fSecs,
+                           without, why);
+    }
     return fail(*e);
+  }
   plan::estimateCycles(pass, traffic);
   p.Floor = groupFloor(n, spec, batch, g);
   // The same slicing planned with option \p choice off, if the objective
@@ -71,6 +79,11 @@ planGroupWith(const Net &n, const bangsim::DeviceSpec &spec, int64_t batch,
   // staging, unhidden: kept only if the objective says so.
   if (p.inputsInSram() && !p.global())
     if (auto alt = cheaperWithout(&PlanOptions::StageResidentInputs))
+      return alt;
+  // Kept rows hold their buffers for the whole kernel and order the items
+  // down the columns: kept only if the objective says so.
+  if (p.KeepRows)
+    if (auto alt = cheaperWithout(&PlanOptions::KeepRows))
       return alt;
   return p;
 }

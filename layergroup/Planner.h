@@ -131,6 +131,9 @@ struct PlanOptions {
   /// (GroupPlan::StridedInputs; kept when the objective is lower than
   /// without).
   bool StridedLoads = true;
+  /// A core's consecutive items of one column of tiles keep the rows of
+  /// the item above that they need (GroupPlan::KeepRows).
+  bool KeepRows = true;
   int64_t ReserveBytes = 0; ///< NRAM kept free
   /// Objective: cycles + TrafficWeight * (GDRAM bytes x the cycles the whole
   /// chip's GDRAM bandwidth needs per byte). 0 = cycles only

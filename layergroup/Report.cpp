@@ -172,6 +172,7 @@ json::Object groupJson(const Net &n, const GroupPlan &g, const GroupRun *r) {
                  {"hsecs", g.HSecs},
                  {"wsecs", g.WSecs},
                  {"fsecs", g.FSecs},
+                 {"keep_rows", g.KeepRows},
                  {"cores", g.Cores},
                  {"weights_resident", g.weightsResident()},
                  {"pipelined", g.pipelined()},

@@ -125,6 +125,11 @@ CommandLine GraphOptions::commandLine() {
           "is at most M above the best grouping's (a fraction; default "
           "0.1; 0 = the objective alone)",
           lg.excessMargin),
+      flag("--no-keep-rows",
+           "(--layer-group) every tile computes the halo rows of its inner "
+           "layers, none kept in NRAM from the tile above (GroupPlan::"
+           "KeepRows)",
+           lg.noKeepRows),
       flag("--no-compare",
            "(--layer-group) skip the layer-by-layer and reference runs of "
            "--report",
@@ -165,11 +170,11 @@ int GraphOptions::check() const {
   if (!lg.enabled &&
       (lg.emitMlu || lg.report || lg.lmemSvg || lg.device || lg.noCompare ||
        lg.noCache || lg.checkRaces || lg.noIsolate || lg.trafficWeight ||
-       lg.excessMargin || lg.limits.given))
+       lg.excessMargin || lg.noKeepRows || lg.limits.given))
     return usageError("graph", "--emit-mlu, --report, --lmem-svg, --device, "
                                "--no-compare, --no-cache, --check=race, "
                                "--no-isolate, --traffic-weight, "
-                               "--excess-margin and "
+                               "--excess-margin, --no-keep-rows and "
                                "--max-compile-* need --layer-group");
   if (!a.run && (!a.ins.empty() || !a.outs.empty() || a.steps != 1))
     return usageError("graph", "--in, --out and --steps need --run");

@@ -25,6 +25,9 @@ namespace bangc::tools {
 struct LayerGroupArgs {
   bool enabled = false, noCompare = false, noCache = false, checkRaces = false,
        noIsolate = false;
+  /// --no-keep-rows: PlanOptions::KeepRows off (every item computes its
+  /// halo rows).
+  bool noKeepRows = false;
   std::optional<std::string> emitMlu, report, lmemSvg, device;
   /// --traffic-weight: the planner's weight of GDRAM bytes against cycles
   /// (PlanOptions::TrafficWeight); unset keeps the planner's default.

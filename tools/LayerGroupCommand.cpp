@@ -310,9 +310,10 @@ struct LayerGroupRun {
   std::optional<RunResult> grouped;
 
   /// The planner's options the command line sets (--traffic-weight,
-  /// --excess-margin).
+  /// --excess-margin, --no-keep-rows).
   PlanOptions planOptions() const {
     PlanOptions o;
+    o.KeepRows = !lg.noKeepRows;
     if (lg.trafficWeight)
       o.TrafficWeight = *lg.trafficWeight;
     if (lg.excessMargin)

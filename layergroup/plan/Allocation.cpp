@@ -155,6 +155,11 @@ std::optional<PlanError> allocateMemories(GroupPass &pass) {
   GroupPlan &p = pass.plan;
   const bangsim::DeviceSpec &spec = pass.spec;
   int64_t capacity = spec.nramBytes - pass.options.ReserveBytes;
+  // A tensor that keeps rows (GroupPlan::KeepRows) holds them from one item
+  // to the next: no other buffer may take its NRAM between them.
+  for (LmemBuffer &b : p.Buffers)
+    if (b.K == LmemBuffer::Activation && p.keepsRows(pass.net, b.Tensor))
+      b.Start = 0, b.End = TsInf;
   if (!allocateLmem(p.Buffers, capacity, spec.nramBanks, true, &p.PeakBytes))
     return PlanError{
         PlanFailure::NramFull,

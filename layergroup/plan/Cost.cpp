@@ -791,6 +791,68 @@ static double pipelinedStepCycles(const GroupPass &pass, int ts,
   return stepCycles(s, s.DmaCycles + moved);
 }
 
+/// A pipelined item that keeps rows (GroupPlan::KeepRows): each layer
+/// whose output keeps rows computes the rest of them (the fewest an item
+/// keeps), its window tile too, and the kept rows of the next item move in
+/// the step of GroupPlan::keptMoveStep (Move-DMA beside its compute), or
+/// synchronously before the item's first step.
+static double keptItemCycles(GroupPass &pass, double moved) {
+  GroupPlan &p = pass.plan;
+  const Net &net = pass.net;
+  std::vector<TimeStep> whole = p.Steps;
+  double sync = 0;
+  int keptTensors = 0;
+  for (int l : pass.group.Layers) {
+    const Layer &layer = net.Layers[l];
+    int t = layer.Output;
+    if (!p.keepsRows(net, t))
+      continue;
+    ++keptTensors;
+    int64_t kept = p.fewestKeptRows(net, t);
+    LayerSlice full = pass.layerSlice(l), part = full;
+    part.outRows = std::max<int64_t>(0, full.outRows - kept);
+    TimeStep &s = p.Steps[pass.computeStep(l)];
+    s.ComputeCycles -= layerCompute(pass, layer, p.ImagesPerSlice, full) -
+                       layerCompute(pass, layer, p.ImagesPerSlice, part);
+    if (s.TileFirstCycles > 0 && s.Compute.front() == l)
+      s.TileFirstCycles -= windowTileCycles(pass, layer, full) -
+                           windowTileCycles(pass, layer, part);
+    double move =
+        pass.cost.dma(double(kept * pass.colsCap(t) * p.sliceChannels(net, t) *
+                             net.Tensors[t].elemBytes()),
+                      false);
+    if (int ts = p.keptMoveStep(net, t))
+      p.Steps[ts].DmaCycles += move;
+    else
+      sync += move;
+  }
+  // The scalar code before the compute: the kept rows' count per kept
+  // tensor at the item's start and the call that moves them.
+  double c = sync + keptTensors * pass.cost.scalar(2 * ScalarPerCall);
+  for (int ts = 1; ts <= pass.layers(); ++ts)
+    c += pipelinedStepCycles(pass, ts, moved);
+  p.Steps = std::move(whole);
+  return c;
+}
+
+/// The items of a phase on its busiest core: \p rounds items of \p item
+/// cycles each, or with KeepRows those that keep rows at keptItemCycles.
+static double phaseItemCycles(GroupPass &pass, int rounds, double item,
+                              double moved) {
+  const GroupPlan &p = pass.plan;
+  if (!p.KeepRows)
+    return rounds * item;
+  double kept = keptItemCycles(pass, moved), most = 0;
+  for (int c = 0; c < p.Cores; ++c) {
+    int keeps = 0;
+    for (int it = p.itemBegin(c); it < p.itemEnd(c); ++it)
+      keeps += p.itemKeepsRows(it);
+    most = std::max(most, (p.itemEnd(c) - p.itemBegin(c) - keeps) * item +
+                              keeps * kept);
+  }
+  return most;
+}
+
 /// The most row pieces of a plain item's tail (GroupPlan::TailPieces).
 constexpr int MaxTailPieces = 4;
 
@@ -863,7 +925,8 @@ void estimateCycles(GroupPass &pass, const Traffic &traffic) {
   else if (p.inputsInSram())
     phase +=
         stageCycles(pass, double(pass.inputBytes / p.Batch * p.SramImages));
-  phase += rounds * item + (p.pipelined() ? fillDrain : 0);
+  phase += phaseItemCycles(pass, rounds, item, moved) +
+           (p.pipelined() ? fillDrain : 0);
   p.ReadAhead = readAhead(pass, stagedWeightBytes(pass));
   double prologue = prologueCycles(pass, traffic);
   double tiles = tileLoadCycles(pass, moved);

@@ -1,0 +1,250 @@
+//===- KeptRowsTest.cpp - LayerGroup: rows kept from the item above -------===//
+//
+// GroupPlan::KeepRows (layergroup/KeptRows.cpp): a core's consecutive items
+// go down a column of tiles, and an item that follows the H slice above it
+// computes only the rows of its inner tensors that the item before did not.
+// The slicing (rows computed per item with and without the kept rows), the
+// NRAM they hold, and runs that equal the same plan without kept rows
+// exactly, through each way a convolution reads its input (a window tile
+// made first, a padded input tile) and each place the rows move (beside a
+// later step, or before the next item when its last layer reads them).
+//
+//===----------------------------------------------------------------------===//
+#include "layergroup/Codegen.h"
+#include "layergroup/Planner.h"
+#include "layergroup/Runner.h"
+
+#include <gtest/gtest.h>
+
+#include <array>
+
+using namespace bangc::lg;
+
+namespace {
+
+bangsim::DeviceSpec spec(const char *Name) {
+  auto S = bangsim::loadDeviceSpec(Name);
+  EXPECT_TRUE(bool(S));
+  return *S;
+}
+
+/// conv 3x3 (c1) -> ReLU -> conv 3x3 (c2) -> max pool 2x2 on \p H x \p W,
+/// \p C channels.
+Net convConvPool(int64_t H, int64_t W, int64_t C = 8) {
+  Net N;
+  int X = N.addInput("x", C, H, W);
+  X = N.relu(N.conv(X, C, 3, 1, 1, "c1"), "r1");
+  X = N.maxPool(N.conv(X, C, 3, 1, 1, "c2"), 2, 2, 0, "p");
+  N.markOutput(X, "y");
+  return N;
+}
+
+int tensorOf(const Net &N, const char *Name) {
+  for (size_t T = 0; T < N.Tensors.size(); ++T)
+    if (N.Tensors[T].Name == Name)
+      return int(T);
+  ADD_FAILURE() << "no tensor " << Name;
+  return 0;
+}
+
+PlanOptions keepRows(bool On) {
+  PlanOptions O;
+  O.KeepRows = On;
+  return O;
+}
+
+/// Rows of tensor \p T that the items of the plan compute, all together.
+int64_t rowsComputed(const Net &N, const GroupPlan &P, int T) {
+  int64_t Rows = 0;
+  for (int Item = 0; Item < P.items(); ++Item)
+    Rows += P.computedRows(N, T, Item).size();
+  return Rows;
+}
+
+HostTensors inputs(const Net &N) {
+  HostTensors In;
+  uint64_t X = 11;
+  for (int T : N.inputs()) {
+    std::vector<double> V(size_t(N.Tensors[T].elements()));
+    for (double &F : V) {
+      X = X * 6364136223846793005ull + 1442695040888963407ull;
+      F = double(float(double(X >> 11) / double(1ull << 52) - 1.0));
+    }
+    In[T] = std::move(V);
+  }
+  return In;
+}
+
+NetPlan onePlan(const GroupPlan &G) {
+  NetPlan Plan;
+  Plan.Groups.push_back(G);
+  Plan.ReadBytes = G.ReadBytes;
+  Plan.WriteBytes = G.WriteBytes;
+  Plan.WeightReadBytes = G.WeightReadBytes;
+  return Plan;
+}
+
+/// Runs \p N's one group as \p Kept (which keeps rows) and as the same
+/// slicing without: the outputs are the same numbers, bit for bit (each
+/// row is the same sum either way), and the GDRAM bytes too.
+void expectSameAsWithout(const Net &N, const char *Dev, int HSecs, int WSecs) {
+  GroupInfo G = groupInfo(N, 0, int(N.Layers.size()) - 1);
+  auto Kept =
+      planGroupWith(N, spec(Dev), 1, G, 1, HSecs, WSecs, 1, keepRows(true));
+  auto Plain =
+      planGroupWith(N, spec(Dev), 1, G, 1, HSecs, WSecs, 1, keepRows(false));
+  ASSERT_TRUE(Kept && Plain);
+  ASSERT_TRUE(Kept->KeepRows);
+  ASSERT_FALSE(Plain->KeepRows);
+  HostTensors In = inputs(N);
+  auto A = runPlan(N, onePlan(*Kept), spec(Dev), 1, In);
+  auto B = runPlan(N, onePlan(*Plain), spec(Dev), 1, In);
+  ASSERT_TRUE(bool(A)) << toString(A.takeError());
+  ASSERT_TRUE(bool(B)) << toString(B.takeError());
+  int Out = N.outputs()[0];
+  EXPECT_EQ(A->Outputs.at(Out), B->Outputs.at(Out));
+  EXPECT_EQ(A->ReadBytes, Kept->ReadBytes);
+  EXPECT_EQ(A->WriteBytes, B->WriteBytes);
+}
+
+} // namespace
+
+TEST(KeptRows, ColumnsOfTilesComputeEachRowOnce) {
+  // 8 H x 4 W tiles of a 32 x 32 map of 64 channels on mlu370's 16 cores:
+  // 32 items, 2 a core. p's H slices of 2 rows need c2 [4 hs, 4 hs + 4)
+  // and c1 [4 hs - 1, 4 hs + 5), clamped to [0, 32).
+  Net N = convConvPool(32, 32, 64);
+  GroupInfo G = groupInfo(N, 0, 3);
+  auto P = planGroupWith(N, spec("mlu370"), 1, G, 1, 8, 4, 1, keepRows(true));
+  ASSERT_TRUE(P);
+  ASSERT_TRUE(P->pipelined());
+  ASSERT_TRUE(P->KeepRows);
+  int C1 = tensorOf(N, "c1"), R1 = tensorOf(N, "r1"), C2 = tensorOf(N, "c2");
+  // Items go down a column: item 1 is H slice 1 of column 0, item 8 the
+  // top of column 1; core c takes items [2c, 2c + 2).
+  EXPECT_EQ(P->itemH(1), 1);
+  EXPECT_EQ(P->itemW(1), 0);
+  EXPECT_EQ(P->itemH(8), 0);
+  EXPECT_EQ(P->itemW(8), 1);
+  EXPECT_FALSE(P->itemKeepsRows(0));
+  EXPECT_TRUE(P->itemKeepsRows(1));
+  EXPECT_FALSE(P->itemKeepsRows(2)); // the first of core 1
+  EXPECT_TRUE(P->itemKeepsRows(3));
+  // c1 keeps; r1 is computed in c1's buffer (its ReLU runs again over the
+  // kept rows, which gives them again); c2's slices do not overlap.
+  EXPECT_TRUE(P->keepsRows(N, C1));
+  EXPECT_FALSE(P->keepsRows(N, R1));
+  EXPECT_FALSE(P->keepsRows(N, C2));
+  EXPECT_EQ(P->keptRows(N, C1, 1), (RowRange{3, 5}));
+  EXPECT_EQ(P->keptRows(N, C1, 7), (RowRange{27, 29}));
+  EXPECT_EQ(P->fewestKeptRows(N, C1), 2);
+  EXPECT_EQ(P->computedRows(N, C1, 0), (RowRange{0, 5}));
+  EXPECT_EQ(P->computedRows(N, C1, 1), (RowRange{5, 9}));
+  EXPECT_EQ(P->computedRows(N, C1, 2), (RowRange{7, 13}));
+  EXPECT_EQ(P->computedRows(N, C1, 3), (RowRange{13, 17}));
+  EXPECT_EQ(P->computedRows(N, C1, 7), (RowRange{29, 32}));
+  // Per column 5 + 4 + (6 + 4) x 2 + 6 + 3 rows: the second item of each
+  // core computes only the rows below the kept ones.
+  EXPECT_EQ(rowsComputed(N, *P, C1), 4 * 38);
+  // c1's buffer holds its rows from one item to the next.
+  bool Held = false;
+  for (const LmemBuffer &B : P->Buffers)
+    if (B.K == LmemBuffer::Activation && B.Tensor == C1)
+      Held = B.Start == 0 && B.End == TsInf;
+  EXPECT_TRUE(Held);
+  EXPECT_TRUE(lmemDisjoint(P->Buffers));
+
+  // Without kept rows every item computes its whole slice: 5 + 6 x 6 + 5
+  // rows per column, W slices innermost.
+  auto Q = planGroupWith(N, spec("mlu370"), 1, G, 1, 8, 4, 1, keepRows(false));
+  ASSERT_TRUE(Q);
+  EXPECT_FALSE(Q->KeepRows);
+  EXPECT_FALSE(Q->keepsRows(N, C1));
+  EXPECT_EQ(Q->itemW(1), 1);
+  EXPECT_EQ(Q->computedRows(N, C1, 4), (RowRange{3, 9}));
+  EXPECT_EQ(rowsComputed(N, *Q, C1), 4 * 46);
+  // The estimate charges the rows each item computes.
+  EXPECT_LT(P->Cycles, Q->Cycles);
+}
+
+TEST(KeptRows, OnlyAPipelinedColumnOfFloatLayers) {
+  Net N = convConvPool(32, 32, 64);
+  GroupInfo G = groupInfo(N, 0, 3);
+  // One item a core: nothing follows.
+  auto One = planGroupWith(N, spec("mlu370"), 1, G, 1, 4, 4, 1, keepRows(true));
+  ASSERT_TRUE(One);
+  EXPECT_FALSE(One->pipelined());
+  EXPECT_FALSE(One->KeepRows);
+  // W slices alone: no H slice to follow.
+  Net Wide = convConvPool(8, 256, 64);
+  auto Cols = planGroupWith(Wide, spec("mlu370"), 1, groupInfo(Wide, 0, 3), 1,
+                            1, 32, 1, keepRows(true));
+  ASSERT_TRUE(Cols);
+  EXPECT_TRUE(Cols->pipelined());
+  EXPECT_FALSE(Cols->KeepRows);
+  // An integer layer computes its own way (keepRowsLayer).
+  Layer L = N.Layers[0];
+  EXPECT_TRUE(keepRowsLayer(L));
+  L.Integer = true;
+  EXPECT_FALSE(keepRowsLayer(L));
+}
+
+TEST(KeptRows, KernelComputesTheRowsAfterTheKeptOnes) {
+  // The kernel of the plan above: each item counts the rows it keeps (kr)
+  // at its start, computes c1 from the first row after them (its window
+  // tile made first from there), and moves the rows the next item keeps
+  // to the front of c1's slice beside the pool, async.
+  Net N = convConvPool(32, 32, 64);
+  auto P = planGroupWith(N, spec("mlu370"), 1, groupInfo(N, 0, 3), 1, 8, 4, 1,
+                         keepRows(true));
+  ASSERT_TRUE(P && P->KeepRows);
+  int C1 = tensorOf(N, "c1");
+  int S = P->Info.slot(C1);
+  std::string Src = emitGroupKernel(N, *P, 0).Source;
+  std::string Kr = "kr[" + std::to_string(S) + "]";
+  EXPECT_NE(Src.find("hs = item % 8"), std::string::npos);
+  EXPECT_NE(Src.find(Kr + " = p_hi["), std::string::npos);
+  EXPECT_NE(Src.find("lo[" + std::to_string(S) + "] + " + Kr),
+            std::string::npos);
+  size_t Move =
+      Src.find("lg_keep_rows(t" + std::to_string(C1) + "[cur], x_lo[");
+  ASSERT_NE(Move, std::string::npos);
+  EXPECT_EQ(P->keptMoveStep(N, C1), 4); // the pool's step, after c2's
+  EXPECT_LT(Src.find("// ts4"), Move);
+  EXPECT_LT(Move, Src.find("lg_pool("));
+}
+
+TEST(KeptRows, RunsEqualTheSameTilesWithout) {
+  // The window tile made first (c1 over a W-sliced input).
+  expectSameAsWithout(convConvPool(32, 32, 64), "mlu370", 8, 4);
+  expectSameAsWithout(convConvPool(64, 32, 64), "mlu370", 16, 2);
+}
+
+TEST(KeptRows, PaddedInputTileAndMovesBeforeTheNextItem) {
+  // H slices only: c1 reads its input straight from the padded tile it is
+  // loaded into (GroupPlan::PaddedInputs), from the window rows of its
+  // first row computed.
+  {
+    Net N = convConvPool(128, 16, 64);
+    auto P = planGroupWith(N, spec("mlu370"), 1, groupInfo(N, 0, 3), 1, 32, 1,
+                           1, keepRows(true));
+    ASSERT_TRUE(P && P->KeepRows);
+    EXPECT_EQ(P->PaddedInputs.size(), 1u);
+    expectSameAsWithout(N, "mlu370", 32, 1);
+  }
+  // The last layer reads the kept tensor: the next item moves the rows
+  // itself, before its first step (synchronously).
+  Net N;
+  int X = N.addInput("x", 64, 32, 32);
+  X = N.conv(N.relu(N.conv(X, 64, 3, 1, 1, "c1"), "r1"), 64, 3, 1, 1, "c2");
+  N.markOutput(X, "y");
+  auto P = planGroupWith(N, spec("mlu370"), 1, groupInfo(N, 0, 2), 1, 8, 4, 1,
+                         keepRows(true));
+  ASSERT_TRUE(P && P->KeepRows);
+  int C1 = tensorOf(N, "c1");
+  EXPECT_EQ(P->keptMoveStep(N, C1), 0);
+  std::string Src = emitGroupKernel(N, *P, 0).Source;
+  EXPECT_NE(Src.find("false); // the item before's last layer read them"),
+            std::string::npos);
+  expectSameAsWithout(N, "mlu370", 8, 4);
+}
