@@ -137,6 +137,8 @@ private:
   void clusterStaging();
   void residentInputs();
   void phaseStart();
+  void stageRest(bool sends);
+  void stagedRestBarrier();
   /// A staging in SRAM once per chip: SRAM place, GDRAM source, count.
   struct Staged {
     std::string Sram, Src, Count;
@@ -1246,7 +1248,11 @@ void KernelWriter::phaseStart() {
   auto stage = [&](const std::string &fn, bool withSrc) {
     for (int t : g.Inputs) {
       std::string dst = sramPtr(n.Tensors[t].Type, sramOff.at(t));
-      std::string count = str(p.SramImages * n.Tensors[t].elements()) + "L";
+      // Chunk 0 only when the rest stages beside the items (stageRest).
+      std::string count = str(p.chunkedStaging()
+                                  ? p.StageChunk
+                                  : p.SramImages * n.Tensors[t].elements()) +
+                          "L";
       std::string src =
           "g_t" + str(t) + " + (long)s_n0 * " + str(n.Tensors[t].elements());
       e.line(withSrc ? call(fn, {dst, src, count}) : call(fn, {dst, count}));
@@ -1256,6 +1262,12 @@ void KernelWriter::phaseStart() {
     // The first item's weight tile queues on the IO-DMA pipe behind this
     // core's share of the inputs and loads while the Move-DMA pipe sends
     // the share to the other clusters (the barrier waits for both).
+    if (p.chunkedStaging())
+      e.line("// chunk 0: the rows the first " +
+             str(p.StageItem + 3) +
+             " items of every core read; the rest beside item " +
+             str(p.StageItem) + "'s and " + str(p.StageItem + 1) +
+             "'s compute (stageRest)");
     stage("lg_stage_sram_all_read", true);
     if (!p.PaddedInputs.empty()) { // after the read, which would wait for it
       auto first = e.block("if (ph == 0)");
@@ -1362,6 +1374,47 @@ void KernelWriter::stageAll(const std::vector<Staged> &staged,
     last();
   e.line(call("lg_stage_sram_all_send", {staged.back().Sram,
                                          staged.back().Count}));
+}
+
+// Chunked staging (GroupPlan::chunkedStaging), in the transfer step of a
+// pipelined item after its stores and the weight tile's piece, so that
+// neither queues behind it: this core's share of the rest of the phase's
+// staged input, read from GDRAM (IO-DMA) beside item StageItem's compute
+// or, \p sends, sent to the other clusters (Move-DMA) beside item
+// StageItem + 1's, each async and waited for by the step's __sync().
+void KernelWriter::stageRest(bool sends) {
+  if (!p.chunkedStaging())
+    return;
+  int t = g.Inputs.front();
+  std::string from = str(p.StageChunk);
+  std::string dst = sramPtr(n.Tensors[t].Type, sramOff.at(t)) + " + " + from;
+  std::string rest =
+      str(p.SramImages * n.Tensors[t].elements() - p.StageChunk) + "L";
+  auto at = e.block("if (k == " + str(p.StageItem + (sends ? 1 : 0)) + ")",
+                    sends ? "send the rest of the staged input, beside the "
+                            "compute"
+                          : "read the rest of the staged input, beside the "
+                            "compute");
+  if (sends)
+    e.line(call("lg_stage_sram_all_send_async", {dst, rest}));
+  else
+    e.line(call("lg_stage_sram_all_read",
+                {dst,
+                 "g_t" + str(t) + " + (long)s_n0 * " +
+                     str(n.Tensors[t].elements()) + " + " + from,
+                 rest, "true"}));
+}
+
+// ... and before item StageItem + 2 (whose transfer step loads the next
+// item, the first that may read the rest), every core has sent its share.
+// Every core has at least that many items in each phase
+// (GroupPlan::stagedPrefix), so all meet here.
+void KernelWriter::stagedRestBarrier() {
+  if (!p.chunkedStaging())
+    return;
+  e.line("if (k == " + str(p.StageItem + 2) +
+         ") __sync_all(); // the rest of the staged input in every "
+         "cluster's SRAM");
 }
 
 // Not pipelined: per step its loads, weight loads, stores, compute, sync.
@@ -1560,6 +1613,7 @@ void KernelWriter::tilePiece() {
 }
 
 void KernelWriter::pipelinedItem() {
+  stagedRestBarrier();
   {
     auto first = e.block("if (k == 0)", "ts0 of the first item: nothing to "
                                         "overlap with");
@@ -1637,14 +1691,20 @@ void KernelWriter::pipelinedItem() {
           }));
       if (loadsFirst)
         pipelinedLoads();
-      if (scalarStep)
+      if (scalarStep) {
         pipelinedStores();
+        stageRest(false);
+        stageRest(true);
+      }
       for (int l : p.Steps[ts].Compute)
         compute(l);
       if (!loadsFirst)
         pipelinedLoads();
-      if (!scalarStep)
+      if (!scalarStep) {
         pipelinedStores();
+        stageRest(false);
+        stageRest(true);
+      }
       e.line("p_n0 = n0; p_nb = nb; p_f0 = f0; p_ft = ft; p_hs = hs; "
              "p_ws = ws;");
       e.line("for (int s = 0; s < " + str(tensors()) +

@@ -138,6 +138,30 @@ int GroupPlan::firstTileRows(const Net &n) const {
   return 0;
 }
 
+int64_t GroupPlan::stagedPrefix(const Net &n, int items,
+                                int64_t granule) const {
+  if (!phased() || !pipelined() || !weightTiles() || Info.Inputs.size() != 1)
+    return 0;
+  const Tensor &x = n.Tensors[Info.Inputs[0]];
+  int slot = Info.slot(Info.Inputs[0]);
+  int64_t row = x.W * x.C, total = SramImages * x.elements(), end = 0;
+  if (granule <= 0 || total % granule != 0)
+    return 0; // the rest's shares would split GDRAM blocks
+  for (int ph = 0; ph < SramPhases; ++ph)
+    for (int c = 0; c < Cores; ++c) {
+      int b = itemBegin(c, ph), e = itemEnd(c, ph);
+      if (e - b < items)
+        return 0;
+      for (int it = b; it < b + items; ++it) {
+        int64_t last = int64_t(itemN(it) + 1) * ImagesPerSlice - 1 -
+                       int64_t(ph) * SramImages;
+        end = std::max(end, (last * x.H + H.Rows[itemH(it)][slot].Hi) * row);
+      }
+    }
+  end = (end + granule - 1) / granule * granule;
+  return end < total ? end : 0;
+}
+
 bool GroupPlan::wramCopyInItem(const Net &n, int l) const {
   if (!weightsInSram() || !sramBroadcast() || !phased() || pipelined() ||
       Steps.size() < 3 || (TailPieces > 1 && tailStart(n) == 1))

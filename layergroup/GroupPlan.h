@@ -277,6 +277,26 @@ struct GroupPlan {
   /// computes, instead of storing the whole output after the last layer.
   /// Set by plan/Cost.cpp's estimateCycles; 1: no pieces.
   int TailPieces = 1;
+  /// Inputs staged once per chip by a pipelined global group with one
+  /// input (chunkedStaging): before the phase's barrier only the first
+  /// StageChunk elements of its staged images go to every cluster's SRAM
+  /// (the rows the first StageItem + 3 items of every core read:
+  /// stagedPrefix), and the rest beside the items' compute: each core
+  /// reads its share of it (IO-DMA, async) in the transfer step of its
+  /// item StageItem, sends it (Move-DMA, async) in that of item
+  /// StageItem + 1, and all meet at a second __sync_all() before item
+  /// StageItem + 2, whose transfer step loads the first rows of the rest.
+  /// Set by plan/Cost.cpp's estimateCycles; 0: the whole phase is staged
+  /// before its items.
+  int64_t StageChunk = 0;
+  int StageItem = 0;
+  bool chunkedStaging() const { return StageChunk > 0; }
+  /// The elements of a phase's staged group input (its SramImages images,
+  /// NHWC) from the start up to the last row that the first \p items items
+  /// of every core in every phase read, rounded up to whole GDRAM blocks
+  /// of every core's share (\p granule elements: cores x a block); 0 when
+  /// that is the whole phase or some core has fewer items in a phase.
+  int64_t stagedPrefix(const Net &n, int items, int64_t granule) const;
   /// Weights staged once per chip beside phased inputs, a plain item:
   /// layer \p l's SRAM->WRAM copy is issued (async) after the compute of
   /// the core's first item's first compute step, which does not need it,

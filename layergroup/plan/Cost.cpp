@@ -526,6 +526,18 @@ double prologueCycles(const GroupPass &pass, const Traffic &traffic) {
   return c;
 }
 
+/// The bytes a phase of inputs staged in SRAM stages before its items:
+/// all its images, or the first GroupPlan::StageChunk elements of them
+/// (chunkedStaging).
+double stagedBeforeItems(const GroupPass &pass) {
+  const GroupPlan &p = pass.plan;
+  double all = double(pass.inputBytes / p.Batch * p.SramImages);
+  if (!p.chunkedStaging())
+    return all;
+  const Tensor &x = pass.net.Tensors[pass.group.Inputs[0]];
+  return double(p.StageChunk * x.elemBytes());
+}
+
 /// A pipelined global group's core loads a weight tile that the first item
 /// of a phase needs before that item and loads each later one in pieces,
 /// one in ts1 of each item of the channel slice before it (of this phase),
@@ -555,8 +567,7 @@ double tileLoadCycles(const GroupPass &pass, double moved) {
   int rows = p.phased() ? p.firstTileRows(pass.net) : 0;
   double sends = 0, row = 0, conv = 0, add = 0;
   if (p.phased()) { // beside the sends of this core's share of a phase
-    double share =
-        double(pass.inputBytes / p.Batch * p.SramImages) / p.Cores;
+    double share = stagedBeforeItems(pass) / p.Cores;
     sends = (p.Clusters - 1) * pass.cost.dma(share, false);
     first = std::max(0.0, load - sends);
   }
@@ -901,11 +912,76 @@ static double plainItemCycles(GroupPass &pass) {
   return head + best;
 }
 
+/// Chunked staging (GroupPlan::chunkedStaging): what the rest of a phase's
+/// staged input adds to the items beside whose compute it moves: this
+/// core's share read in the transfer step of item StageItem (IO-DMA), sent
+/// to the other clusters in that of the next (Move-DMA), each against the
+/// step's own DMA (\p moved: the next item's loads and the previous one's
+/// stores; item 0 stores nothing). The second barrier waits for nothing
+/// more: every core has the same work up to it.
+static double stagedRestCycles(const GroupPass &pass, double moved) {
+  const GroupPlan &p = pass.plan;
+  const Tensor &x = pass.net.Tensors[pass.group.Inputs[0]];
+  double rest =
+      double((p.SramImages * x.elements() - p.StageChunk) * x.elemBytes()) /
+      p.Cores;
+  int ts = p.transferStep();
+  auto extra = [&](double own, double dma) {
+    return pipelinedStepCycles(pass, ts, own + dma) -
+           pipelinedStepCycles(pass, ts, own);
+  };
+  double first = p.StageItem == 0 ? p.Steps[0].DmaCycles : moved;
+  return extra(first, pass.cost.dma(rest, true)) +
+         extra(moved, (p.Clusters - 1) * pass.cost.dma(rest, false));
+}
+
+/// Items whose rows chunk 0 holds beyond StageItem (GroupPlan::StageChunk):
+/// the item StageItem + 1 whose transfer step sends the rest loads those
+/// of item StageItem + 2.
+constexpr int ChunkItemsBeyond = 3;
+/// The latest item that may read the rest of the staged input (a later
+/// one needs a larger chunk 0 and stages less beside the compute).
+constexpr int MaxStageItem = 2;
+
+static void estimateWith(GroupPass &pass, const Traffic &traffic);
+
 // Cycles: per item the sum over steps of max(compute, DMA); a pipelined item
 // hides its input loads and output stores behind its first compute. Per
 // phase the staging, the items and the pipeline fill and drain; once the
-// prologue and the busiest core's weight tiles.
+// prologue and the busiest core's weight tiles. Inputs staged once per chip
+// by a pipelined global group may stage most of each phase beside the
+// items (GroupPlan::StageChunk): the item that reads the rest with the
+// fewest cycles, if fewer than staging all first. Item 0 of a first tile
+// loaded by kernel rows is not one: its IO-DMA loads the rows, a __sync()
+// after each.
 void estimateCycles(GroupPass &pass, const Traffic &traffic) {
+  GroupPlan &p = pass.plan;
+  p.StageChunk = 0, p.StageItem = 0;
+  estimateWith(pass, traffic);
+  int64_t granule =
+      int64_t(p.Cores) * std::max<int64_t>(
+                             1, pass.spec.gdramAccessBytes /
+                                    (p.Info.Inputs.empty()
+                                         ? 1
+                                         : pass.net.Tensors[p.Info.Inputs[0]]
+                                               .elemBytes()));
+  double best = p.Cycles;
+  int64_t bestChunk = 0;
+  int bestItem = 0;
+  for (int j = p.firstTileRows(pass.net) ? 1 : 0; j <= MaxStageItem; ++j) {
+    int64_t chunk = p.stagedPrefix(pass.net, j + ChunkItemsBeyond, granule);
+    if (!chunk)
+      continue;
+    p.StageChunk = chunk, p.StageItem = j;
+    estimateWith(pass, traffic);
+    if (p.Cycles < best)
+      best = p.Cycles, bestChunk = chunk, bestItem = j;
+  }
+  p.StageChunk = bestChunk, p.StageItem = bestItem;
+  estimateWith(pass, traffic);
+}
+
+static void estimateWith(GroupPass &pass, const Traffic &traffic) {
   GroupPlan &p = pass.plan;
   // A core with one item per phase stores and loads nothing in ts1.
   int phaseItems = p.items() / p.SramPhases;
@@ -923,8 +999,8 @@ void estimateCycles(GroupPass &pass, const Traffic &traffic) {
   if (p.phased() && !(p.pipelined() && p.weightTiles()))
     phase += stageAllCycles(pass, phaseInputBytes(pass), 0);
   else if (p.inputsInSram())
-    phase +=
-        stageCycles(pass, double(pass.inputBytes / p.Batch * p.SramImages));
+    phase += stageCycles(pass, stagedBeforeItems(pass)) +
+             (p.chunkedStaging() ? stagedRestCycles(pass, moved) : 0);
   phase += phaseItemCycles(pass, rounds, item, moved) +
            (p.pipelined() ? fillDrain : 0);
   p.ReadAhead = readAhead(pass, stagedWeightBytes(pass));

@@ -1,4 +1,5 @@
 //===- RunTest.cpp - LayerGroup end to end on the simulated device --------===//
+#include "bangsim/CostModel.h"
 #include "layergroup/Codegen.h"
 #include "layergroup/Runner.h"
 #include "TestNets.h"
@@ -773,5 +774,61 @@ TEST(Run, MulOfTwoInputsGroupedAndSliced) {
     auto P = planGroupWith(N, spec(), 1, G, 1, HSecs, WSecs, 1, PlanOptions{});
     ASSERT_TRUE(P);
     checkPlan(N, 1, In, onePlan(*P));
+  }
+}
+
+TEST(Run, ChunkedStagingStartsBeforeTheWholeInputIsStaged) {
+  // Global groups like VGG-16's conv3_2 (16 channel slices x 14 H slices
+  // on mlu370's 16 cores, 14 items each) and conv4_3 with its pool (64 x 7,
+  // 28 items each: a core goes through 4 channel slices, loading the next
+  // tile in pieces) stage their input once per chip, but before the first
+  // barrier only chunk 0, the rows the first StageItem + 3 items of every
+  // core read; the rest is read beside item StageItem's compute, sent
+  // beside the next one's, and a second __sync_all() precedes the item
+  // after (GroupPlan::StageChunk). The same plan staging the whole input
+  // first is the baseline: the chunked one must save at least half the
+  // rest's read, with exact bytes (each input byte read from GDRAM once)
+  // and the reference's values in both, and the estimate must follow.
+  struct {
+    int64_t C, H, F;
+    int HSecs, FSecs;
+    bool Pool;
+  } Cases[] = {{128, 56, 256, 14, 16, false}, {256, 28, 512, 7, 64, true}};
+  for (auto [C, H, F, HSecs, FSecs, Pool] : Cases) {
+    Net N;
+    int X = N.addInput("x", C, H, H);
+    X = N.relu(N.conv(X, F, 3, 1, 1, "c"), "r");
+    if (Pool)
+      X = N.maxPool(X, 2, 2, 0, "p");
+    N.markOutput(X, "y");
+    GroupInfo G = groupInfo(N, 0, Pool ? 2 : 1);
+    bangsim::DeviceSpec S = spec();
+    auto P = planGroupWith(N, S, 1, G, 1, HSecs, 1, FSecs, PlanOptions{});
+    ASSERT_TRUE(P);
+    ASSERT_TRUE(P->phased() && P->pipelined() && P->weightTiles());
+    ASSERT_TRUE(P->chunkedStaging()) << H;
+    int64_t Row = H * C, All = H * Row, Step = (Pool ? H / 2 : H) / HSecs;
+    // Item k of a core is H slice k of Step output rows (Pool: 2 Step
+    // convolution rows), so chunk 0 holds those of StageItem + 3 items and
+    // a halo row below, rounded up to whole 64 B blocks of every core's
+    // share.
+    int64_t Rows = (Pool ? 2 : 1) * Step * (P->StageItem + 3) + 1;
+    int64_t Granule = 16 * 16;
+    EXPECT_EQ(P->StageChunk, (Rows * Row + Granule - 1) / Granule * Granule)
+        << H;
+    HostTensors In = randomInputs(N, 1);
+    RunResult Chunked, Whole;
+    checkPlan(N, 1, In, onePlan(*P), "mlu370", nullptr, &Chunked);
+    GroupPlan W = *P;
+    W.StageChunk = 0;
+    W.StageItem = 0;
+    checkPlan(N, 1, In, onePlan(W), "mlu370", nullptr, &Whole);
+    EXPECT_EQ(Chunked.ReadBytes, Whole.ReadBytes);
+    double Rest = bangsim::cost::gdramCopyCycles(
+        S, bangsim::cost::gdramBytesPerCycle(S, 16),
+        double((All - P->StageChunk) * 4) / 16, /*write=*/false);
+    EXPECT_LT(Chunked.Groups[0].Cycles, Whole.Groups[0].Cycles - Rest / 2)
+        << H << ": the rest's read alone takes " << Rest;
+    EXPECT_NEAR(P->Cycles / Chunked.Groups[0].Cycles, 1.0, 0.05) << H;
   }
 }
