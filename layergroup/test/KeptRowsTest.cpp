@@ -61,11 +61,11 @@ int64_t rowsComputed(const Net &N, const GroupPlan &P, int T) {
   return Rows;
 }
 
-HostTensors inputs(const Net &N) {
+HostTensors inputs(const Net &N, int64_t Batch) {
   HostTensors In;
   uint64_t X = 11;
   for (int T : N.inputs()) {
-    std::vector<double> V(size_t(N.Tensors[T].elements()));
+    std::vector<double> V(size_t(Batch * N.Tensors[T].elements()));
     for (double &F : V) {
       X = X * 6364136223846793005ull + 1442695040888963407ull;
       F = double(float(double(X >> 11) / double(1ull << 52) - 1.0));
@@ -87,18 +87,20 @@ NetPlan onePlan(const GroupPlan &G) {
 /// Runs \p N's one group as \p Kept (which keeps rows) and as the same
 /// slicing without: the outputs are the same numbers, bit for bit (each
 /// row is the same sum either way), and the GDRAM bytes too.
-void expectSameAsWithout(const Net &N, const char *Dev, int HSecs, int WSecs) {
+void expectSameAsWithout(const Net &N, const char *Dev, int HSecs, int WSecs,
+                         int64_t Batch = 1) {
   GroupInfo G = groupInfo(N, 0, int(N.Layers.size()) - 1);
-  auto Kept =
-      planGroupWith(N, spec(Dev), 1, G, 1, HSecs, WSecs, 1, keepRows(true));
-  auto Plain =
-      planGroupWith(N, spec(Dev), 1, G, 1, HSecs, WSecs, 1, keepRows(false));
+  int NSecs = int(Batch);
+  auto Kept = planGroupWith(N, spec(Dev), Batch, G, NSecs, HSecs, WSecs, 1,
+                            keepRows(true));
+  auto Plain = planGroupWith(N, spec(Dev), Batch, G, NSecs, HSecs, WSecs, 1,
+                             keepRows(false));
   ASSERT_TRUE(Kept && Plain);
   ASSERT_TRUE(Kept->KeepRows);
   ASSERT_FALSE(Plain->KeepRows);
-  HostTensors In = inputs(N);
-  auto A = runPlan(N, onePlan(*Kept), spec(Dev), 1, In);
-  auto B = runPlan(N, onePlan(*Plain), spec(Dev), 1, In);
+  HostTensors In = inputs(N, Batch);
+  auto A = runPlan(N, onePlan(*Kept), spec(Dev), Batch, In);
+  auto B = runPlan(N, onePlan(*Plain), spec(Dev), Batch, In);
   ASSERT_TRUE(bool(A)) << toString(A.takeError());
   ASSERT_TRUE(bool(B)) << toString(B.takeError());
   int Out = N.outputs()[0];
@@ -191,9 +193,10 @@ TEST(KeptRows, OnlyAPipelinedColumnOfFloatLayers) {
 
 TEST(KeptRows, KernelComputesTheRowsAfterTheKeptOnes) {
   // The kernel of the plan above: each item counts the rows it keeps (kr)
-  // at its start, computes c1 from the first row after them (its window
-  // tile made first from there), and moves the rows the next item keeps
-  // to the front of c1's slice beside the pool, async.
+  // at its start, computes c1 from the first row after them (from its
+  // window or padded tile's rows there) into the slice after them, and
+  // moves the rows the next item keeps to the front of c1's slice beside
+  // the pool, async.
   Net N = convConvPool(32, 32, 64);
   auto P = planGroupWith(N, spec("mlu370"), 1, groupInfo(N, 0, 3), 1, 8, 4, 1,
                          keepRows(true));
@@ -204,7 +207,11 @@ TEST(KeptRows, KernelComputesTheRowsAfterTheKeptOnes) {
   std::string Kr = "kr[" + std::to_string(S) + "]";
   EXPECT_NE(Src.find("hs = item % 8"), std::string::npos);
   EXPECT_NE(Src.find(Kr + " = p_hi["), std::string::npos);
-  EXPECT_NE(Src.find("lo[" + std::to_string(S) + "] + " + Kr),
+  // c1 computes its rows after the kept ones, into the slice after them.
+  std::string Sl = std::to_string(S);
+  EXPECT_NE(Src.find("hi[" + Sl + "] - lo[" + Sl + "] - " + Kr),
+            std::string::npos);
+  EXPECT_NE(Src.find(" + " + Kr + " * (chi[" + Sl + "] - clo[" + Sl + "])"),
             std::string::npos);
   size_t Move =
       Src.find("lg_keep_rows(t" + std::to_string(C1) + "[cur], x_lo[");
@@ -218,6 +225,10 @@ TEST(KeptRows, RunsEqualTheSameTilesWithout) {
   // The window tile made first (c1 over a W-sliced input).
   expectSameAsWithout(convConvPool(32, 32, 64), "mlu370", 8, 4);
   expectSameAsWithout(convConvPool(64, 32, 64), "mlu370", 16, 2);
+  // Two images, one an item (image slices outside the columns): 3 items a
+  // core, so some cores' ranges go on from one column (or image) to the
+  // next, whose top tile computes its whole slice.
+  expectSameAsWithout(convConvPool(48, 32, 64), "mlu370", 12, 2, 2);
 }
 
 TEST(KeptRows, PaddedInputTileAndMovesBeforeTheNextItem) {
