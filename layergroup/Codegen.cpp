@@ -977,11 +977,13 @@ void KernelWriter::computeConv(const ComputeArgs &a) {
                str(layer.DY), str(layer.DX), a.tile, "0"}));
 }
 
-// The first layer of a group whose phase's first weight tile arrives a
-// kernel row at a time (GroupPlan::firstTileRows): while rows are missing,
+// The first layer of a group whose phase's first weight tile (or, with
+// GroupPlan::rowsEveryItem, every item's tile) arrives a kernel row at a
+// time (GroupPlan::firstTileRows): while rows are missing,
 // row 0 with the bias into the output, then each further row loaded
 // (IO-DMA) while the matrix unit convolves the row before it, convolved
-// into the output's other buffer (free before the item stores) and added;
+// into the output's other buffer (free before the item stores; a scratch
+// with rowsEveryItem, where it holds the previous item's output) and added;
 // the last row's loads are queued before its convolution ends, so the
 // step's transfers follow at once. Then the whole tile as usual.
 void KernelWriter::computeConvByRows(const ComputeArgs &a) {
@@ -1585,6 +1587,20 @@ void KernelWriter::tilePiece() {
   ItemAxis axis = p.channelAxis();
   int l = g.First;
   int64_t per = GroupPlan::weightsPerChannel(n, l);
+  if (p.rowsEveryItem(n)) {
+    // Kernel row 0 of the next item's tile, beside this item's last row;
+    // the next item loads the others (computeConvByRows).
+    int rows = p.firstTileRows(n);
+    std::string perRow = str(per / rows);
+    auto next = e.block("if (item + 1 < end)",
+                        "kernel row 0 of the next item's weight tile "
+                        "(rowsEveryItem)");
+    e.line(call("lg_load_wram", {"w" + str(l) + "[wcur ^ 1]",
+                                 "g_w" + str(l) + " + (long)x_f0 * " +
+                                     str(rows) + " * " + perRow,
+                                 perRow + " * x_ft", "true"}));
+    return;
+  }
   // Piece boundaries at 256 bytes: whole GDRAM blocks (64 B on the
   // built-in specs), so no block is read twice.
   int64_t align = std::max<int64_t>(1, 256 / n.weightElemBytes(n.Layers[l]));
@@ -1634,7 +1650,10 @@ void KernelWriter::pipelinedItem() {
     if (!vec.empty() && !vecStaged)
       e.line("lg_vec_pending = false;");
   }
-  if (p.weightTiles())
+  if (p.rowsEveryItem(n)) // its kernel row 0 only (tilePiece)
+    e.line("if (f0 != wf) { wcur ^= 1; wf = f0; w_rows = 1; } // row 0 "
+           "prefetched by the previous item");
+  else if (p.weightTiles())
     e.line("if (f0 != wf) { wcur ^= 1; wf = f0; } // prefetched by the "
            "previous item");
   for (int ts = 1; ts <= int(g.Layers.size()); ++ts) {

@@ -162,6 +162,19 @@ int64_t GroupPlan::stagedPrefix(const Net &n, int items,
   return end < total ? end : 0;
 }
 
+bool GroupPlan::rowsEveryItemShape(const Net &n) const {
+  return firstConvRows(n) && spatialSecs() == 1;
+}
+
+bool GroupPlan::rowsEveryItem(const Net &n) const {
+  if (SramPhases != 1 || !rowsEveryItemShape(n) || !firstTileRows(n))
+    return false;
+  for (const LmemBuffer &b : Buffers)
+    if (b.K == LmemBuffer::Scratch && b.Layer == Info.First && b.Part == 1)
+      return true;
+  return false;
+}
+
 bool GroupPlan::wramCopyInItem(const Net &n, int l) const {
   if (!weightsInSram() || !sramBroadcast() || !phased() || pipelined() ||
       Steps.size() < 3 || (TailPieces > 1 && tailStart(n) == 1))

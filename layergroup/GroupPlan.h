@@ -396,6 +396,22 @@ struct GroupPlan {
   /// firstTileRows but for the staging and the partial sums' buffer, which
   /// plan/Buffers.cpp places before the staging is chosen.
   int firstConvRows(const Net &n) const;
+  /// firstConvRows, and every item of a core is a channel slice of its own
+  /// (one N, H and W slice; Buffers.cpp then gives the row sums a scratch,
+  /// since the output's other buffer holds the previous item's output
+  /// until it is stored).
+  bool rowsEveryItemShape(const Net &n) const;
+  /// Every item of a phase loads its weight tile a kernel row at a time,
+  /// not only the first (Codegen's tilePiece and computeConvByRows,
+  /// plan/Cost.cpp's tileLoadCycles): an item loads kernel row 0 of the
+  /// next item's tile in its last row's convolution, and the next item
+  /// loads each further row of its own while the matrix unit convolves
+  /// the row before it. Where a core's every item needs a new tile, a whole
+  /// next tile beside the first item's further rows keeps the IO-DMA pipe
+  /// busier than that item's convolution (conv5 of VGG-16: 147 KB tiles);
+  /// by rows, every item carries a tile's worth. firstTileRows, one phase,
+  /// rowsEveryItemShape and the scratch.
+  bool rowsEveryItem(const Net &n) const;
   /// The first step of a plain item's tail that can run in row pieces of
   /// the group's one output (TailPieces), or 0: the steps from it up to the
   /// last, which stores the output and computes nothing, compute (their

@@ -6,6 +6,9 @@ shape and interface size) by NEW/OLD, e.g. VGG-16 at 224 -> 32:
 
 Optionally keep only the blocks up to a named block (and its SO):
     scale_graph.py resnet18.json 224 32 stem.json --until stem.pool
+or only those from a named SI on (file order), which becomes the input
+`image` (VGG-16's conv5 block: --from pool4.out):
+    scale_graph.py vgg16_convs.json 224 224 conv5.json --from pool4.out
 """
 import json
 import sys
@@ -55,6 +58,17 @@ def main():
         for b in g['blocks']:
             for c in b.get('output_clusters', []):
                 c['interfaces'] = [i for i in c['interfaces'] if i.get('edge_id') in live]
+    if '--from' in sys.argv:
+        name = sys.argv[sys.argv.index('--from') + 1]
+        ids = [b['id'] for b in g['blocks']]
+        first = next(b for b in g['blocks'] if b.get('name') == name)
+        assert first['type'] == 'SI', f"--from {name}: not an SI"
+        keep = set(ids[ids.index(first['id']):])
+        first['name'] = 'image'
+        first.pop('input_clusters', None)
+        g['blocks'] = [b for b in g['blocks'] if b['id'] in keep]
+        g['edges'] = [e for e in g['edges']
+                      if e['source'] in keep and e['destination'] in keep]
     json.dump(g, open(dst, 'w'), indent=1)
 
 

@@ -363,7 +363,8 @@ void placeInTimeSteps(GroupPass &pass) {
   // A first tile by kernel rows (GroupPlan::firstTileRows) sums each row
   // into the output's second buffer, or, when it has none (a convolution
   // followed by its ReLU and pool), into a scratch of its slice, alive in
-  // its step.
+  // its step. So do tiles by rows in every item (GroupPlan::rowsEveryItem),
+  // whose second output buffer holds the previous item's output.
   int first = pass.group.First, out = pass.net.Layers[first].Output;
   int root = p.Alias.count(out) ? p.Alias.at(out) : out;
   bool doubled = std::any_of(p.Buffers.begin(), p.Buffers.end(),
@@ -371,7 +372,8 @@ void placeInTimeSteps(GroupPass &pass) {
                                return b.K == LmemBuffer::Activation &&
                                       b.Tensor == root && b.Copy == 1;
                              });
-  if (p.firstConvRows(pass.net) && !doubled) {
+  if (p.firstConvRows(pass.net) &&
+      (!doubled || p.rowsEveryItemShape(pass.net))) {
     int step = pass.computeStep(first);
     LmemBuffer b = buffer(LmemBuffer::Scratch,
                           pass.net.Layers[first].Name + ".rows",

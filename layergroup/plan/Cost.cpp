@@ -546,7 +546,9 @@ double stagedBeforeItems(const GroupPass &pass) {
 /// behind its share of the inputs, while it sends the share to the other
 /// clusters (Codegen's phaseStart): only the rest of the load shows; or
 /// only its first kernel row (GroupPlan::firstTileRows), and the first item
-/// takes the rest. The busiest core counts.
+/// takes the rest; with GroupPlan::rowsEveryItem every item takes the rest
+/// of its own tile and loads row 0 of the next one. The busiest core
+/// counts.
 double tileLoadCycles(const GroupPass &pass, double moved) {
   const GroupPlan &p = pass.plan;
   if (!p.pipelined() || !p.global())
@@ -586,9 +588,20 @@ double tileLoadCycles(const GroupPass &pass, double moved) {
   // row; its IO-DMA the further rows, then the step's own transfers and
   // the next tile's piece. The item ends when both have (the DMA may be the
   // longer: conv5 of VGG-16), against its usual step.
+  // Every item by kernel rows (GroupPlan::rowsEveryItem): a __sync() after
+  // each row's convolution (and its add) and the next row's load; the last
+  // row's beside the step's own transfers and, when another item follows,
+  // kernel row 0 of its tile. Against the item's usual step.
+  bool every = p.rowsEveryItem(pass.net);
+  auto byRows = [&](bool next) {
+    return std::max(conv, row) + (rows - 2) * std::max(conv + add, row) +
+           std::max(conv + add, dma1 + (next ? row : 0)) - stepCycles(s1, dma1);
+  };
   auto firstTile = [&](int run, bool more) {
     if (!rows)
       return first;
+    if (every)
+      return std::max(0.0, row - sends) + byRows(more);
     double piece = more ? pass.cost.dma(bytes / run, true) : 0;
     double matrix = (rows - 1) * (std::max(row, conv) + add) + conv;
     double io = (rows - 1) * row + dma1 + piece;
@@ -612,7 +625,7 @@ double tileLoadCycles(const GroupPass &pass, double moved) {
             ++r;
           own += firstTile(r, b + r < e);
         } else {
-          own += pieces(run);
+          own += every ? byRows(it + 1 < e) : pieces(run);
         }
         prev = fi, run = 0;
       }
