@@ -228,6 +228,8 @@ void KernelWriter::header() {
                  : "; inputs staged in SRAM (UNION1)";
   if (p.pipelined())
     notes += "; software pipelined";
+  if (p.KeepRows)
+    notes += "; rows kept from the tile above (items down the columns)";
   e.line("// slices: N " + str(p.NSecs) + " (" + str(p.ImagesPerSlice) +
          " image(s) each), H " + str(p.HSecs) + " (" + str(p.H.Step) +
          " output rows each), W " + str(p.WSecs) + " (" + str(p.W.Step) +
