@@ -5,11 +5,13 @@
 // needs rows of its input that the item of slice hs - 1 computed too (the
 // halo). With GroupPlan::KeepRows a core's consecutive items go down one
 // column of tiles, and an item that follows the slice above it keeps those
-// rows in NRAM instead of computing them again: which tensors keep rows,
-// how many, and which items keep them. The planner (Buffers.cpp holds a
-// kept tensor's buffer for the whole kernel, Cost.cpp charges the rows an
-// item computes) and the codegen (the rows it computes, the move of the
-// kept rows to the front of the slice) all ask these.
+// rows in NRAM instead of computing them again: which tensors keep rows
+// (those with an NRAM buffer of their own; the ReLU or clamp computed in
+// place over one runs again over all its rows), how many, which items keep
+// them and where the item before moves them. The planner (Allocation.cpp
+// holds a kept tensor's buffer for the whole kernel, Cost.cpp charges the
+// rows an item computes) and the codegen (the rows it computes, the move
+// of the kept rows to the front of the slice) all ask these.
 //
 //===----------------------------------------------------------------------===//
 #include "layergroup/GroupPlan.h"
@@ -83,6 +85,21 @@ bool mayShareItsInput(const Net &n, const GroupInfo &g, int t) {
 
 } // namespace
 
+/// Tensor \p t of plan \p p's group could keep rows (GroupPlan::keepsRows
+/// but for KeepRows itself): the group computes it and does not store it,
+/// its buffer is its own, and some H slice of it overlaps the one above.
+static bool keepable(const GroupPlan &p, const Net &n, int t) {
+  const GroupInfo &g = p.Info;
+  if (!g.computes(n, t) || g.isOutput(t) || mayShareItsInput(n, g, t) ||
+      !inPlaceChainKeeps(n, g, t))
+    return false;
+  int s = g.slot(t);
+  for (int hs = 1; hs < p.HSecs; ++hs)
+    if (p.H.Rows[hs - 1][s].Hi > p.H.Rows[hs][s].Lo)
+      return true;
+  return false;
+}
+
 bool GroupPlan::canKeepRows(const Net &n) const {
   if (HSecs < 2 || !pipelined() || ImagesPerSlice != 1 || global() ||
       stateful(n))
@@ -90,23 +107,14 @@ bool GroupPlan::canKeepRows(const Net &n) const {
   for (int l : Info.Layers)
     if (!keepRowsLayer(n.Layers[l]))
       return false;
-  GroupPlan keeping = *this;
-  keeping.KeepRows = true;
   for (int t : Info.Internal)
-    if (keeping.keepsRows(n, t))
+    if (keepable(*this, n, t))
       return true;
   return false;
 }
 
 bool GroupPlan::keepsRows(const Net &n, int t) const {
-  if (!KeepRows || !Info.computes(n, t) || Info.isOutput(t) ||
-      mayShareItsInput(n, Info, t) || !inPlaceChainKeeps(n, Info, t))
-    return false;
-  int s = Info.slot(t);
-  for (int hs = 1; hs < HSecs; ++hs)
-    if (H.Rows[hs - 1][s].Hi > H.Rows[hs][s].Lo)
-      return true;
-  return false;
+  return KeepRows && keepable(*this, n, t);
 }
 
 RowRange GroupPlan::keptRows(const Net &n, int t, int hs) const {
