@@ -134,6 +134,10 @@ struct PlanOptions {
   /// A core's consecutive items of one column of tiles keep the rows of
   /// the item above that they need (GroupPlan::KeepRows).
   bool KeepRows = true;
+  /// Inputs staged once per chip by a pipelined group may stage most of a
+  /// phase beside its items (GroupPlan::chunkedStaging; kept when the
+  /// estimate is lower than staging it all first).
+  bool ChunkedStaging = true;
   int64_t ReserveBytes = 0; ///< NRAM kept free
   /// Objective: cycles + TrafficWeight * (GDRAM bytes x the cycles the whole
   /// chip's GDRAM bandwidth needs per byte). 0 = cycles only

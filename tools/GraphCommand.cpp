@@ -130,6 +130,11 @@ CommandLine GraphOptions::commandLine() {
            "layers, none kept in NRAM from the tile above (GroupPlan::"
            "KeepRows)",
            lg.noKeepRows),
+      flag("--no-chunked-staging",
+           "(--layer-group) a phase stages its inputs in SRAM whole before "
+           "its items, never the rest beside them (GroupPlan::"
+           "chunkedStaging)",
+           lg.noChunkedStaging),
       flag("--no-compare",
            "(--layer-group) skip the layer-by-layer and reference runs of "
            "--report",
@@ -170,12 +175,14 @@ int GraphOptions::check() const {
   if (!lg.enabled &&
       (lg.emitMlu || lg.report || lg.lmemSvg || lg.device || lg.noCompare ||
        lg.noCache || lg.checkRaces || lg.noIsolate || lg.trafficWeight ||
-       lg.excessMargin || lg.noKeepRows || lg.limits.given))
+       lg.excessMargin || lg.noKeepRows || lg.noChunkedStaging ||
+       lg.limits.given))
     return usageError("graph", "--emit-mlu, --report, --lmem-svg, --device, "
                                "--no-compare, --no-cache, --check=race, "
                                "--no-isolate, --traffic-weight, "
-                               "--excess-margin, --no-keep-rows and "
-                               "--max-compile-* need --layer-group");
+                               "--excess-margin, --no-keep-rows, "
+                               "--no-chunked-staging and --max-compile-* "
+                               "need --layer-group");
   if (!a.run && (!a.ins.empty() || !a.outs.empty() || a.steps != 1))
     return usageError("graph", "--in, --out and --steps need --run");
   return -1;

@@ -28,6 +28,7 @@ struct LayerGroupArgs {
   /// --no-keep-rows: PlanOptions::KeepRows off (every item computes its
   /// halo rows).
   bool noKeepRows = false;
+  bool noChunkedStaging = false;
   std::optional<std::string> emitMlu, report, lmemSvg, device;
   /// --traffic-weight: the planner's weight of GDRAM bytes against cycles
   /// (PlanOptions::TrafficWeight); unset keeps the planner's default.

@@ -310,10 +310,11 @@ struct LayerGroupRun {
   std::optional<RunResult> grouped;
 
   /// The planner's options the command line sets (--traffic-weight,
-  /// --excess-margin, --no-keep-rows).
+  /// --excess-margin, --no-keep-rows, --no-chunked-staging).
   PlanOptions planOptions() const {
     PlanOptions o;
     o.KeepRows = !lg.noKeepRows;
+    o.ChunkedStaging = !lg.noChunkedStaging;
     if (lg.trafficWeight)
       o.TrafficWeight = *lg.trafficWeight;
     if (lg.excessMargin)

@@ -971,6 +971,8 @@ void estimateCycles(GroupPass &pass, const Traffic &traffic) {
   GroupPlan &p = pass.plan;
   p.StageChunk = 0, p.StageItem = 0;
   estimateWith(pass, traffic);
+  if (!pass.options.ChunkedStaging)
+    return;
   int64_t granule =
       int64_t(p.Cores) * std::max<int64_t>(
                              1, pass.spec.gdramAccessBytes /

@@ -807,6 +807,11 @@ TEST(Run, ChunkedStagingStartsBeforeTheWholeInputIsStaged) {
     ASSERT_TRUE(P);
     ASSERT_TRUE(P->phased() && P->pipelined() && P->weightTiles());
     ASSERT_TRUE(P->chunkedStaging()) << H;
+    PlanOptions Off;
+    Off.ChunkedStaging = false; // --no-chunked-staging
+    auto Q = planGroupWith(N, S, 1, G, 1, HSecs, 1, FSecs, Off);
+    ASSERT_TRUE(Q);
+    EXPECT_FALSE(Q->chunkedStaging());
     int64_t Row = H * C, All = H * Row, Step = (Pool ? H / 2 : H) / HSecs;
     // Item k of a core is H slice k of Step output rows (Pool: 2 Step
     // convolution rows), so chunk 0 holds those of StageItem + 3 items and
