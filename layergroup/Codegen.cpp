@@ -1228,7 +1228,16 @@ void KernelWriter::residentInputs() {
   e.line(sliceCall("begin"));
   for (int t : g.Inputs) // queued: a padded one zeroes rows beside its copy
     tensorLoad(t, "0", "", true);
+  // The per-channel vectors (IO-DMA) beside that copy (from SRAM: Move-DMA),
+  // not alone in the first item, which has no loads of its own.
+  bool vectors = !vec.empty() && !vecStaged;
+  if (vectors) {
+    auto loads = e.block("if (begin < end)");
+    vectorLoads();
+  }
   e.line("__sync();");
+  if (vectors)
+    e.line("lg_vec_pending = false; // loaded beside the resident inputs");
 }
 
 // Inputs staged once per chip run in phases: each phase stages its images

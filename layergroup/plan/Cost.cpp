@@ -441,8 +441,8 @@ int readAhead(const GroupPass &pass, const std::vector<double> &bytes) {
 /// The per-channel vectors, GDRAM->NRAM once per core (Codegen's
 /// vectorLoads): beside the last staged input's sends of phase 0 when the
 /// phases stage their inputs one after another (stageAll), else beside the
-/// first item's first loads, which take the IO-DMA pipe too unless they
-/// come from SRAM. The cycles they add.
+/// resident inputs' copy or the first item's first loads, which take the
+/// IO-DMA pipe too unless they come from SRAM. The cycles they add.
 double vectorCycles(const GroupPass &pass) {
   const GroupPlan &p = pass.plan;
   const CostModel &m = pass.cost;
@@ -460,6 +460,12 @@ double vectorCycles(const GroupPass &pass) {
                     io - (p.Clusters - 1) * m.dma(in.back() / p.Cores, false));
   if (!p.inputsInSram())
     return io;
+  if (p.inputsResident()) { // beside their SRAM->NRAM copy (residentInputs)
+    double resident = 0;
+    for (int t : pass.group.Inputs)
+      resident += m.dma(double(p.sliceBytes(pass.net, t)), false);
+    return std::max(0.0, io - resident);
+  }
   return std::max(0.0, io - p.Steps[0].DmaCycles);
 }
 
