@@ -548,6 +548,18 @@ void KernelWriter::tensorLoad(int t, const std::string &buf,
     const Layer &reader = n.Layers[p.PaddedInputs.at(t)];
     std::string out = str(g.slot(reader.Output));
     std::string olo = pfx + "lo[" + out + "]", ohi = pfx + "hi[" + out + "]";
+    if (p.WSecs > 1) { // the tile of the item's columns, padding zeroed
+      e.line(call("lg_load_window",
+                  {dst, src, n0, str(tensor.C), str(tensor.H), str(tensor.W),
+                   olo, ohi, pfx + "clo[" + out + "]", pfx + "chi[" + out + "]",
+                   str(reader.KY), str(reader.KX), str(reader.SY),
+                   str(reader.SX), str(reader.PU), str(reader.PL),
+                   str(reader.DY), str(reader.DX), boolLit(async),
+                   boolLit(sram)}) +
+             " // load " + tensor.Name + " into " + reader.Name +
+             "'s padded tile");
+      return;
+    }
     int64_t cols =
         (n.Tensors[reader.Output].W - 1) * reader.SX + reader.keffX();
     e.line(call("lg_load_padded",
@@ -961,6 +973,21 @@ void KernelWriter::computeConv(const ComputeArgs &a) {
                  str(layer.SX), str(layer.DY), str(layer.DX), "0"}));
     return;
   }
+  if (p.reluTileOf(a.index) >= 0) {
+    // The tile its ReLU wrote (GroupPlan::ReluTiles) for the whole output
+    // slice; a row piece of a tail, or the rows after those kept from the
+    // item before, start at their first row's window row.
+    std::string so = str(g.slot(layer.Output));
+    std::string first = rowPiece                         ? "pa - lo[" + so + "]"
+                        : p.keepsRows(n, layer.Output) ? "kr[" + so + "]"
+                                                       : "0";
+    e.line(call("lg_conv_tile_at",
+                {a.out, a.tile, first,
+                 str(a.in.C), a.co, a.rows, a.cols, a.weights, a.bias,
+                 str(layer.KY), str(layer.KX), str(layer.SY), str(layer.SX),
+                 str(layer.DY), str(layer.DX)}));
+    return;
+  }
   if (p.StridedInputs.count(a.in0)) { // its pixels only: at stride 1
     std::string src = "t" + str(a.in0) + "[cur]";
     if (p.keepsRows(n, layer.Output)) // from the first row computed
@@ -1046,6 +1073,20 @@ void KernelWriter::computeFloat(const ComputeArgs &a) {
                  floatLit(layer.Cmp), a.bias, floatLit(layer.ConstB), a.tile}));
     break;
   case OpKind::Relu:
+    if (p.ReluTiles.count(a.index)) { // into its reader's window tile
+      int conv = p.ReluTiles.at(a.index);
+      const Layer &c = n.Layers[conv];
+      std::string so = str(g.slot(c.Output));
+      assert(!rowPiece && "a tail in pieces starts after the ReLU");
+      e.line(call("lg_relu_window",
+                  {"tile" + str(conv), in0, a.co, str(a.in.H), str(a.in.W),
+                   "lo[" + so + "], hi[" + so + "], clo[" + so + "], chi[" +
+                       so + "]",
+                   str(c.KY), str(c.KX), str(c.SY), str(c.SX), str(c.PU),
+                   str(c.PL), str(c.DY), str(c.DX)}) +
+             " // into " + c.Name + "'s window tile");
+      break;
+    }
     e.line(call("lg_relu", {a.out, in0, a.co, a.region}));
     break;
   case OpKind::Clamp:
@@ -1087,8 +1128,11 @@ void KernelWriter::computeFloat(const ComputeArgs &a) {
   }
 }
 
-// The padded inputs' zero columns, once per core.
+// The padded inputs' zero columns, once per core (under W slices each
+// load zeroes its tile's padding instead).
 void KernelWriter::zeroPadColumns() {
+  if (p.WSecs > 1)
+    return;
   for (auto [t, l] : p.PaddedInputs) {
     e.line("// " + n.Layers[l].Name +
            "'s padded tile: the padding columns stay zero");

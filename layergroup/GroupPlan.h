@@ -316,6 +316,20 @@ struct GroupPlan {
   /// on which the convolution runs at stride 1; the skipped pixels are
   /// neither read from GDRAM nor held.
   std::map<int, int> StridedInputs;
+  /// ReLUs that write straight into the padded window tile of the
+  /// convolution that alone reads their output: ReLU layer -> the
+  /// convolution. The ReLU zeroes the tile's padding and writes its rows
+  /// at their place in the tile (lg_relu_window), and the convolution
+  /// reads the tile in place: no window copy (plan/Buffers.cpp).
+  std::map<int, int> ReluTiles;
+  /// The ReLU of ReluTiles that writes convolution \p conv's window tile,
+  /// or -1.
+  int reluTileOf(int conv) const {
+    for (auto [relu, c] : ReluTiles)
+      if (c == conv)
+        return relu;
+    return -1;
+  }
   std::vector<LmemBuffer> Buffers;     ///< NRAM
   std::vector<LmemBuffer> WramBuffers; ///< WRAM: convolution weights
   int64_t PeakBytes = 0;               ///< NRAM

@@ -95,9 +95,10 @@ int64_t GroupPass::inputBufferBytes(int t) const {
 }
 
 // A group input read by one convolution alone, which pads it, is loaded
-// straight into that convolution's window tile (one image per item, whole
-// rows): its buffer is the tile, the padding columns are zeroed once, and
-// the convolution copies nothing.
+// straight into that convolution's window tile (one image per item): its
+// buffer is the tile, and the convolution copies nothing. Whole rows: the
+// padding columns are zeroed once; under W slices each load zeroes the
+// padding of its item's tile.
 void choosePaddedInputs(GroupPass &pass) {
   const Net &net = pass.net;
   GroupPlan &p = pass.plan;
@@ -106,12 +107,20 @@ void choosePaddedInputs(GroupPass &pass) {
     for (int c : net.Tensors[t].Consumers)
       if (pass.group.contains(c))
         reader = c, ++readers;
-    if (readers != 1 || p.WSecs != 1 || p.ImagesPerSlice != 1 ||
-        net.Tensors[t].isView() || net.Layers[reader].Kind != OpKind::Conv ||
+    if (readers != 1 || p.ImagesPerSlice != 1 || net.Tensors[t].isView() ||
+        net.Layers[reader].Kind != OpKind::Conv ||
         !pass.layerSlice(reader).tile)
       continue;
+    // Under W slices each load fills the tile of its item's columns and
+    // zeroes the padding around them (lg_load_window); a resident input is
+    // loaded once for all items. Only in a pipelined item loop: a plain
+    // item's estimate (small_fp16's 2 x 2 tiles: 6,475 cycles against
+    // 9,288 simulated) is low enough already that the copy saved tips
+    // its search towards tiles that run slower than the one group.
     const Layer &conv = net.Layers[reader];
-    if (conv.PL + net.Tensors[t].W > tileCols(conv, pass.colsCap(conv.Output)))
+    if (p.WSecs > 1 ? !p.pipelined() || p.inputsResident()
+                    : conv.PL + net.Tensors[t].W >
+                          tileCols(conv, pass.colsCap(conv.Output)))
       continue;
     p.PaddedInputs[t] = reader;
   }
@@ -380,6 +389,44 @@ void placeInTimeSteps(GroupPass &pass) {
                           p.sliceBytes(pass.net, out), step, step, 0);
     b.Layer = first, b.Part = 1;
     p.Buffers.push_back(b);
+  }
+}
+
+// A float ReLU computed in place, whose output only a convolution of the
+// group reads through a padded window tile (one image per item), writes
+// that tile itself: its rows at their place, the padding zeroed around
+// them (lg_relu_window), instead of the convolution copying the rows in
+// with a synchronous on-chip copy. The tile lives from the ReLU's step to
+// the convolution's. The ReLU's input buffer keeps its lifetime (to the
+// convolution's step): ending it at the ReLU frees NRAM that lets VGG-16's
+// search merge conv1 and conv2 into one group of 10 layers, which its
+// objective (GDRAM bytes weighed 8x) prefers but which runs 918 K cycles
+// against 706 K for the two groups.
+void chooseReluTiles(GroupPass &pass) {
+  const Net &net = pass.net;
+  GroupPlan &p = pass.plan;
+  if (p.ImagesPerSlice != 1 || p.global())
+    return;
+  for (int l : pass.group.Layers) {
+    const Layer &relu = net.Layers[l];
+    if (relu.Kind != OpKind::Relu || relu.Integer || relu.RealMath ||
+        relu.HalfViaFloat || relu.Inputs.size() != 1 || !inPlace(pass, relu))
+      continue;
+    int t = relu.Output;
+    const Tensor &out = net.Tensors[t];
+    if (pass.group.isOutput(t) || out.Consumers.size() != 1 ||
+        !pass.group.contains(out.Consumers[0]))
+      continue;
+    int conv = out.Consumers[0];
+    const Layer &c = net.Layers[conv];
+    if (c.Kind != OpKind::Conv || c.Integer || c.Inputs.size() != 1 ||
+        !pass.layerSlice(conv).tile)
+      continue;
+    int step = pass.computeStep(l);
+    p.ReluTiles[l] = conv;
+    for (LmemBuffer &b : p.Buffers)
+      if (b.K == LmemBuffer::Scratch && b.Layer == conv && b.Part == 0)
+        b.Start = std::min(b.Start, step);
   }
 }
 

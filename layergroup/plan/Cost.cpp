@@ -119,11 +119,17 @@ double tileCycles(const CostModel &m, int64_t r, int64_t p, int64_t c,
   return fill + m.dma(double(rows * w * c * eb), false);
 }
 
+/// Convolution \p l reads the window tile its ReLU wrote (GroupPlan::
+/// ReluTiles): it copies nothing.
+static bool reluWritesTile(const GroupPass &pass, const Layer &l) {
+  return pass.plan.reluTileOf(pass.net.Tensors[l.Output].Producer) >= 0;
+}
+
 /// Cycles of filling and copying the window tile of convolution \p l for
-/// one image (0 without a tile).
+/// one image (0 without a tile, or when its ReLU writes it).
 double windowTileCycles(const GroupPass &pass, const Layer &l,
                         const LayerSlice &s) {
-  if (l.Kind != OpKind::Conv || !s.tile)
+  if (l.Kind != OpKind::Conv || !s.tile || reluWritesTile(pass, l))
     return 0;
   int64_t r = tileRows(l, s.outRows), p = tileCols(l, s.outCols);
   const Tensor &in = pass.net.Tensors[l.Inputs[0]];
@@ -525,7 +531,7 @@ double prologueCycles(const GroupPass &pass, const Traffic &traffic) {
   // Zero the padding columns once: after phase 0's input share is read
   // and during the first weight tile's load in a pipelined global group
   // staged once per chip (Codegen's phaseStart), else before anything.
-  if (!(p.phased() && p.pipelined() && p.weightTiles()))
+  if (!(p.phased() && p.pipelined() && p.weightTiles()) && p.WSecs == 1)
     for (auto [t, l] : p.PaddedInputs)
       c += (p.pipelined() && !p.inputsResident() ? 2 : 1) *
            padColumnsCycles(pass, t, net.Layers[l]);
@@ -771,7 +777,7 @@ void costTimeSteps(GroupPass &pass, const Traffic &traffic) {
     LayerSlice slice = pass.layerSlice(l);
     s.ComputeCycles =
         layerCompute(pass, pass.net.Layers[l], p.ImagesPerSlice, slice);
-    s.SyncCopy |= slice.tile;
+    s.SyncCopy |= slice.tile && !reluWritesTile(pass, pass.net.Layers[l]);
     s.ScalarLoop |= scalarLoop(pass.net.Layers[l]);
   }
   // A pipelined item of one image makes the window tile of a convolution

@@ -134,6 +134,9 @@ void choosePaddedInputs(GroupPass &pass);
 void chooseStridedInputs(GroupPass &pass);
 /// The time steps of one item and its NRAM and WRAM buffers.
 void placeInTimeSteps(GroupPass &pass);
+/// ReLUs that write their reader's padded window tile (GroupPlan::
+/// ReluTiles); after placeInTimeSteps, whose buffers it adjusts.
+void chooseReluTiles(GroupPass &pass);
 /// GDRAM traffic, and staging of inputs or weights in SRAM.
 Traffic chooseStaging(GroupPass &pass);
 /// Compute and DMA cycles of each time step; weight loads moved earlier

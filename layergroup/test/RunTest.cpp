@@ -648,11 +648,15 @@ TEST(Run, ForcedWSlicesStridedAndPadded) {
 }
 
 TEST(Run, WindowTileMadeBeforeTheQueuedDma) {
-  // The stem as 4 H x 3 W tiles on the tiny device's 4 cores: pipelined,
-  // so ts1 queues the stores of item i-1 and the loads of item i+1; the
-  // convolution's window tile (a synchronous NRAM2NRAM copy) is made before
-  // them (lg_conv_window), and the results stay right.
-  Net N = smallStem();
+  // A padded convolution, its ReLU and a residual add of its input as 4 H x
+  // 3 W tiles on the tiny device's 4 cores: pipelined, so ts1 queues the
+  // stores of item i-1 and the loads of item i+1; the input has two
+  // readers (not loaded into the window tile), so the convolution's window
+  // tile (a synchronous NRAM2NRAM copy) is made before them
+  // (lg_conv_window), and the results stay right.
+  Net N;
+  int X = N.addInput("x", 4, 20, 24);
+  N.markOutput(N.add(N.relu(N.conv(X, 4, 3, 1, 1, "c"), "r"), X, "a"), "y");
   std::string Why;
   auto P = planGroupWith(N, spec("tiny"), 1, groupInfo(N, 0, 2), 1, 4, 3, 1,
                          PlanOptions{}, &Why);
@@ -665,6 +669,55 @@ TEST(Run, WindowTileMadeBeforeTheQueuedDma) {
             std::string::npos);
   EXPECT_LT(K.Source.find("lg_conv_window("), K.Source.find("// load i+1"));
   checkPlan(N, 1, randomInputs(N, 1), onePlan(*P), "tiny");
+}
+
+TEST(Run, PaddedInputUnderWSlicesLoadsItsWindowTile) {
+  // The stem as 4 H x 3 W tiles on the tiny device's 4 cores: its input,
+  // read by the convolution alone, is loaded straight into the window tile
+  // of each item's columns (lg_load_window zeroes the padding around the
+  // real pixels), so no window tile is copied, and the results stay right.
+  Net N = smallStem();
+  std::string Why;
+  auto P = planGroupWith(N, spec("tiny"), 1, groupInfo(N, 0, 2), 1, 4, 3, 1,
+                         PlanOptions{}, &Why);
+  ASSERT_TRUE(P) << Why;
+  ASSERT_TRUE(P->pipelined());
+  EXPECT_EQ(P->PaddedInputs.count(0), 1u);
+  EXPECT_EQ(P->Steps[1].TileFirstCycles, 0);
+  EXPECT_FALSE(P->Steps[1].SyncCopy);
+  GroupKernel K = emitGroupKernel(N, *P, 0);
+  EXPECT_NE(K.Source.find("lg_load_window("), std::string::npos);
+  EXPECT_EQ(K.Source.find("lg_conv_window("), std::string::npos);
+  EXPECT_EQ(K.Source.find("lg_zero_pad_columns("), std::string::npos);
+  checkPlan(N, 1, randomInputs(N, 1), onePlan(*P), "tiny");
+}
+
+TEST(Run, ReluWritesTheNextConvolutionsWindowTile) {
+  // conv, ReLU, conv (3x3, padding 1), ReLU, pool as 3 H x 3 W tiles on
+  // the tiny device: the first ReLU's output, read by the second
+  // convolution alone, is written into that convolution's padded window
+  // tile (GroupPlan::ReluTiles, lg_relu_window), which then copies nothing
+  // (its step is no synchronous copy); the results stay right, pipelined
+  // or not.
+  Net N;
+  int X = N.addInput("x", 2, 16, 24);
+  X = N.relu(N.conv(X, 4, 3, 1, 1, "c1"), "r1");
+  X = N.relu(N.conv(X, 4, 3, 1, 1, "c2"), "r2");
+  N.markOutput(N.maxPool(X, 2, 2, 0, "p"), "y");
+  for (int hsecs : {3, 1}) {
+    std::string Why;
+    auto P = planGroupWith(N, spec("tiny"), 1, groupInfo(N, 0, 4), 1, hsecs,
+                           3, 1, PlanOptions{}, &Why);
+    ASSERT_TRUE(P) << Why;
+    ASSERT_EQ(P->ReluTiles.size(), 1u);
+    EXPECT_EQ(P->ReluTiles.begin()->first, 1);
+    EXPECT_EQ(P->ReluTiles.begin()->second, 2);
+    EXPECT_FALSE(P->Steps[3].SyncCopy);
+    GroupKernel K = emitGroupKernel(N, *P, 0);
+    EXPECT_NE(K.Source.find("lg_relu_window(tile2,"), std::string::npos);
+    EXPECT_NE(K.Source.find("lg_conv_tile_at("), std::string::npos);
+    checkPlan(N, 1, randomInputs(N, 1), onePlan(*P), "tiny");
+  }
 }
 
 TEST(Run, SearchChoosesWSlicesForWideRows) {
