@@ -871,20 +871,77 @@ static double keptItemCycles(GroupPass &pass, double moved) {
   return c;
 }
 
-/// The items of a phase on its busiest core: \p rounds items of \p item
-/// cycles each, or with KeepRows those that keep rows at keptItemCycles.
+/// What item \p item of a W-sliced group adds to the item costed at the
+/// plan's slice (every layer at its column cap): each layer computes the
+/// item's own columns (fewer at the left and right edges, where the halo
+/// is padding), and when its window tiles have padding columns every
+/// convolution that fills its window tile (a scratch tile, a padded
+/// input's tile, the tile its ReLU writes: lg_fill_border) zeroes them a
+/// run per row, and a ReLU that writes the tile (GroupPlan::ReluTiles)
+/// writes it a row at a time, not in one run. Which cores run the edge
+/// tiles depends on the item order: with KeepRows a core's items go down
+/// one column, so the first and last cores run every edge tile (VGG-16's
+/// conv1 block: its first convolution, of 3 channels, saves little of its
+/// column; its conv2 block's, of 64, saves more than the runs cost).
+static double edgeItemCycles(const GroupPass &pass, int item) {
+  const GroupPlan &p = pass.plan;
+  if (p.WSecs < 2 || p.ImagesPerSlice != 1)
+    return 0;
+  const Net &net = pass.net;
+  const CostModel &m = pass.cost;
+  double c = 0;
+  for (int l : pass.group.Layers) {
+    const Layer &layer = net.Layers[l];
+    LayerSlice cap = pass.layerSlice(l), own = cap;
+    own.outCols = p.W.Rows[p.itemW(item)][p.Info.slot(layer.Output)].size();
+    if (own.outCols > 0 && own.outCols < cap.outCols)
+      c += layerCompute(pass, layer, 1, own) -
+           layerCompute(pass, layer, 1, cap);
+    if (layer.Kind != OpKind::Conv)
+      continue;
+    int in = layer.Inputs[0], relu = p.reluTileOf(l);
+    if (!pass.layerSlice(l).tile && !p.PaddedInputs.count(in) && relu < 0)
+      continue;
+    int so = p.Info.slot(layer.Output);
+    RowRange cols = p.W.Rows[p.itemW(item)][so];
+    RowRange rows = p.H.Rows[p.itemH(item)][so];
+    if (cols.size() <= 0 || rows.size() <= 0)
+      continue;
+    int64_t w = net.Tensors[in].W, ch = net.Tensors[in].C;
+    int64_t q0 = cols.Lo * layer.SX - layer.PL;
+    int64_t cp = tileCols(layer, cols.size());
+    int64_t pad = std::max<int64_t>(0, -q0) +
+                  std::max<int64_t>(0, q0 + cp - w);
+    if (pad == 0)
+      continue;
+    int64_t r = tileRows(layer, rows.size()), real = cp - pad;
+    int64_t eb = net.Tensors[in].elemBytes();
+    int cls = kindCost(OpKind::Relu).VectorClass;
+    c += double(r) * m.vec(cls, double(pad * ch), eb);
+    if (relu >= 0)
+      c += double(r) * m.vec(cls, double(real * ch), eb) -
+           m.vec(cls, double(r * real * ch), eb);
+  }
+  return c;
+}
+
+/// The items of a phase on its busiest core: per core its items at
+/// \p item cycles each, or with KeepRows those that keep rows at
+/// keptItemCycles, and the edge tiles' padding (edgeItemCycles): the
+/// slowest core's range, not the average one's.
 static double phaseItemCycles(GroupPass &pass, int rounds, double item,
                               double moved) {
   const GroupPlan &p = pass.plan;
-  if (!p.KeepRows)
+  bool edges = p.WSecs > 1 && p.ImagesPerSlice == 1;
+  if (!p.KeepRows && !edges)
     return rounds * item;
-  double kept = keptItemCycles(pass, moved), most = 0;
+  double kept = p.KeepRows ? keptItemCycles(pass, moved) : item, most = 0;
   for (int c = 0; c < p.Cores; ++c) {
-    int keeps = 0;
+    double core = 0;
     for (int it = p.itemBegin(c); it < p.itemEnd(c); ++it)
-      keeps += p.itemKeepsRows(it);
-    most = std::max(most, (p.itemEnd(c) - p.itemBegin(c) - keeps) * item +
-                              keeps * kept);
+      core += (p.itemKeepsRows(it) ? kept : item) +
+              (edges ? edgeItemCycles(pass, it) : 0.0);
+    most = std::max(most, core);
   }
   return most;
 }
