@@ -146,6 +146,7 @@ private:
     /// GroupPlan::ReadAheadDen), when not empty.
     std::string ReadFrom = {};
   };
+  std::vector<Staged> phaseStaged(bool withPhase);
   void readAhead();
   void stageAll(const std::vector<Staged> &staged,
                 const std::function<void()> &overlap,
@@ -1238,14 +1239,35 @@ void KernelWriter::readAhead() {
          "and Codegen disagree on GroupPlan::deferWramCopies)");
   if (!p.ReadAhead)
     return;
-  int t = g.Inputs.front();
+  Staged first = phaseStaged(false).front();
   e.line("// phase 0's first input: " + str(p.ReadAhead) + "/" +
          str(GroupPlan::ReadAheadDen) +
          " of this core's share, read while the weights are sent");
   e.line(call("lg_stage_sram_all_read_piece",
-              {sramPtr(n.Tensors[t].Type, sramOff.at(t)), "g_t" + str(t),
-               str(p.SramImages * n.Tensors[t].elements()) + "L", "0L",
+              {first.Sram, first.Src, first.Count, "0L",
                str(p.ReadAhead) + "L", str(GroupPlan::ReadAheadDen) + "L"}));
+}
+
+// What a phase stages before its items: each input's images, or the ranges
+// of chunk 0 (GroupPlan::chunkedStaging), from phase s_n0's images when
+// \p withPhase (else phase 0's).
+std::vector<KernelWriter::Staged> KernelWriter::phaseStaged(bool withPhase) {
+  std::vector<Staged> staged;
+  for (int t : g.Inputs) {
+    std::string sram = sramPtr(n.Tensors[t].Type, sramOff.at(t));
+    std::string src = "g_t" + str(t);
+    if (withPhase)
+      src += " + (long)s_n0 * " + str(n.Tensors[t].elements());
+    if (!p.chunkedStaging()) {
+      staged.push_back(
+          {sram, src, str(p.SramImages * n.Tensors[t].elements()) + "L"});
+      continue;
+    }
+    for (const RowRange &r : p.StageFirst)
+      staged.push_back({sram + " + " + str(r.Lo), src + " + " + str(r.Lo),
+                        str(r.size()) + "L"});
+  }
+  return staged;
 }
 
 // Inputs staged once per cluster: the images [s_n0, s_n1) its items need.
@@ -1302,29 +1324,23 @@ void KernelWriter::phaseStart() {
   e.line("const int begin = ph * " + phaseItems + " + taskId * " + phaseItems +
          " / taskDim, end = ph * " + phaseItems + " + (taskId + 1) * " +
          phaseItems + " / taskDim;");
+  // Chunk 0 only when the rest stages beside the items (stageRest).
+  if (p.chunkedStaging())
+    e.line("// chunk 0: the rows the first " + str(p.stageBarrierItem() + 1) +
+           " items of every core read; the rest read beside item " +
+           str(p.StageItem) + "'s compute and sent beside " +
+           (p.StageSendStep ? "its ts" + str(p.StageSendStep)
+                            : "item " + str(p.StageItem + 1) + "'s") +
+           " (stageRest)");
   auto stage = [&](const std::string &fn, bool withSrc) {
-    for (int t : g.Inputs) {
-      std::string dst = sramPtr(n.Tensors[t].Type, sramOff.at(t));
-      // Chunk 0 only when the rest stages beside the items (stageRest).
-      std::string count = str(p.chunkedStaging()
-                                  ? p.StageChunk
-                                  : p.SramImages * n.Tensors[t].elements()) +
-                          "L";
-      std::string src =
-          "g_t" + str(t) + " + (long)s_n0 * " + str(n.Tensors[t].elements());
-      e.line(withSrc ? call(fn, {dst, src, count}) : call(fn, {dst, count}));
-    }
+    for (const Staged &s : phaseStaged(true))
+      e.line(withSrc ? call(fn, {s.Sram, s.Src, s.Count})
+                     : call(fn, {s.Sram, s.Count}));
   };
   if (p.pipelined() && p.weightTiles()) {
     // The first item's weight tile queues on the IO-DMA pipe behind this
     // core's share of the inputs and loads while the Move-DMA pipe sends
     // the share to the other clusters (the barrier waits for both).
-    if (p.chunkedStaging())
-      e.line("// chunk 0: the rows the first " +
-             str(p.StageItem + 3) +
-             " items of every core read; the rest beside item " +
-             str(p.StageItem) + "'s and " + str(p.StageItem + 1) +
-             "'s compute (stageRest)");
     stage("lg_stage_sram_all_read", true);
     if (!p.PaddedInputs.empty()) { // after the read, which would wait for it
       auto first = e.block("if (ph == 0)");
@@ -1354,12 +1370,7 @@ void KernelWriter::phaseStart() {
     }
     stage("lg_stage_sram_all_send", false);
   } else {
-    std::vector<Staged> staged;
-    for (int t : g.Inputs)
-      staged.push_back(
-          {sramPtr(n.Tensors[t].Type, sramOff.at(t)),
-           "g_t" + str(t) + " + (long)s_n0 * " + str(n.Tensors[t].elements()),
-           str(p.SramImages * n.Tensors[t].elements()) + "L"});
+    std::vector<Staged> staged = phaseStaged(true);
     if (p.ReadAhead) // its first piece read in the prologue (readAhead)
       staged.front().ReadFrom = "ph == 0 ? " + str(p.ReadAhead) + "L : 0L";
     // The per-channel vectors load (IO-DMA) beside the last share's sends
@@ -1433,43 +1444,44 @@ void KernelWriter::stageAll(const std::vector<Staged> &staged,
                                          staged.back().Count}));
 }
 
-// Chunked staging (GroupPlan::chunkedStaging), in the transfer step of a
-// pipelined item after its stores and the weight tile's piece, so that
-// neither queues behind it: this core's share of the rest of the phase's
-// staged input, read from GDRAM (IO-DMA) beside item StageItem's compute
-// or, \p sends, sent to the other clusters (Move-DMA) beside item
-// StageItem + 1's, each async and waited for by the step's __sync().
+// Chunked staging (GroupPlan::chunkedStaging): this core's share of each
+// range of the rest of the phase's staged input, read from GDRAM (IO-DMA)
+// in the transfer step of item StageItem, after its stores and the weight
+// tile's piece so that neither queues behind it, or, \p sends, sent to the
+// other clusters (Move-DMA) in step StageSendStep of that item or the
+// transfer step of the next; each async beside the step's compute and
+// waited for by its __sync().
 void KernelWriter::stageRest(bool sends) {
   if (!p.chunkedStaging())
     return;
   int t = g.Inputs.front();
-  std::string from = str(p.StageChunk);
-  std::string dst = sramPtr(n.Tensors[t].Type, sramOff.at(t)) + " + " + from;
-  std::string rest =
-      str(p.SramImages * n.Tensors[t].elements() - p.StageChunk) + "L";
-  auto at = e.block("if (k == " + str(p.StageItem + (sends ? 1 : 0)) + ")",
+  std::string sram = sramPtr(n.Tensors[t].Type, sramOff.at(t));
+  std::string src =
+      "g_t" + str(t) + " + (long)s_n0 * " + str(n.Tensors[t].elements());
+  int item = p.StageItem + (sends && !p.StageSendStep ? 1 : 0);
+  auto at = e.block("if (k == " + str(item) + ")",
                     sends ? "send the rest of the staged input, beside the "
                             "compute"
                           : "read the rest of the staged input, beside the "
                             "compute");
-  if (sends)
-    e.line(call("lg_stage_sram_all_send_async", {dst, rest}));
-  else
-    e.line(call("lg_stage_sram_all_read",
-                {dst,
-                 "g_t" + str(t) + " + (long)s_n0 * " +
-                     str(n.Tensors[t].elements()) + " + " + from,
-                 rest, "true"}));
+  for (const RowRange &r : p.stagedRest(n)) {
+    std::string from = " + " + str(r.Lo), count = str(r.size()) + "L";
+    if (sends)
+      e.line(call("lg_stage_sram_all_send_async", {sram + from, count}));
+    else
+      e.line(call("lg_stage_sram_all_read",
+                  {sram + from, src + from, count, "true"}));
+  }
 }
 
-// ... and before item StageItem + 2 (whose transfer step loads the next
-// item, the first that may read the rest), every core has sent its share.
-// Every core has at least that many items in each phase
-// (GroupPlan::stagedPrefix), so all meet here.
+// ... and before item stageBarrierItem() (whose transfer step loads the
+// first item that may read the rest), every core has sent its share.
+// Every core has more items than that in each phase
+// (GroupPlan::stagedFirst), so all meet here.
 void KernelWriter::stagedRestBarrier() {
   if (!p.chunkedStaging())
     return;
-  e.line("if (k == " + str(p.StageItem + 2) +
+  e.line("if (k == " + str(p.stageBarrierItem()) +
          ") __sync_all(); // the rest of the staged input in every "
          "cluster's SRAM");
 }
@@ -1768,7 +1780,8 @@ void KernelWriter::pipelinedItem() {
       if (scalarStep) {
         pipelinedStores();
         stageRest(false);
-        stageRest(true);
+        if (!p.StageSendStep)
+          stageRest(true);
       }
       for (int l : p.Steps[ts].Compute)
         compute(l);
@@ -1777,7 +1790,8 @@ void KernelWriter::pipelinedItem() {
       if (!scalarStep) {
         pipelinedStores();
         stageRest(false);
-        stageRest(true);
+        if (!p.StageSendStep)
+          stageRest(true);
       }
       e.line("p_n0 = n0; p_nb = nb; p_f0 = f0; p_ft = ft; p_hs = hs; "
              "p_ws = ws;");
@@ -1787,6 +1801,8 @@ void KernelWriter::pipelinedItem() {
     } else {
       for (int l : p.Steps[ts].Compute)
         compute(l);
+      if (ts == p.StageSendStep)
+        stageRest(true);
     }
     e.line("__sync();");
   }

@@ -138,28 +138,62 @@ int GroupPlan::firstTileRows(const Net &n) const {
   return 0;
 }
 
-int64_t GroupPlan::stagedPrefix(const Net &n, int items,
-                                int64_t granule) const {
-  if (!phased() || !pipelined() || !weightTiles() || Info.Inputs.size() != 1)
-    return 0;
+std::vector<RowRange> GroupPlan::stagedFirst(const Net &n, int items,
+                                             int64_t granule) const {
+  if (!phased() || !pipelined() || Info.Inputs.size() != 1 ||
+      inputsResident() || SlicedInputs)
+    return {};
   const Tensor &x = n.Tensors[Info.Inputs[0]];
+  if (x.isView())
+    return {};
   int slot = Info.slot(Info.Inputs[0]);
-  int64_t row = x.W * x.C, total = SramImages * x.elements(), end = 0;
+  int64_t row = x.W * x.C, total = SramImages * x.elements();
   if (granule <= 0 || total % granule != 0)
-    return 0; // the rest's shares would split GDRAM blocks
+    return {}; // the rest's shares would split GDRAM blocks
+  std::vector<RowRange> ranges;
   for (int ph = 0; ph < SramPhases; ++ph)
     for (int c = 0; c < Cores; ++c) {
       int b = itemBegin(c, ph), e = itemEnd(c, ph);
       if (e - b < items)
-        return 0;
+        return {};
       for (int it = b; it < b + items; ++it) {
-        int64_t last = int64_t(itemN(it) + 1) * ImagesPerSlice - 1 -
-                       int64_t(ph) * SramImages;
-        end = std::max(end, (last * x.H + H.Rows[itemH(it)][slot].Hi) * row);
+        int64_t n0 = int64_t(itemN(it)) * ImagesPerSlice -
+                     int64_t(ph) * SramImages;
+        RowRange r = H.Rows[itemH(it)][slot];
+        for (int64_t i = n0; i < n0 + ImagesPerSlice; ++i)
+          ranges.push_back(
+              {((i * x.H + r.Lo) * row) / granule * granule,
+               std::min(total, ((i * x.H + r.Hi) * row + granule - 1) /
+                                   granule * granule)});
       }
     }
-  end = (end + granule - 1) / granule * granule;
-  return end < total ? end : 0;
+  std::sort(ranges.begin(), ranges.end(),
+            [](const RowRange &a, const RowRange &b) { return a.Lo < b.Lo; });
+  std::vector<RowRange> merged;
+  int64_t covered = 0;
+  for (const RowRange &r : ranges) {
+    if (!merged.empty() && r.Lo <= merged.back().Hi)
+      merged.back().Hi = std::max(merged.back().Hi, r.Hi);
+    else
+      merged.push_back(r);
+  }
+  for (const RowRange &r : merged)
+    covered += r.size();
+  return covered < total ? merged : std::vector<RowRange>{};
+}
+
+std::vector<RowRange> GroupPlan::stagedRest(const Net &n) const {
+  const Tensor &x = n.Tensors[Info.Inputs[0]];
+  int64_t at = 0, total = SramImages * x.elements();
+  std::vector<RowRange> rest;
+  for (const RowRange &r : StageFirst) {
+    if (r.Lo > at)
+      rest.push_back({at, r.Lo});
+    at = r.Hi;
+  }
+  if (at < total)
+    rest.push_back({at, total});
+  return rest;
 }
 
 bool GroupPlan::rowsEveryItemShape(const Net &n) const {

@@ -277,26 +277,37 @@ struct GroupPlan {
   /// computes, instead of storing the whole output after the last layer.
   /// Set by plan/Cost.cpp's estimateCycles; 1: no pieces.
   int TailPieces = 1;
-  /// Inputs staged once per chip by a pipelined global group with one
-  /// input (chunkedStaging): before the phase's barrier only the first
-  /// StageChunk elements of its staged images go to every cluster's SRAM
-  /// (the rows the first StageItem + 3 items of every core read:
-  /// stagedPrefix), and the rest beside the items' compute: each core
-  /// reads its share of it (IO-DMA, async) in the transfer step of its
-  /// item StageItem, sends it (Move-DMA, async) in that of item
-  /// StageItem + 1, and all meet at a second __sync_all() before item
-  /// StageItem + 2, whose transfer step loads the first rows of the rest.
-  /// Set by plan/Cost.cpp's estimateCycles; 0: the whole phase is staged
+  /// Inputs staged once per chip by a pipelined group with one input (a
+  /// global group, or a resident one of tiles; chunkedStaging): before
+  /// the phase's barrier only chunk 0 goes to every cluster's SRAM, the
+  /// element ranges StageFirst of its staged images (the rows the first
+  /// stageBarrierItem() + 1 items of every core read: stagedFirst), and
+  /// the rest (stagedRest) beside the items' compute: each core reads its
+  /// share of each range (IO-DMA, async) in the transfer step of its item
+  /// StageItem and sends it (Move-DMA, async) in step StageSendStep of
+  /// that item or, StageSendStep 0, in the transfer step of the next; all
+  /// meet at a second __sync_all() before item stageBarrierItem(), whose
+  /// transfer step loads the first item that may read the rest. Set by
+  /// plan/Cost.cpp's estimateCycles; empty: the whole phase is staged
   /// before its items.
-  int64_t StageChunk = 0;
+  std::vector<RowRange> StageFirst;
   int StageItem = 0;
-  bool chunkedStaging() const { return StageChunk > 0; }
-  /// The elements of a phase's staged group input (its SramImages images,
-  /// NHWC) from the start up to the last row that the first \p items items
-  /// of every core in every phase read, rounded up to whole GDRAM blocks
-  /// of every core's share (\p granule elements: cores x a block); 0 when
-  /// that is the whole phase or some core has fewer items in a phase.
-  int64_t stagedPrefix(const Net &n, int items, int64_t granule) const;
+  int StageSendStep = 0;
+  bool chunkedStaging() const { return !StageFirst.empty(); }
+  int stageBarrierItem() const {
+    return StageItem + (StageSendStep ? 1 : 2);
+  }
+  /// Chunk 0 for the first \p items items of every core in every phase:
+  /// the element ranges of a phase's staged group input (its SramImages
+  /// images, NHWC) that hold the rows they read, widened to whole
+  /// multiples of \p granule elements (cores x a GDRAM block: every
+  /// core's share of a range is whole blocks, so each byte is read once),
+  /// sorted and merged; empty when that is the whole phase, some core has
+  /// fewer items in a phase, or the group does not stage so.
+  std::vector<RowRange> stagedFirst(const Net &n, int items,
+                                    int64_t granule) const;
+  /// The element ranges of a phase's staged input that StageFirst leaves.
+  std::vector<RowRange> stagedRest(const Net &n) const;
   /// Weights staged once per chip beside phased inputs, a plain item:
   /// layer \p l's SRAM->WRAM copy is issued (async) after the compute of
   /// the core's first item's first compute step, which does not need it,

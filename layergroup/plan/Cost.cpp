@@ -350,9 +350,16 @@ double stageAllCycles(const GroupPass &pass, const std::vector<double> &bytes,
   return c + send(bytes.back());
 }
 
-/// A phase's staged inputs, bytes per input (Codegen's phaseStart).
+/// A phase's staged inputs, bytes per input (Codegen's phaseStart), or per
+/// range of chunk 0 (GroupPlan::chunkedStaging).
 std::vector<double> phaseInputBytes(const GroupPass &pass) {
   std::vector<double> bytes;
+  if (pass.plan.chunkedStaging()) {
+    int64_t eb = pass.net.Tensors[pass.group.Inputs[0]].elemBytes();
+    for (const RowRange &r : pass.plan.StageFirst)
+      bytes.push_back(double(r.size() * eb));
+    return bytes;
+  }
   for (int t : pass.group.Inputs) {
     const Tensor &x = pass.net.Tensors[t];
     bytes.push_back(double(x.elements() * x.elemBytes() * pass.plan.SramImages));
@@ -539,15 +546,15 @@ double prologueCycles(const GroupPass &pass, const Traffic &traffic) {
 }
 
 /// The bytes a phase of inputs staged in SRAM stages before its items:
-/// all its images, or the first GroupPlan::StageChunk elements of them
-/// (chunkedStaging).
+/// all its images, or chunk 0 (GroupPlan::chunkedStaging).
 double stagedBeforeItems(const GroupPass &pass) {
   const GroupPlan &p = pass.plan;
-  double all = double(pass.inputBytes / p.Batch * p.SramImages);
   if (!p.chunkedStaging())
-    return all;
-  const Tensor &x = pass.net.Tensors[pass.group.Inputs[0]];
-  return double(p.StageChunk * x.elemBytes());
+    return double(pass.inputBytes / p.Batch * p.SramImages);
+  double bytes = 0;
+  for (double b : phaseInputBytes(pass))
+    bytes += b;
+  return bytes;
 }
 
 /// A pipelined global group's core loads a weight tile that the first item
@@ -996,31 +1003,33 @@ static double plainItemCycles(GroupPass &pass) {
 
 /// Chunked staging (GroupPlan::chunkedStaging): what the rest of a phase's
 /// staged input adds to the items beside whose compute it moves: this
-/// core's share read in the transfer step of item StageItem (IO-DMA), sent
-/// to the other clusters in that of the next (Move-DMA), each against the
-/// step's own DMA (\p moved: the next item's loads and the previous one's
-/// stores; item 0 stores nothing). The second barrier waits for nothing
-/// more: every core has the same work up to it.
+/// core's share of each of its ranges read in the transfer step of item
+/// StageItem (IO-DMA), sent to the other clusters in step StageSendStep
+/// of that item or in the transfer step of the next (Move-DMA), each
+/// against the step's own DMA (\p moved: the next item's loads and the
+/// previous one's stores; item 0 stores nothing). The second barrier waits
+/// for nothing more: every core has the same work up to it.
 static double stagedRestCycles(const GroupPass &pass, double moved) {
   const GroupPlan &p = pass.plan;
-  const Tensor &x = pass.net.Tensors[pass.group.Inputs[0]];
-  double rest =
-      double((p.SramImages * x.elements() - p.StageChunk) * x.elemBytes()) /
-      p.Cores;
+  int64_t eb = pass.net.Tensors[pass.group.Inputs[0]].elemBytes();
+  double read = 0, sends = 0;
+  for (const RowRange &r : p.stagedRest(pass.net)) {
+    double share = double(r.size() * eb) / p.Cores;
+    read += pass.cost.dma(share, true);
+    sends += (p.Clusters - 1) * pass.cost.dma(share, false);
+  }
   int ts = p.transferStep();
   auto extra = [&](double own, double dma) {
     return pipelinedStepCycles(pass, ts, own + dma) -
            pipelinedStepCycles(pass, ts, own);
   };
-  double first = p.StageItem == 0 ? p.Steps[0].DmaCycles : moved;
-  return extra(first, pass.cost.dma(rest, true)) +
-         extra(moved, (p.Clusters - 1) * pass.cost.dma(rest, false));
+  double c = extra(p.StageItem == 0 ? p.Steps[0].DmaCycles : moved, read);
+  if (!p.StageSendStep)
+    return c + extra(moved, sends);
+  const TimeStep &s = p.Steps[p.StageSendStep];
+  return c + stepCycles(s, s.DmaCycles + sends) - stepCycles(s, s.DmaCycles);
 }
 
-/// Items whose rows chunk 0 holds beyond StageItem (GroupPlan::StageChunk):
-/// the item StageItem + 1 whose transfer step sends the rest loads those
-/// of item StageItem + 2.
-constexpr int ChunkItemsBeyond = 3;
 /// The latest item that may read the rest of the staged input (a later
 /// one needs a larger chunk 0 and stages less beside the compute).
 constexpr int MaxStageItem = 2;
@@ -1031,37 +1040,47 @@ static void estimateWith(GroupPass &pass, const Traffic &traffic);
 // hides its input loads and output stores behind its first compute. Per
 // phase the staging, the items and the pipeline fill and drain; once the
 // prologue and the busiest core's weight tiles. Inputs staged once per chip
-// by a pipelined global group may stage most of each phase beside the
-// items (GroupPlan::StageChunk): the item that reads the rest with the
-// fewest cycles, if fewer than staging all first. Item 0 of a first tile
-// loaded by kernel rows is not one: its IO-DMA loads the rows, a __sync()
-// after each.
+// by a pipelined group may stage most of each phase beside the items
+// (GroupPlan::chunkedStaging): the item that reads the rest and the step
+// that sends it (the next item's transfer step, or the step after this
+// one's with the most compute) with the fewest cycles, if fewer than
+// staging all first. Item 0 of a first tile loaded by kernel rows reads
+// none: its IO-DMA loads the rows, a __sync() after each.
 void estimateCycles(GroupPass &pass, const Traffic &traffic) {
   GroupPlan &p = pass.plan;
-  p.StageChunk = 0, p.StageItem = 0;
+  p.StageFirst.clear(), p.StageItem = 0, p.StageSendStep = 0;
   estimateWith(pass, traffic);
-  if (!pass.options.ChunkedStaging)
+  if (!pass.options.ChunkedStaging || p.Info.Inputs.size() != 1 ||
+      !p.phased() || !p.pipelined())
     return;
   int64_t granule =
-      int64_t(p.Cores) * std::max<int64_t>(
-                             1, pass.spec.gdramAccessBytes /
-                                    (p.Info.Inputs.empty()
-                                         ? 1
-                                         : pass.net.Tensors[p.Info.Inputs[0]]
-                                               .elemBytes()));
+      int64_t(p.Cores) *
+      std::max<int64_t>(1, pass.spec.gdramAccessBytes /
+                               pass.net.Tensors[p.Info.Inputs[0]].elemBytes());
+  int later = 0; // the step after the transfer step with the most compute
+  for (int ts = p.transferStep() + 1; ts <= pass.layers(); ++ts)
+    if (!later || p.Steps[ts].ComputeCycles > p.Steps[later].ComputeCycles)
+      later = ts;
+  std::vector<int> sendSteps = {0};
+  if (later)
+    sendSteps.push_back(later);
   double best = p.Cycles;
-  int64_t bestChunk = 0;
-  int bestItem = 0;
-  for (int j = p.firstTileRows(pass.net) ? 1 : 0; j <= MaxStageItem; ++j) {
-    int64_t chunk = p.stagedPrefix(pass.net, j + ChunkItemsBeyond, granule);
-    if (!chunk)
-      continue;
-    p.StageChunk = chunk, p.StageItem = j;
-    estimateWith(pass, traffic);
-    if (p.Cycles < best)
-      best = p.Cycles, bestChunk = chunk, bestItem = j;
-  }
-  p.StageChunk = bestChunk, p.StageItem = bestItem;
+  std::vector<RowRange> bestFirst;
+  int bestItem = 0, bestSend = 0;
+  for (int j = p.firstTileRows(pass.net) ? 1 : 0; j <= MaxStageItem; ++j)
+    for (int send : sendSteps) {
+      p.StageItem = j, p.StageSendStep = send;
+      p.StageFirst =
+          p.stagedFirst(pass.net, p.stageBarrierItem() + 1, granule);
+      if (p.StageFirst.empty())
+        continue;
+      estimateWith(pass, traffic);
+      if (p.Cycles < best)
+        best = p.Cycles, bestFirst = p.StageFirst, bestItem = j,
+        bestSend = send;
+    }
+  p.StageFirst = std::move(bestFirst);
+  p.StageItem = bestItem, p.StageSendStep = bestSend;
   estimateWith(pass, traffic);
 }
 
@@ -1083,8 +1102,9 @@ static void estimateWith(GroupPass &pass, const Traffic &traffic) {
   if (p.phased() && !(p.pipelined() && p.weightTiles()))
     phase += stageAllCycles(pass, phaseInputBytes(pass), 0);
   else if (p.inputsInSram())
-    phase += stageCycles(pass, stagedBeforeItems(pass)) +
-             (p.chunkedStaging() ? stagedRestCycles(pass, moved) : 0);
+    phase += stageCycles(pass, stagedBeforeItems(pass));
+  if (p.chunkedStaging())
+    phase += stagedRestCycles(pass, moved);
   phase += phaseItemCycles(pass, rounds, item, moved) +
            (p.pipelined() ? fillDrain : 0);
   p.ReadAhead = readAhead(pass, stagedWeightBytes(pass));

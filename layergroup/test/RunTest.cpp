@@ -837,11 +837,12 @@ TEST(Run, ChunkedStagingStartsBeforeTheWholeInputIsStaged) {
   // tile in pieces) stage their input once per chip, but before the first
   // barrier only chunk 0, the rows the first StageItem + 3 items of every
   // core read; the rest is read beside item StageItem's compute, sent
-  // beside the next one's, and a second __sync_all() precedes the item
-  // after (GroupPlan::StageChunk). The same plan staging the whole input
-  // first is the baseline: the chunked one must save at least half the
-  // rest's read, with exact bytes (each input byte read from GDRAM once)
-  // and the reference's values in both, and the estimate must follow.
+  // beside the next one's (or a later step of the same item), and a second
+  // __sync_all() precedes the item after (GroupPlan::StageFirst). The same
+  // plan staging the whole input first is the baseline: the chunked one
+  // must save at least half the rest's read, with exact bytes (each input
+  // byte read from GDRAM once) and the reference's values in both, and
+  // the estimate must follow.
   struct {
     int64_t C, H, F;
     int HSecs, FSecs;
@@ -867,24 +868,27 @@ TEST(Run, ChunkedStagingStartsBeforeTheWholeInputIsStaged) {
     EXPECT_FALSE(Q->chunkedStaging());
     int64_t Row = H * C, All = H * Row, Step = (Pool ? H / 2 : H) / HSecs;
     // Item k of a core is H slice k of Step output rows (Pool: 2 Step
-    // convolution rows), so chunk 0 holds those of StageItem + 3 items and
-    // a halo row below, rounded up to whole 64 B blocks of every core's
-    // share.
-    int64_t Rows = (Pool ? 2 : 1) * Step * (P->StageItem + 3) + 1;
+    // convolution rows), so chunk 0 holds those of stageBarrierItem() + 1
+    // items and a halo row below, rounded up to whole 64 B blocks of every
+    // core's share: one range from the start.
+    int64_t Rows = (Pool ? 2 : 1) * Step * (P->stageBarrierItem() + 1) + 1;
     int64_t Granule = 16 * 16;
-    EXPECT_EQ(P->StageChunk, (Rows * Row + Granule - 1) / Granule * Granule)
+    ASSERT_EQ(P->StageFirst.size(), 1u) << H;
+    EXPECT_EQ(P->StageFirst[0].Lo, 0) << H;
+    EXPECT_EQ(P->StageFirst[0].Hi,
+              (Rows * Row + Granule - 1) / Granule * Granule)
         << H;
     HostTensors In = randomInputs(N, 1);
     RunResult Chunked, Whole;
     checkPlan(N, 1, In, onePlan(*P), "mlu370", nullptr, &Chunked);
     GroupPlan W = *P;
-    W.StageChunk = 0;
-    W.StageItem = 0;
+    W.StageFirst.clear();
+    W.StageItem = 0, W.StageSendStep = 0;
     checkPlan(N, 1, In, onePlan(W), "mlu370", nullptr, &Whole);
     EXPECT_EQ(Chunked.ReadBytes, Whole.ReadBytes);
     double Rest = bangsim::cost::gdramCopyCycles(
         S, bangsim::cost::gdramBytesPerCycle(S, 16),
-        double((All - P->StageChunk) * 4) / 16, /*write=*/false);
+        double((All - P->StageFirst[0].Hi) * 4) / 16, /*write=*/false);
     EXPECT_LT(Chunked.Groups[0].Cycles, Whole.Groups[0].Cycles - Rest / 2)
         << H << ": the rest's read alone takes " << Rest;
     EXPECT_NEAR(P->Cycles / Chunked.Groups[0].Cycles, 1.0, 0.05) << H;
