@@ -1804,7 +1804,11 @@ void KernelWriter::pipelinedItem() {
       if (ts == p.StageSendStep)
         stageRest(true);
     }
-    e.line("__sync();");
+    if (p.stepRunsOn(n, ts))
+      e.line("// no __sync(): ts" + str(ts + 1) +
+             " touches nothing in flight (GroupPlan::stepRunsOn)");
+    else
+      e.line("__sync();");
   }
 }
 

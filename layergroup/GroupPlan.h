@@ -385,6 +385,13 @@ struct GroupPlan {
   /// compute when that is a scalar loop (the core runs it, the DMA runs
   /// beside it; issued before it).
   int transferStep() const;
+  /// The __sync() that closes step \p ts of a pipelined item can go: the
+  /// next step touches no buffer of a DMA queued before it and not yet
+  /// waited for, issues no DMA over the compute before it, and neither
+  /// step runs scalar code over the compute's results (StepSync.cpp;
+  /// Codegen's pipelinedItem leaves it out, plan/Cost.cpp charges the
+  /// steps that run on as one).
+  bool stepRunsOn(const Net &n, int ts) const;
   bool inputsInSram() const { return InputStaging != Staging::Direct; }
   bool weightsInSram() const { return WeightStaging != Staging::Direct; }
   bool usesSram() const { return inputsInSram() || weightsInSram(); }

@@ -834,6 +834,38 @@ static double pipelinedStepCycles(const GroupPass &pass, int ts,
   return stepCycles(s, s.DmaCycles + moved);
 }
 
+/// The compute steps of a pipelined item, ts1..tsN. Steps joined by
+/// GroupPlan::stepRunsOn (no __sync() between them) run as one: their
+/// compute back to back, and their DMA (the transfer step's, which issues
+/// at once: the compute does not hold up the issue, a window tile made
+/// first does) beside all of it, not only beside its own step's compute.
+static double pipelinedStepsCycles(const GroupPass &pass, double moved) {
+  const GroupPlan &p = pass.plan;
+  double c = 0;
+  int last = pass.layers();
+  for (int a = 1, b; a <= last; a = b + 1) {
+    b = a;
+    while (b < last && p.stepRunsOn(pass.net, b))
+      ++b;
+    if (a == b) {
+      c += pipelinedStepCycles(pass, a, moved);
+      continue;
+    }
+    double compute = 0, issue = 0, dma = 0;
+    for (int ts = a; ts <= b; ++ts) {
+      const TimeStep &s = p.Steps[ts];
+      bool transfer = ts == p.transferStep();
+      compute += s.ComputeCycles; // no scalar loop runs on (stepRunsOn)
+      if (s.DmaCycles > 0 || transfer)
+        dma = std::max(dma, issue + s.TileFirstCycles + s.DmaCycles +
+                                (transfer ? moved : 0));
+      issue += s.TileFirstCycles;
+    }
+    c += std::max(compute, dma);
+  }
+  return c;
+}
+
 /// A pipelined item that keeps rows (GroupPlan::KeepRows): each layer
 /// whose output keeps rows computes the rest of them (the fewest an item
 /// keeps), its window tile too, and the kept rows of the next item move in
@@ -872,8 +904,7 @@ static double keptItemCycles(GroupPass &pass, double moved) {
   // The scalar code before the compute: the kept rows' count per kept
   // tensor at the item's start and the call that moves them.
   double c = sync + keptTensors * pass.cost.scalar(2 * ScalarPerCall);
-  for (int ts = 1; ts <= pass.layers(); ++ts)
-    c += pipelinedStepCycles(pass, ts, moved);
+  c += pipelinedStepsCycles(pass, moved);
   p.Steps = std::move(whole);
   return c;
 }
@@ -1093,8 +1124,7 @@ static void estimateWith(GroupPass &pass, const Traffic &traffic) {
   double item = 0;
   double moved = rounds > 1 ? fillDrain : 0;
   if (p.pipelined()) {
-    for (int ts = 1; ts <= pass.layers(); ++ts)
-      item += pipelinedStepCycles(pass, ts, moved);
+    item = pipelinedStepsCycles(pass, moved);
   } else {
     item = plainItemCycles(pass);
   }
