@@ -1080,8 +1080,9 @@ static void estimateWith(GroupPass &pass, const Traffic &traffic);
 // (GroupPlan::chunkedStaging): the item that reads the rest and the step
 // that sends it (the next item's transfer step, or the step after this
 // one's with the most compute) with the fewest cycles, if fewer than
-// staging all first by MinChunkedGain. Item 0 of a first tile loaded by kernel rows reads
-// none: its IO-DMA loads the rows, a __sync() after each.
+// staging all first by MinChunkedGain. Item 0 of a first tile loaded by
+// kernel rows reads none: its IO-DMA loads the rows, a __sync() after
+// each.
 void estimateCycles(GroupPass &pass, const Traffic &traffic) {
   GroupPlan &p = pass.plan;
   p.StageFirst.clear(), p.StageItem = 0, p.StageSendStep = 0;
