@@ -260,6 +260,8 @@ struct GroupPlan {
   /// image per item, H slices, no channel slices, whose layers all compute
   /// any range of rows given (keepRowsLayer).
   bool KeepRows = false;
+  /// stepRunsOn may leave out a step's __sync() (PlanOptions::StepsRunOn).
+  bool StepsRunOn = true;
   int SramImages = 0; ///< inputs in SRAM: most images a cluster stages
   /// Inputs staged once per chip: the items run in SramPhases phases of
   /// SramImages images each (image slices outermost); a phase stages its

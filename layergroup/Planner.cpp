@@ -37,6 +37,7 @@ planGroupWith(const Net &n, const bangsim::DeviceSpec &spec, int64_t batch,
           plan::chooseSlices(p, n, spec, batch, nSecs, hSecs, wSecs, fSecs))
     return fail(*e);
   p.KeepRows = o.KeepRows && p.canKeepRows(n);
+  p.StepsRunOn = o.StepsRunOn;
   plan::GroupPass pass(n, spec, g, o, p);
   plan::choosePaddedInputs(pass);
   plan::chooseStridedInputs(pass);

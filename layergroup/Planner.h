@@ -138,6 +138,15 @@ struct PlanOptions {
   /// phase beside its items (GroupPlan::chunkedStaging; kept when the
   /// estimate is lower than staging it all first).
   bool ChunkedStaging = true;
+  /// A float ReLU writes its padding convolution's window tile
+  /// (GroupPlan::ReluTiles), and a group input under W slices is loaded
+  /// into its padding convolution's window tile (GroupPlan::PaddedInputs,
+  /// lg_load_window), with no copy (`graph --layer-group
+  /// --no-window-tiles` turns both off).
+  bool WindowTiles = true;
+  /// A pipelined item's steps run on without the __sync() that guards
+  /// nothing (GroupPlan::stepRunsOn; `--no-steps-run-on` turns it off).
+  bool StepsRunOn = true;
   int64_t ReserveBytes = 0; ///< NRAM kept free
   /// Objective: cycles + TrafficWeight * (GDRAM bytes x the cycles the whole
   /// chip's GDRAM bandwidth needs per byte). 0 = cycles only

@@ -43,7 +43,7 @@ bool GroupPlan::stepRunsOn(const Net &n, int ts) const {
   int last = int(Steps.size()) - 2; // the item's last compute step
   // The last step's __sync() ends the item: the next item reads what the
   // transfer step loaded and stores what this item computed.
-  if (!pipelined() || ts < 1 || ts >= last)
+  if (!StepsRunOn || !pipelined() || ts < 1 || ts >= last)
     return false;
   // Chunked staging sends in step StageSendStep, from SRAM, what the
   // transfer step read into it (the compute touches no SRAM).

@@ -135,6 +135,15 @@ CommandLine GraphOptions::commandLine() {
            "its items, never the rest beside them (GroupPlan::"
            "chunkedStaging)",
            lg.noChunkedStaging),
+      flag("--no-window-tiles",
+           "(--layer-group) ReLUs and W-sliced group inputs write a scratch "
+           "tile that is copied into the padding convolution's window tile "
+           "(GroupPlan::ReluTiles, PaddedInputs)",
+           lg.noWindowTiles),
+      flag("--no-steps-run-on",
+           "(--layer-group) every step of a pipelined item ends with a "
+           "__sync() (GroupPlan::stepRunsOn)",
+           lg.noStepsRunOn),
       flag("--no-compare",
            "(--layer-group) skip the layer-by-layer and reference runs of "
            "--report",
@@ -176,12 +185,13 @@ int GraphOptions::check() const {
       (lg.emitMlu || lg.report || lg.lmemSvg || lg.device || lg.noCompare ||
        lg.noCache || lg.checkRaces || lg.noIsolate || lg.trafficWeight ||
        lg.excessMargin || lg.noKeepRows || lg.noChunkedStaging ||
-       lg.limits.given))
+       lg.noWindowTiles || lg.noStepsRunOn || lg.limits.given))
     return usageError("graph", "--emit-mlu, --report, --lmem-svg, --device, "
                                "--no-compare, --no-cache, --check=race, "
                                "--no-isolate, --traffic-weight, "
                                "--excess-margin, --no-keep-rows, "
-                               "--no-chunked-staging and --max-compile-* "
+                               "--no-chunked-staging, --no-window-tiles, "
+                               "--no-steps-run-on and --max-compile-* "
                                "need --layer-group");
   if (!a.run && (!a.ins.empty() || !a.outs.empty() || a.steps != 1))
     return usageError("graph", "--in, --out and --steps need --run");

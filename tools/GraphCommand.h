@@ -29,6 +29,8 @@ struct LayerGroupArgs {
   /// halo rows).
   bool noKeepRows = false;
   bool noChunkedStaging = false;
+  bool noWindowTiles = false; ///< --no-window-tiles: PlanOptions::WindowTiles
+  bool noStepsRunOn = false;  ///< --no-steps-run-on: PlanOptions::StepsRunOn
   std::optional<std::string> emitMlu, report, lmemSvg, device;
   /// --traffic-weight: the planner's weight of GDRAM bytes against cycles
   /// (PlanOptions::TrafficWeight); unset keeps the planner's default.

@@ -310,11 +310,14 @@ struct LayerGroupRun {
   std::optional<RunResult> grouped;
 
   /// The planner's options the command line sets (--traffic-weight,
-  /// --excess-margin, --no-keep-rows, --no-chunked-staging).
+  /// --excess-margin, --no-keep-rows, --no-chunked-staging, --no-window-tiles,
+  /// --no-steps-run-on).
   PlanOptions planOptions() const {
     PlanOptions o;
     o.KeepRows = !lg.noKeepRows;
     o.ChunkedStaging = !lg.noChunkedStaging;
+    o.WindowTiles = !lg.noWindowTiles;
+    o.StepsRunOn = !lg.noStepsRunOn;
     if (lg.trafficWeight)
       o.TrafficWeight = *lg.trafficWeight;
     if (lg.excessMargin)

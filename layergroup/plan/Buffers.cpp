@@ -118,9 +118,10 @@ void choosePaddedInputs(GroupPass &pass) {
     // 9,288 simulated) is low enough already that the copy saved tips
     // its search towards tiles that run slower than the one group.
     const Layer &conv = net.Layers[reader];
-    if (p.WSecs > 1 ? !p.pipelined() || p.inputsResident()
-                    : conv.PL + net.Tensors[t].W >
-                          tileCols(conv, pass.colsCap(conv.Output)))
+    if (p.WSecs > 1
+            ? !pass.options.WindowTiles || !p.pipelined() || p.inputsResident()
+            : conv.PL + net.Tensors[t].W >
+                  tileCols(conv, pass.colsCap(conv.Output)))
       continue;
     p.PaddedInputs[t] = reader;
   }
@@ -405,7 +406,7 @@ void placeInTimeSteps(GroupPass &pass) {
 void chooseReluTiles(GroupPass &pass) {
   const Net &net = pass.net;
   GroupPlan &p = pass.plan;
-  if (p.ImagesPerSlice != 1 || p.global())
+  if (!pass.options.WindowTiles || p.ImagesPerSlice != 1 || p.global())
     return;
   for (int l : pass.group.Layers) {
     const Layer &relu = net.Layers[l];
