@@ -86,7 +86,10 @@ NetPlan onePlan(const GroupPlan &G) {
 
 /// Runs \p N's one group as \p Kept (which keeps rows) and as the same
 /// slicing without: the outputs are the same numbers, bit for bit (each
-/// row is the same sum either way), and the GDRAM bytes too.
+/// row is the same sum either way), and the GDRAM bytes too. Both run under
+/// the race check (--check=race): the simulator copies eagerly, so a kept-row
+/// move issued a step early or a sync wrongly dropped would still give the
+/// right numbers; the check faults on it instead.
 void expectSameAsWithout(const Net &N, const char *Dev, int HSecs, int WSecs,
                          int64_t Batch = 1) {
   GroupInfo G = groupInfo(N, 0, int(N.Layers.size()) - 1);
@@ -99,8 +102,10 @@ void expectSameAsWithout(const Net &N, const char *Dev, int HSecs, int WSecs,
   ASSERT_TRUE(Kept->KeepRows);
   ASSERT_FALSE(Plain->KeepRows);
   HostTensors In = inputs(N, Batch);
-  auto A = runPlan(N, onePlan(*Kept), spec(Dev), Batch, In);
-  auto B = runPlan(N, onePlan(*Plain), spec(Dev), Batch, In);
+  RunOptions Checked;
+  Checked.checkRaces = true;
+  auto A = runPlan(N, onePlan(*Kept), spec(Dev), Batch, In, Checked);
+  auto B = runPlan(N, onePlan(*Plain), spec(Dev), Batch, In, Checked);
   ASSERT_TRUE(bool(A)) << toString(A.takeError());
   ASSERT_TRUE(bool(B)) << toString(B.takeError());
   int Out = N.outputs()[0];
@@ -257,6 +262,36 @@ TEST(KeptRows, PaddedInputTileAndMovesBeforeTheNextItem) {
   std::string Src = emitGroupKernel(N, *P, 0).Source;
   EXPECT_NE(Src.find("false); // the item before's last layer read them"),
             std::string::npos);
+  expectSameAsWithout(N, "mlu370", 8, 4);
+}
+
+TEST(KeptRows, ReluTileAndSynchronousMoveUnderRaceCheck) {
+  // conv -> ReLU -> conv -> ReLU -> conv: r1 writes c2's window tile
+  // (GroupPlan::ReluTiles) from c1's row kr on, and c3, the last layer,
+  // reads c2 (kept): the next item moves c2's kept rows itself, synchronously,
+  // before its first step. Run under the race check against the plain order.
+  // 64 x 32 x 64 in 8 H x 4 W tiles on mlu370: 2 items a core.
+  Net N;
+  int X = N.addInput("x", 64, 64, 32);
+  X = N.relu(N.conv(X, 64, 3, 1, 1, "c1"), "r1");
+  X = N.relu(N.conv(X, 64, 3, 1, 1, "c2"), "r2");
+  X = N.conv(X, 64, 3, 1, 1, "c3");
+  N.markOutput(X, "y");
+  auto P = planGroupWith(N, spec("mlu370"), 1, groupInfo(N, 0, 4), 1, 8, 4, 1,
+                         keepRows(true));
+  ASSERT_TRUE(P && P->KeepRows);
+  EXPECT_FALSE(P->ReluTiles.empty());
+  int C2 = tensorOf(N, "c2");
+  EXPECT_TRUE(P->keepsRows(N, C2));
+  EXPECT_EQ(P->keptMoveStep(N, C2), 0);
+  std::string Src = emitGroupKernel(N, *P, 0).Source;
+  EXPECT_NE(Src.find("false); // the item before's last layer read them"),
+            std::string::npos);
+  // c2 reads r1's window tile from row kr on.
+  std::string S2 = std::to_string(P->Info.slot(C2));
+  EXPECT_NE(Src.find("lg_conv_tile_at(t" + std::to_string(C2) + "[cur]"),
+            std::string::npos);
+  EXPECT_NE(Src.find(", kr[" + S2 + "], "), std::string::npos);
   expectSameAsWithout(N, "mlu370", 8, 4);
 }
 
