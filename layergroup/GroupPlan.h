@@ -569,9 +569,6 @@ struct GroupPlan {
   /// slice above it (of the same column, image and channel slice): it
   /// keeps rows.
   bool itemKeepsRows(int item) const;
-  /// Rows of tensor \p t that item \p item computes: its H slice's, less
-  /// the rows it keeps.
-  RowRange computedRows(const Net &n, int t, int item) const;
   /// The step (of Steps) at whose start an item moves the rows of kept
   /// tensor \p t that the next item keeps to the front of the slice
   /// (async, on the Move-DMA pipe; the step's __sync() waits for it): of

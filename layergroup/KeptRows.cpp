@@ -6,12 +6,15 @@
 // halo). With GroupPlan::KeepRows a core's consecutive items go down one
 // column of tiles, and an item that follows the slice above it keeps those
 // rows in NRAM instead of computing them again: which tensors keep rows
-// (those with an NRAM buffer of their own; the ReLU or clamp computed in
-// place over one runs again over all its rows), how many, which items keep
-// them and where the item before moves them. The planner (Allocation.cpp
-// holds a kept tensor's buffer for the whole kernel, Cost.cpp charges the
-// rows an item computes) and the codegen (the rows it computes, the move
-// of the kept rows to the front of the slice) all ask these.
+// (those with an NRAM buffer of their own; a ReLU or clamp computed in
+// place over one runs again over all its rows, and a ReLU that writes its
+// reader's window tile, GroupPlan::ReluTiles, writes the tile's rows for
+// the kept rows too, the reader starting at the first row it computes), how
+// many, which items keep them and where the item before moves them. The
+// planner (Allocation.cpp holds a kept tensor's buffer for the whole kernel,
+// Cost.cpp charges a kept tensor's rows less fewestKeptRows to an item that
+// keeps rows, and the move) and the codegen (kr, the rows kept, counted at
+// run time; the move of the kept rows to the front of the slice) ask these.
 //
 //===----------------------------------------------------------------------===//
 #include "layergroup/GroupPlan.h"
@@ -142,14 +145,6 @@ bool GroupPlan::itemKeepsRows(int item) const {
       if (itemBegin(c, ph) == item)
         return false;
   return true;
-}
-
-RowRange GroupPlan::computedRows(const Net &n, int t, int item) const {
-  int hs = itemH(item);
-  RowRange r = H.Rows[hs][Info.slot(t)];
-  if (itemKeepsRows(item))
-    r.Lo = std::max(r.Lo, keptRows(n, t, hs).Hi);
-  return r;
 }
 
 int GroupPlan::keptMoveStep(const Net &n, int t) const {
