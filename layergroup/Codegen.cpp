@@ -171,6 +171,12 @@ private:
                   const std::string &ft, bool async);
   void tensorLoad(int t, const std::string &buf, const std::string &pfx,
                   bool async);
+  /// tensorLoad of group input \p t into its reader's padded window tile
+  /// (GroupPlan::PaddedInputs): the item's columns with their padding
+  /// zeroed when W is sliced, else every column after the PL padding ones.
+  void paddedLoad(int t, const std::string &dst, const std::string &src,
+                  const std::string &n0, const std::string &pfx, bool async,
+                  bool sram);
   void tensorStore(int t, const std::string &buf, const std::string &pfx,
                    bool async, const std::string &rowsFrom = "",
                    const std::string &rowsTo = "");
@@ -534,6 +540,39 @@ void KernelWriter::weightLoad(int l, const std::string &buf,
                                ft + " * " + perChannel, boolLit(async)}));
 }
 
+void KernelWriter::paddedLoad(int t, const std::string &dst,
+                              const std::string &src, const std::string &n0,
+                              const std::string &pfx, bool async, bool sram) {
+  const Tensor &tensor = n.Tensors[t];
+  std::string slot = str(g.slot(t));
+  // Into the reader's window tile: rows from lo * SY - PU, as many as its
+  // output rows need, and all W columns after PL padding ones.
+  const Layer &reader = n.Layers[p.PaddedInputs.at(t)];
+  std::string out = str(g.slot(reader.Output));
+  std::string olo = pfx + "lo[" + out + "]", ohi = pfx + "hi[" + out + "]";
+  if (p.WSecs > 1) { // the tile of the item's columns, padding zeroed
+    e.line(call("lg_load_window",
+                {dst, src, n0, str(tensor.C), str(tensor.H), str(tensor.W),
+                 olo, ohi, pfx + "clo[" + out + "]", pfx + "chi[" + out + "]",
+                 str(reader.KY), str(reader.KX), str(reader.SY),
+                 str(reader.SX), str(reader.PU), str(reader.PL),
+                 str(reader.DY), str(reader.DX), boolLit(async),
+                 boolLit(sram)}) +
+           " // load " + tensor.Name + " into " + reader.Name +
+           "'s padded tile");
+    return;
+  }
+  int64_t cols = (n.Tensors[reader.Output].W - 1) * reader.SX + reader.keffX();
+  e.line(call("lg_load_padded",
+              {dst, src, n0, str(tensor.C), str(tensor.H), str(tensor.W),
+               pfx + "lo[" + slot + "]", pfx + "hi[" + slot + "]",
+               olo + " * " + str(reader.SY) + " - " + str(reader.PU),
+               "(" + ohi + " - " + olo + " - 1) * " + str(reader.SY) + " + " +
+                   str(reader.keffY()),
+               str(cols), str(reader.PL), boolLit(async), boolLit(sram)}) +
+         " // load " + tensor.Name + " into " + reader.Name + "'s padded tile");
+}
+
 void KernelWriter::tensorLoad(int t, const std::string &buf,
                               const std::string &pfx, bool async) {
   const Tensor &tensor = n.Tensors[t];
@@ -544,34 +583,7 @@ void KernelWriter::tensorLoad(int t, const std::string &buf,
   std::string n0 = pfx + "n0" + (sram ? " - s_n0" : "");
   std::string dst = "t" + str(t) + "[" + buf + "]";
   if (p.PaddedInputs.count(t)) {
-    // Into the reader's window tile: rows from lo * SY - PU, as many as its
-    // output rows need, and all W columns after PL padding ones.
-    const Layer &reader = n.Layers[p.PaddedInputs.at(t)];
-    std::string out = str(g.slot(reader.Output));
-    std::string olo = pfx + "lo[" + out + "]", ohi = pfx + "hi[" + out + "]";
-    if (p.WSecs > 1) { // the tile of the item's columns, padding zeroed
-      e.line(call("lg_load_window",
-                  {dst, src, n0, str(tensor.C), str(tensor.H), str(tensor.W),
-                   olo, ohi, pfx + "clo[" + out + "]", pfx + "chi[" + out + "]",
-                   str(reader.KY), str(reader.KX), str(reader.SY),
-                   str(reader.SX), str(reader.PU), str(reader.PL),
-                   str(reader.DY), str(reader.DX), boolLit(async),
-                   boolLit(sram)}) +
-             " // load " + tensor.Name + " into " + reader.Name +
-             "'s padded tile");
-      return;
-    }
-    int64_t cols =
-        (n.Tensors[reader.Output].W - 1) * reader.SX + reader.keffX();
-    e.line(call("lg_load_padded",
-                {dst, src, n0, str(tensor.C), str(tensor.H), str(tensor.W),
-                 pfx + "lo[" + slot + "]", pfx + "hi[" + slot + "]",
-                 olo + " * " + str(reader.SY) + " - " + str(reader.PU),
-                 "(" + ohi + " - " + olo + " - 1) * " + str(reader.SY) + " + " +
-                     str(reader.keffY()),
-                 str(cols), str(reader.PL), boolLit(async), boolLit(sram)}) +
-           " // load " + tensor.Name + " into " + reader.Name +
-           "'s padded tile");
+    paddedLoad(t, dst, src, n0, pfx, async, sram);
     return;
   }
   if (p.StridedInputs.count(t)) {

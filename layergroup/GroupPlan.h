@@ -214,13 +214,13 @@ struct ItemAxis {
 /// H slice, then W slice: item = ((fi * NSecs + ni) * HSecs + hs) * WSecs +
 /// ws; with KeepRows the W slice comes before the H slice (item = ((fi *
 /// NSecs + ni) * WSecs + ws) * HSecs + hs), so that a core's consecutive
-/// items go down one column of tiles; a batched group that stages its inputs in SRAM may number image
-/// slices outermost (ItemOrder::ImagesOuter: item = ((ni * FSecs + fi) *
-/// HSecs + hs) * WSecs + ws), so that a cluster's items (or a phase's) need
-/// few images. Core c of Cores takes the contiguous range [c * Items /
-/// Cores, (c + 1) * Items / Cores) (of each phase's items when SramPhases >
-/// 1), so a core of a global group keeps its weight tile while consecutive
-/// items share a channel slice.
+/// items go down one column of tiles; a batched group that stages its
+/// inputs in SRAM may number image slices outermost (ItemOrder::ImagesOuter:
+/// item = ((ni * FSecs + fi) * HSecs + hs) * WSecs + ws), so that a
+/// cluster's items (or a phase's) need few images. Core c of Cores takes the
+/// contiguous range [c * Items / Cores, (c + 1) * Items / Cores) (of each
+/// phase's items when SramPhases > 1), so a core of a global group keeps its
+/// weight tile while consecutive items share a channel slice.
 ///
 /// Legal combinations: InputStaging is SramPerCluster only for a global
 /// group (channel slices), WeightStaging is not Direct only for resident
