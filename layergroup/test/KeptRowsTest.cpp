@@ -10,6 +10,8 @@
 // later step, or before the next item when its last layer reads them).
 //
 //===----------------------------------------------------------------------===//
+#include "TestNets.h"
+
 #include "layergroup/Codegen.h"
 #include "layergroup/Planner.h"
 #include "layergroup/Runner.h"
@@ -289,12 +291,7 @@ TEST(KeptRows, EstimateIsTheSlowestCoresColumn) {
   // edgeItemCycles), not a core's at the plan's slice: it keeps the plain
   // order there (the average core's estimate, 275,152, took kept rows),
   // and follows the simulator within 1% wherever kept rows stay.
-  Net N;
-  int X = N.addInput("x", 3, 224, 224);
-  X = N.relu(N.conv(X, 64, 3, 1, 1, "c1"), "r1");
-  X = N.relu(N.conv(X, 64, 3, 1, 1, "c2"), "r2");
-  X = N.maxPool(X, 2, 2, 0, "p");
-  N.markOutput(X, "y");
+  Net N = test::convBlock(3, 224, 224, 64);
   GroupInfo G = groupInfo(N, 0, 4);
   struct {
     int HSecs, WSecs;

@@ -440,12 +440,7 @@ TEST(SliceW, WideRowsGroupOnlyWithWSlices) {
   // VGG's conv1 block at 224: a 64-channel row is 57 KB, so H slices alone
   // cannot hold conv1_1 + conv1_2 + pool1 in NRAM with the h/2 rule; 2-D
   // tiles can.
-  Net N;
-  int X = N.addInput("x", 3, 224, 224);
-  X = N.relu(N.conv(X, 64, 3, 1, 1, "c1"), "r1");
-  X = N.relu(N.conv(X, 64, 3, 1, 1, "c2"), "r2");
-  X = N.maxPool(X, 2, 2, 0, "p");
-  N.markOutput(X, "y");
+  Net N = test::convBlock(3, 224, 224, 64);
   GroupInfo G = groupInfo(N, 0, 4);
   for (int HS = 2; HS <= 112; ++HS)
     EXPECT_FALSE(planGroupWith(N, spec(), 1, G, 1, HS, 1, 1, PlanOptions{}))

@@ -724,12 +724,7 @@ TEST(Run, SearchChoosesWSlicesForWideRows) {
   // Rows of 96 pixels x 16 channels (6 KiB) on the tiny device's 16 KiB
   // NRAM: the conv block groups only as 2-D tiles, which the search picks;
   // the run matches the reference and the planner's byte counts.
-  Net N;
-  int X = N.addInput("x", 2, 8, 96);
-  X = N.relu(N.conv(X, 16, 3, 1, 1, "c1"), "r1");
-  X = N.relu(N.conv(X, 16, 3, 1, 1, "c2"), "r2");
-  X = N.maxPool(X, 2, 2, 0, "p");
-  N.markOutput(X, "y");
+  Net N = test::convBlock(2, 8, 96, 16);
   auto P = planNet(N, spec("tiny"), 1);
   ASSERT_TRUE(bool(P)) << toString(P.takeError());
   bool AnyW = false;

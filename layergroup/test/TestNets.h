@@ -27,6 +27,18 @@ inline Net downsampleBlock() {
   return N;
 }
 
+/// A VGG conv block: x (c x h x w) -> c1 3x3/1 pad 1 of f channels -> r1
+/// -> c2 3x3/1 pad 1 of f channels -> r2 -> p 2x2/2 max pool -> y. At 3 x
+/// 224 x 224 with f = 64 it is VGG-16's conv1_1 .. pool1.
+inline Net convBlock(int c, int h, int w, int f) {
+  Net N;
+  int X = N.addInput("x", c, h, w);
+  X = N.relu(N.conv(X, f, 3, 1, 1, "c1"), "r1");
+  X = N.relu(N.conv(X, f, 3, 1, 1, "c2"), "r2");
+  N.markOutput(N.maxPool(X, 2, 2, 0, "p"), "y");
+  return N;
+}
+
 } // namespace bangc::lg::test
 
 #endif // BANGC_LAYERGROUP_TEST_TESTNETS_H
