@@ -1787,24 +1787,23 @@ void KernelWriter::pipelinedItem() {
           (!p.inputsResident() && llvm::any_of(g.Inputs, [&](int t) {
             return n.Tensors[t].isView() || n.Tensors[t].gathered();
           }));
-      if (loadsFirst)
-        pipelinedLoads();
-      if (scalarStep) {
+      // The previous item's stores, then the rest of a chunked input.
+      auto storesAndRest = [&] {
         pipelinedStores();
         stageRest(false);
         if (!p.StageSendStep)
           stageRest(true);
-      }
+      };
+      if (loadsFirst)
+        pipelinedLoads();
+      if (scalarStep)
+        storesAndRest();
       for (int l : p.Steps[ts].Compute)
         compute(l);
       if (!loadsFirst)
         pipelinedLoads();
-      if (!scalarStep) {
-        pipelinedStores();
-        stageRest(false);
-        if (!p.StageSendStep)
-          stageRest(true);
-      }
+      if (!scalarStep)
+        storesAndRest();
       e.line("p_n0 = n0; p_nb = nb; p_f0 = f0; p_ft = ft; p_hs = hs; "
              "p_ws = ws;");
       e.line("for (int s = 0; s < " + str(tensors()) +
