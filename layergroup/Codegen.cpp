@@ -563,14 +563,23 @@ void KernelWriter::paddedLoad(int t, const std::string &dst,
     return;
   }
   int64_t cols = (n.Tensors[reader.Output].W - 1) * reader.SX + reader.keffX();
+  // With PadRowsByDma, the next item's padding rows by an NRAM fill
+  // (Move-DMA) beside the compute; the first item's load has none to hide
+  // behind, nor the loads that a first item by kernel rows queues after
+  // its last row (plan/Cost.cpp's padRowsCycles), and the vector unit
+  // zeroes rows with less start-up.
+  bool fill = p.PadRowsByDma && pfx == "x_";
+  std::string when = p.firstTileRows(n) ? "k > 0" : "true";
   e.line(call("lg_load_padded",
               {dst, src, n0, str(tensor.C), str(tensor.H), str(tensor.W),
                pfx + "lo[" + slot + "]", pfx + "hi[" + slot + "]",
                olo + " * " + str(reader.SY) + " - " + str(reader.PU),
                "(" + ohi + " - " + olo + " - 1) * " + str(reader.SY) + " + " +
                    str(reader.keffY()),
-               str(cols), str(reader.PL), boolLit(async), boolLit(sram)}) +
-         " // load " + tensor.Name + " into " + reader.Name + "'s padded tile");
+               str(cols), str(reader.PL), boolLit(async),
+               std::string(boolLit(sram)) + (fill ? ", " + when : "")}) +
+         " // load " + tensor.Name + " into " + reader.Name + "'s padded tile" +
+         (fill ? ", its padding rows by DMA" : ""));
 }
 
 void KernelWriter::tensorLoad(int t, const std::string &buf,

@@ -262,6 +262,13 @@ struct GroupPlan {
   bool KeepRows = false;
   /// stepRunsOn may leave out a step's __sync() (PlanOptions::StepsRunOn).
   bool StepsRunOn = true;
+  /// A pipelined item's loads of padded inputs (PaddedInputs, no W
+  /// slices: lg_load_padded) zero the tile's padding rows, the top H
+  /// slice's and the bottom one's, with an NRAM fill on the Move-DMA pipe
+  /// beside the compute instead of on the vector unit after it. Set by
+  /// plan/Cost.cpp's estimateCycles where the fill costs less
+  /// (PlanOptions::PadRowsByDma).
+  bool PadRowsByDma = false;
   int SramImages = 0; ///< inputs in SRAM: most images a cluster stages
   /// Inputs staged once per chip: the items run in SramPhases phases of
   /// SramImages images each (image slices outermost); a phase stages its

@@ -147,6 +147,10 @@ struct PlanOptions {
   /// A pipelined item's steps run on without the __sync() that guards
   /// nothing (GroupPlan::stepRunsOn; `--no-steps-run-on` turns it off).
   bool StepsRunOn = true;
+  /// A pipelined item zeroes its padded input tiles' padding rows with an
+  /// NRAM fill on the Move-DMA pipe where the estimate says it pays
+  /// (GroupPlan::PadRowsByDma; `--no-dma-pad-rows` turns it off).
+  bool PadRowsByDma = true;
   int64_t ReserveBytes = 0; ///< NRAM kept free
   /// Objective: cycles + TrafficWeight * (GDRAM bytes x the cycles the whole
   /// chip's GDRAM bandwidth needs per byte). 0 = cycles only

@@ -159,7 +159,12 @@ CommandLine GraphOptions::commandLine() {
       flag("--no-isolate",
            "(--layer-group) run the group kernels in this process, not in a "
            "worker process under a system-call filter (docs/isolation.md)",
-           lg.noIsolate)};
+           lg.noIsolate),
+      flag("--no-dma-pad-rows",
+           "(--layer-group) a pipelined item zeroes its padded input tiles' "
+           "padding rows on the vector unit, never with an NRAM fill on the "
+           "Move-DMA pipe (GroupPlan::PadRowsByDma)",
+           lg.noDmaPadRows)};
   for (Option &row : lg.limits.options("(--layer-group)"))
     rows.push_back(std::move(row));
   CommandLine cmd{"graph", head, tail, 24};
@@ -183,12 +188,14 @@ int GraphOptions::check() const {
     return usageError("graph", "no graph file given");
   if (!lg.enabled &&
       (lg.emitMlu || lg.report || lg.lmemSvg || lg.device || lg.noCompare ||
-       lg.noCache || lg.checkRaces || lg.noIsolate || lg.trafficWeight ||
+       lg.noCache || lg.checkRaces || lg.noIsolate || lg.noDmaPadRows ||
+       lg.trafficWeight ||
        lg.excessMargin || lg.noKeepRows || lg.noChunkedStaging ||
        lg.noWindowTiles || lg.noStepsRunOn || lg.limits.given))
     return usageError("graph", "--emit-mlu, --report, --lmem-svg, --device, "
                                "--no-compare, --no-cache, --check=race, "
-                               "--no-isolate, --traffic-weight, "
+                               "--no-isolate, --no-dma-pad-rows, "
+                               "--traffic-weight, "
                                "--excess-margin, --no-keep-rows, "
                                "--no-chunked-staging, --no-window-tiles, "
                                "--no-steps-run-on and --max-compile-* "

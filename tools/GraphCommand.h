@@ -25,6 +25,8 @@ namespace bangc::tools {
 struct LayerGroupArgs {
   bool enabled = false, noCompare = false, noCache = false, checkRaces = false,
        noIsolate = false;
+  /// --no-dma-pad-rows: PlanOptions::PadRowsByDma off.
+  bool noDmaPadRows = false;
   /// --no-keep-rows: PlanOptions::KeepRows off (every item computes its
   /// halo rows).
   bool noKeepRows = false;

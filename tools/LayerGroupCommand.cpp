@@ -318,6 +318,7 @@ struct LayerGroupRun {
     o.ChunkedStaging = !lg.noChunkedStaging;
     o.WindowTiles = !lg.noWindowTiles;
     o.StepsRunOn = !lg.noStepsRunOn;
+    o.PadRowsByDma = !lg.noDmaPadRows; // --no-dma-pad-rows
     if (lg.trafficWeight)
       o.TrafficWeight = *lg.trafficWeight;
     if (lg.excessMargin)

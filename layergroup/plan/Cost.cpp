@@ -984,6 +984,76 @@ static double phaseItemCycles(GroupPass &pass, int rounds, double item,
   return most;
 }
 
+/// The padding rows of the window tiles that a pipelined item's loads of
+/// padded inputs fill (GroupPlan::PaddedInputs without W slices:
+/// lg_load_padded): a load whose tile reaches above the input's first row
+/// or below its last (the top and the bottom H slice) zeroes those rows,
+/// on the vector unit after the transfer step's compute, or with
+/// PadRowsByDma as an NRAM fill beside it on the Move-DMA pipe, which adds
+/// only what the step's DMA then exceeds its compute by. Per core the loads
+/// of its items after the first of each phase (the first loads before
+/// ts1); the busiest core's count. An item that loads its weight tile by
+/// kernel rows (GroupPlan::firstTileRows: a phase's first; rowsEveryItem:
+/// every one) queues the next item's loads after its last row, beside
+/// little compute: its loads zero on the vector unit either way. Sets
+/// PadRowsByDma where the fill costs less (PlanOptions::PadRowsByDma).
+static double padRowsCycles(GroupPass &pass, double moved) {
+  GroupPlan &p = pass.plan;
+  p.PadRowsByDma = false;
+  if (!p.pipelined() || p.WSecs > 1 || p.PaddedInputs.empty())
+    return 0;
+  bool byRows = p.firstTileRows(pass.net) > 0;
+  bool everyByRows = p.rowsEveryItem(pass.net);
+  const Net &net = pass.net;
+  const CostModel &m = pass.cost;
+  const TimeStep &s = p.Steps[p.transferStep()];
+  double dma = s.DmaCycles + moved;
+  // The loads for item it: their zeroing on the vector unit (vec), as
+  // fills (fill), and what stays on the vector unit with fills (rest).
+  auto load = [&](int it, double &vec, double &fill, double &rest) {
+    vec = 0, fill = 0, rest = 0;
+    for (auto [t, l] : p.PaddedInputs) {
+      const Layer &r = net.Layers[l];
+      const Tensor &x = net.Tensors[t];
+      RowRange in = p.H.Rows[p.itemH(it)][p.Info.slot(t)];
+      RowRange out = p.H.Rows[p.itemH(it)][p.Info.slot(r.Output)];
+      if (out.size() <= 0)
+        continue;
+      int64_t r0 = out.Lo * r.SY - r.PU, rows = tileRows(r, out.size());
+      int64_t pad = std::max<int64_t>(0, in.Lo - r0) +
+                    std::max<int64_t>(0, r0 + rows - in.Hi);
+      if (pad <= 0)
+        continue;
+      int64_t elems = pad * tileCols(r, x.W) * x.C, eb = x.elemBytes();
+      vec += m.vec(BANG_OP_MOVE, double(elems), eb);
+      // lg_zero_dma: __nramset_async of half, float and int32_t.
+      bool fills = x.Type == DType::F16 || x.Type == DType::F32 ||
+                   x.Type == DType::I32;
+      (fills ? fill : rest) += fills ? m.dma(double(elems * eb), false)
+                                     : m.vec(BANG_OP_MOVE, double(elems), eb);
+    }
+  };
+  double vecMost = 0, dmaMost = 0;
+  for (int c = 0; c < p.Cores; ++c) {
+    double vec = 0, viaDma = 0;
+    for (int ph = 0; ph < p.SramPhases; ++ph)
+      for (int it = p.itemBegin(c, ph) + 1; it < p.itemEnd(c, ph); ++it) {
+        double v, f, r;
+        load(it, v, f, r);
+        vec += v;
+        bool rows = everyByRows || (byRows && it == p.itemBegin(c, ph) + 1);
+        viaDma += rows ? v : r + stepCycles(s, dma + f) - stepCycles(s, dma);
+      }
+    vecMost = std::max(vecMost, vec);
+    dmaMost = std::max(dmaMost, viaDma);
+  }
+  if (pass.options.PadRowsByDma && dmaMost < vecMost) {
+    p.PadRowsByDma = true;
+    return dmaMost;
+  }
+  return vecMost;
+}
+
 /// The most row pieces of a plain item's tail (GroupPlan::TailPieces).
 constexpr int MaxTailPieces = 4;
 
@@ -1141,6 +1211,7 @@ static void estimateWith(GroupPass &pass, const Traffic &traffic) {
     phase += stageCycles(pass, stagedBeforeItems(pass));
   if (p.chunkedStaging())
     phase += stagedRestCycles(pass, moved);
+  phase += padRowsCycles(pass, moved);
   phase += phaseItemCycles(pass, rounds, item, moved) +
            (p.pipelined() ? fillDrain : 0);
   p.ReadAhead = readAhead(pass, stagedWeightBytes(pass));
