@@ -157,6 +157,17 @@ private:
   void plainItem();
   void tailPieces(int from);
   void laterWramCopies();
+  /// GroupPlan::LateWeights: the late weights' SRAM range (base pointer,
+  /// floats) and each late layer's offset and floats in it.
+  struct LateRange {
+    std::string Base;
+    int64_t Total = 0;
+    std::vector<std::pair<int, int64_t>> Offsets; ///< (layer, offset)
+  };
+  LateRange lateRange() const;
+  void lateWeightReads();
+  void lateWeightSends();
+  void lateWeightCopies(bool barrier);
   /// computeArgs gives rows [pa, pb) of the output slice, which the caller
   /// declares (tailPieces).
   bool rowPiece = false;
@@ -225,6 +236,8 @@ void KernelWriter::header() {
   std::string notes;
   if (p.weightsResident())
     notes += "; weights resident";
+  if (p.LateWeights)
+    notes += " (those after ts1 staged beside item 0: LateWeights)";
   if (p.inputsResident())
     notes += "; inputs resident";
   if (p.inputsInSram())
@@ -1185,10 +1198,11 @@ void KernelWriter::prologue() {
       }))
     e.line("bool lg_w_pending = true; // weights used after the first step "
            "not in WRAM");
-  // Calls each(layer, its weights in lg_sram, their floats).
+  // Calls each(layer, its weights in lg_sram, their floats); not the late
+  // ones (GroupPlan::LateWeights: phaseStart and pipelinedItem stage them).
   auto stagedWeights = [&](auto &&each) {
     for (auto &[key, b] : wt)
-      if (key.second == 0)
+      if (key.second == 0 && !p.lateWeight(n, key.first))
         each(key.first,
              sramPtr(n.Tensors[n.Layers[key.first].Inputs[0]].Type,
                      sramWOff.at(key.first)),
@@ -1397,6 +1411,7 @@ void KernelWriter::phaseStart() {
     // The per-channel vectors load (IO-DMA) beside the last share's sends
     // (Move-DMA), once per core that has items; the barrier waits for them.
     auto vectors = [&] {
+      lateWeightReads();
       if (vec.empty())
         return;
       auto loads = e.block("if (begin < end)");
@@ -1412,7 +1427,8 @@ void KernelWriter::phaseStart() {
           auto first =
               e.block("if (ph == 0)", "weights, staged in the prologue");
           for (auto &[key, b] : wt)
-            if (key.second == 0 && !p.wramCopyInItem(n, key.first))
+            if (key.second == 0 && !p.wramCopyInItem(n, key.first) &&
+                !p.lateWeight(n, key.first))
               e.line(
                   call("lg_load_wram_sram",
                        {"w" + str(key.first) + "[0]",
@@ -1567,6 +1583,81 @@ void KernelWriter::laterWramCopies() {
   for (const std::string &c : copies)
     e.line(c);
   e.line("lg_w_pending = false;");
+}
+
+// GroupPlan::LateWeights: the late convolutions' weights lie back to back
+// after the early ones in lg_sram (declarations, lateWeightsFit).
+KernelWriter::LateRange KernelWriter::lateRange() const {
+  LateRange r;
+  for (auto &[key, b] : wt) {
+    if (key.second != 0 || !p.lateWeight(n, key.first))
+      continue;
+    int l = key.first;
+    if (r.Base.empty())
+      r.Base = sramPtr(n.Tensors[n.Layers[l].Inputs[0]].Type, sramWOff.at(l));
+    r.Offsets.push_back({l, r.Total});
+    r.Total += int64_t(n.Layers[l].Weight.size());
+  }
+  return r;
+}
+
+// Phase 0 reads this core's share of the late weights (IO-DMA) beside the
+// last sends of its staged input; the phase's barrier waits for it.
+void KernelWriter::lateWeightReads() {
+  LateRange r = lateRange();
+  if (r.Offsets.empty())
+    return;
+  auto first = e.block("if (ph == 0)", "this core's share of the weights "
+                                       "used after ts1 (LateWeights)");
+  for (auto [l, off] : r.Offsets)
+    e.line(call("lg_stage_sram_all_read_part",
+                {r.Base, "g_w" + str(l), str(off) + "L",
+                 str(n.Layers[l].Weight.size()) + "L",
+                 str(r.Total) + "L"}));
+}
+
+// ... and the first item sends it to the other clusters (Move-DMA, async)
+// beside its transfer step's compute.
+void KernelWriter::lateWeightSends() {
+  LateRange r = lateRange();
+  if (r.Offsets.empty())
+    return;
+  auto first = e.block("if (k == 0 && ph == 0)",
+                       "send the late weights' share, beside the compute");
+  e.line(call("lg_stage_sram_all_send_async", {r.Base, str(r.Total) + "L"}));
+}
+
+// After that step every core meets (each cluster's SRAM holds all of
+// them) and copies those of lateWeightStep SRAM->WRAM, async beside the
+// steps before it, or at once when that is the next step; the others
+// (\p barrier false) are copied async from the start of that step on,
+// beside its compute. pipelinedItem puts a __sync() before each step that
+// reads late weights.
+void KernelWriter::lateWeightCopies(bool barrier) {
+  LateRange r = lateRange();
+  std::vector<int> steps = p.lateWeightSteps(n);
+  if (r.Offsets.empty() || steps.empty())
+    return;
+  auto inFirst = [&](int l) {
+    return llvm::is_contained(p.Steps[steps.front()].Compute, l);
+  };
+  bool now = barrier && steps.front() == p.transferStep() + 1;
+  std::vector<std::string> copies;
+  for (auto [l, off] : r.Offsets)
+    if (inFirst(l) == barrier)
+      copies.push_back(
+          call(now ? "lg_load_wram_sram" : "lg_load_wram_sram_async",
+               {"w" + str(l) + "[0]", r.Base + " + " + str(off),
+                str(n.Layers[l].Weight.size())}));
+  if (!barrier && copies.empty())
+    return;
+  auto first = e.block("if (k == 0 && ph == 0)",
+                       barrier ? "the late weights in every cluster's SRAM"
+                               : "the late weights of later steps");
+  if (barrier)
+    e.line("__sync_all();");
+  for (const std::string &c : copies)
+    e.line(c);
 }
 
 // The steps from \p from on (GroupPlan::tailStart) in TailPieces row pieces
@@ -1813,6 +1904,7 @@ void KernelWriter::pipelinedItem() {
         pipelinedLoads();
       if (!scalarStep)
         storesAndRest();
+      lateWeightSends();
       e.line("p_n0 = n0; p_nb = nb; p_f0 = f0; p_ft = ft; p_hs = hs; "
              "p_ws = ws;");
       e.line("for (int s = 0; s < " + str(tensors()) +
@@ -1824,11 +1916,26 @@ void KernelWriter::pipelinedItem() {
       if (ts == p.StageSendStep)
         stageRest(true);
     }
-    if (p.stepRunsOn(n, ts))
+    // The late weights (GroupPlan::LateWeights): the barrier and copies
+    // after the transfer step, a __sync() before a step that reads them;
+    // the copies of later steps after the one before the first.
+    std::vector<int> late = p.lateWeightSteps(n);
+    bool runsOn = p.stepRunsOn(n, ts);
+    if (p.LateWeights && ts == p.transferStep())
+      lateWeightCopies(true);
+    else if (runsOn && llvm::is_contained(late, ts + 1))
+      e.line("if (k == 0 && ph == 0) __sync(); // the late weights' WRAM "
+             "copies");
+    if (runsOn)
       e.line("// no __sync(): ts" + str(ts + 1) +
              " touches nothing in flight (GroupPlan::stepRunsOn)");
+    else if (p.stepRunsOnAfterRows(n, ts))
+      e.line("if (k == 0) __sync(); // the weight tile's kernel rows: "
+             "the others run on (GroupPlan::stepRunsOnAfterRows)");
     else
       e.line("__sync();");
+    if (!late.empty() && ts + 1 == late.front())
+      lateWeightCopies(false);
   }
 }
 

@@ -303,6 +303,27 @@ struct GroupPlan {
   int StageItem = 0;
   int StageSendStep = 0;
   bool chunkedStaging() const { return !StageFirst.empty(); }
+  /// Weights staged once per chip by a pipelined group of tiles with
+  /// resident weights (lateWeightsFit, LateWeights.cpp): the weights of
+  /// the layers that the first compute step does not run (lateWeight)
+  /// stay out of the prologue, which stages and copies to WRAM only what
+  /// ts1 of the first item needs. Phase 0 reads each core's share of them
+  /// beside the last sends of its chunk 0, the core's first item sends
+  /// the share to the other clusters beside its transfer step's compute,
+  /// then every core meets at a __sync_all() after that step and copies
+  /// those of lateWeightStep SRAM->WRAM (async) beside the steps up to it,
+  /// whose __sync() waits for them; the others (of later steps) beside
+  /// that step and the next ones, up to the first that reads them. Set by
+  /// plan/Cost.cpp's estimateCycles when its estimate is lower
+  /// (PlanOptions::LateWeights).
+  bool LateWeights = false;
+  bool lateWeightsFit(const Net &n) const;
+  /// With LateWeights, layer \p l's staged weights are late.
+  bool lateWeight(const Net &n, int l) const;
+  /// The steps of a pipelined item that compute layers with late weights,
+  /// in order; lateWeightStep the first (0: none).
+  std::vector<int> lateWeightSteps(const Net &n) const;
+  int lateWeightStep(const Net &n) const;
   int stageBarrierItem() const {
     return StageItem + (StageSendStep ? 1 : 2);
   }

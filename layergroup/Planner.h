@@ -138,6 +138,11 @@ struct PlanOptions {
   /// phase beside its items (GroupPlan::chunkedStaging; kept when the
   /// estimate is lower than staging it all first).
   bool ChunkedStaging = true;
+  /// A pipelined group of tiles with resident weights stages the weights
+  /// its first compute step does not need beside its first item
+  /// (GroupPlan::LateWeights; kept when the estimate is lower;
+  /// `--no-late-weights` turns it off).
+  bool LateWeights = true;
   /// A float ReLU writes its padding convolution's window tile
   /// (GroupPlan::ReluTiles), and a group input under W slices is loaded
   /// into its padding convolution's window tile (GroupPlan::PaddedInputs,

@@ -135,6 +135,11 @@ CommandLine GraphOptions::commandLine() {
            "its items, never the rest beside them (GroupPlan::"
            "chunkedStaging)",
            lg.noChunkedStaging),
+      flag("--no-late-weights",
+           "(--layer-group) a group of tiles with resident weights stages "
+           "all of them before its first item, not those after its first "
+           "step beside it (GroupPlan::LateWeights)",
+           lg.noLateWeights),
       flag("--no-window-tiles",
            "(--layer-group) ReLUs and W-sliced group inputs write a scratch "
            "tile that is copied into the padding convolution's window tile "
@@ -191,6 +196,7 @@ int GraphOptions::check() const {
        lg.noCache || lg.checkRaces || lg.noIsolate || lg.noDmaPadRows ||
        lg.trafficWeight ||
        lg.excessMargin || lg.noKeepRows || lg.noChunkedStaging ||
+       lg.noLateWeights ||
        lg.noWindowTiles || lg.noStepsRunOn || lg.limits.given))
     return usageError("graph", "--emit-mlu, --report, --lmem-svg, --device, "
                                "--no-compare, --no-cache, --check=race, "

@@ -31,6 +31,7 @@ struct LayerGroupArgs {
   /// halo rows).
   bool noKeepRows = false;
   bool noChunkedStaging = false;
+  bool noLateWeights = false; ///< --no-late-weights: PlanOptions::LateWeights
   bool noWindowTiles = false; ///< --no-window-tiles: PlanOptions::WindowTiles
   bool noStepsRunOn = false;  ///< --no-steps-run-on: PlanOptions::StepsRunOn
   std::optional<std::string> emitMlu, report, lmemSvg, device;

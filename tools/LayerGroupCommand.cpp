@@ -316,6 +316,7 @@ struct LayerGroupRun {
     PlanOptions o;
     o.KeepRows = !lg.noKeepRows;
     o.ChunkedStaging = !lg.noChunkedStaging;
+    o.LateWeights = !lg.noLateWeights;
     o.WindowTiles = !lg.noWindowTiles;
     o.StepsRunOn = !lg.noStepsRunOn;
     o.PadRowsByDma = !lg.noDmaPadRows; // --no-dma-pad-rows

@@ -377,8 +377,8 @@ double stagedAsOneCycles(const GroupPass &pass) {
   int64_t total = 0, eb = 1;
   for (int l : pass.group.Layers) {
     const Layer &layer = pass.net.Layers[l];
-    if (layer.Kind != OpKind::Conv)
-      continue;
+    if (layer.Kind != OpKind::Conv || p.lateWeight(pass.net, l))
+      continue; // late ones: lateWeightsCycles
     elems.push_back(int64_t(layer.Weight.size()));
     total += elems.back();
     eb = pass.net.weightElemBytes(layer);
@@ -400,7 +400,7 @@ double stagedAsOneCycles(const GroupPass &pass) {
 }
 
 /// The bytes of each layer's resident weights, in the order the prologue
-/// stages them.
+/// stages them (not the late ones: GroupPlan::LateWeights).
 std::vector<double> stagedWeightBytes(const GroupPass &pass) {
   const GroupPlan &p = pass.plan;
   const Net &net = pass.net;
@@ -408,7 +408,7 @@ std::vector<double> stagedWeightBytes(const GroupPass &pass) {
   for (int l : pass.group.Layers) {
     const Layer &layer = net.Layers[l];
     int64_t w = weightElems(net, layer, p.weightTileChannels(net, l));
-    if (w > 0)
+    if (w > 0 && !p.lateWeight(net, l))
       bytes.push_back(double(w * net.weightElemBytes(layer)));
   }
   return bytes;
@@ -456,15 +456,26 @@ int readAhead(const GroupPass &pass, const std::vector<double> &bytes) {
 /// phases stage their inputs one after another (stageAll), else beside the
 /// resident inputs' copy or the first item's first loads, which take the
 /// IO-DMA pipe too unless they come from SRAM. The cycles they add.
-double vectorCycles(const GroupPass &pass) {
-  const GroupPlan &p = pass.plan;
-  const CostModel &m = pass.cost;
+/// The per-channel vectors' GDRAM->NRAM loads, one after another.
+double vectorLoadCycles(const GroupPass &pass) {
   double io = 0;
   for (int l : pass.group.Layers)
     if (vecElems(pass.net.Layers[l]) > 0)
-      io += m.dma(double(vecElems(pass.net.Layers[l]) *
-                         pass.net.vectorElemBytes(pass.net.Layers[l])),
-                  true);
+      io += pass.cost.dma(double(vecElems(pass.net.Layers[l]) *
+                                 pass.net.vectorElemBytes(pass.net.Layers[l])),
+                          true);
+  return io;
+}
+
+/// The per-channel vectors, GDRAM->NRAM once per core (Codegen's
+/// vectorLoads): beside the last staged input's sends of phase 0 when the
+/// phases stage their inputs one after another (stageAll), else beside the
+/// resident inputs' copy or the first item's first loads, which take the
+/// IO-DMA pipe too unless they come from SRAM. The cycles they add.
+double vectorCycles(const GroupPass &pass) {
+  const GroupPlan &p = pass.plan;
+  const CostModel &m = pass.cost;
+  double io = vectorLoadCycles(pass);
   if (io == 0)
     return 0;
   std::vector<double> in = phaseInputBytes(pass);
@@ -497,7 +508,7 @@ double prologueCycles(const GroupPass &pass, const Traffic &traffic) {
     for (int l : pass.group.Layers) {
       const Layer &layer = net.Layers[l];
       int64_t w = weightElems(net, layer, p.weightTileChannels(net, l));
-      if (w <= 0)
+      if (w <= 0 || p.lateWeight(net, l)) // late: lateWeightsCycles
         continue;
       bytes.push_back(double(w * net.weightElemBytes(layer)));
       (p.wramCopyInItem(net, l) ? later : wram) +=
@@ -1131,6 +1142,63 @@ static double stagedRestCycles(const GroupPass &pass, double moved) {
   return c + stepCycles(s, s.DmaCycles + sends) - stepCycles(s, s.DmaCycles);
 }
 
+/// GroupPlan::LateWeights, the cycles the late weights add (Codegen's
+/// lateWeightReads, lateWeightSends, lateWeightCopies): phase 0 reads each
+/// core's share (IO-DMA) after the per-channel vectors, beside the last
+/// sends of chunk 0 (vectorCycles charges the vectors); the first item
+/// sends it to the other clusters (Move-DMA) beside its transfer step's
+/// compute and own DMA (the first item's loads, and the rest of the staged
+/// input when StageItem is 0); then a barrier, which waits for nothing
+/// more (every core has the same work up to it), and the SRAM->WRAM copies
+/// of lateWeightStep's weights beside the compute of the steps before it,
+/// those of later steps beside it and the steps up to the next that reads
+/// late weights.
+static double lateWeightsCycles(const GroupPass &pass) {
+  const GroupPlan &p = pass.plan;
+  if (!p.LateWeights)
+    return 0;
+  const CostModel &m = pass.cost;
+  const Net &net = pass.net;
+  std::vector<int> steps = p.lateWeightSteps(net);
+  double bytes = 0, copies[2] = {0, 0}; // of the first step, of the others
+  for (int l : pass.group.Layers)
+    if (p.lateWeight(net, l)) {
+      double b = double(int64_t(net.Layers[l].Weight.size()) *
+                        net.weightElemBytes(net.Layers[l]));
+      bytes += b;
+      const std::vector<int> &at = p.Steps[steps.front()].Compute;
+      bool first = std::find(at.begin(), at.end(), l) != at.end();
+      copies[first ? 0 : 1] += m.dma(b, false);
+    }
+  double share = bytes / p.Cores;
+  std::vector<double> in = phaseInputBytes(pass);
+  double lastSends =
+      in.empty() ? 0 : (p.Clusters - 1) * m.dma(in.back() / p.Cores, false);
+  double io = vectorLoadCycles(pass);
+  double c = std::max(0.0, io + m.dma(share, true) - lastSends) -
+             std::max(0.0, io - lastSends);
+  double own = p.Steps[0].DmaCycles;
+  if (p.chunkedStaging() && p.StageItem == 0) {
+    int64_t eb = net.Tensors[pass.group.Inputs[0]].elemBytes();
+    for (const RowRange &r : p.stagedRest(net))
+      own += m.dma(double(r.size() * eb) / p.Cores, true);
+  }
+  int ts = p.transferStep();
+  double sends = (p.Clusters - 1) * m.dma(share, false);
+  c += pipelinedStepCycles(pass, ts, own + sends) -
+       pipelinedStepCycles(pass, ts, own);
+  auto beside = [&](int from, int to) {
+    double compute = 0;
+    for (int u = from; u < to; ++u)
+      compute += p.Steps[u].ComputeCycles;
+    return compute;
+  };
+  c += std::max(0.0, copies[0] - beside(ts + 1, steps.front()));
+  if (steps.size() > 1)
+    c += std::max(0.0, copies[1] - beside(steps[0], steps[1]));
+  return c;
+}
+
 /// The latest item that may read the rest of the staged input (a later
 /// one needs a larger chunk 0 and stages less beside the compute).
 constexpr int MaxStageItem = 2;
@@ -1141,6 +1209,7 @@ constexpr int MaxStageItem = 2;
 constexpr double MinChunkedGain = 0.005;
 
 static void estimateWith(GroupPass &pass, const Traffic &traffic);
+static void lateWeights(GroupPass &pass, const Traffic &traffic);
 
 // Cycles: per item the sum over steps of max(compute, DMA); a pipelined item
 // hides its input loads and output stores behind its first compute. Per
@@ -1156,10 +1225,11 @@ static void estimateWith(GroupPass &pass, const Traffic &traffic);
 void estimateCycles(GroupPass &pass, const Traffic &traffic) {
   GroupPlan &p = pass.plan;
   p.StageFirst.clear(), p.StageItem = 0, p.StageSendStep = 0;
+  p.LateWeights = false;
   estimateWith(pass, traffic);
   if (!pass.options.ChunkedStaging || p.Info.Inputs.size() != 1 ||
       !p.phased() || !p.pipelined())
-    return;
+    return lateWeights(pass, traffic);
   int64_t granule =
       int64_t(p.Cores) *
       std::max<int64_t>(1, pass.spec.gdramAccessBytes /
@@ -1189,6 +1259,22 @@ void estimateCycles(GroupPass &pass, const Traffic &traffic) {
   p.StageFirst = std::move(bestFirst);
   p.StageItem = bestItem, p.StageSendStep = bestSend;
   estimateWith(pass, traffic);
+  lateWeights(pass, traffic);
+}
+
+// The weights ts1 does not need staged beside the first item
+// (GroupPlan::LateWeights), if the estimate is lower.
+static void lateWeights(GroupPass &pass, const Traffic &traffic) {
+  GroupPlan &p = pass.plan;
+  if (!pass.options.LateWeights || !p.lateWeightsFit(pass.net))
+    return;
+  double all = p.Cycles;
+  p.LateWeights = true;
+  estimateWith(pass, traffic);
+  if (p.Cycles < all)
+    return;
+  p.LateWeights = false;
+  estimateWith(pass, traffic);
 }
 
 static void estimateWith(GroupPass &pass, const Traffic &traffic) {
@@ -1217,7 +1303,7 @@ static void estimateWith(GroupPass &pass, const Traffic &traffic) {
   p.ReadAhead = readAhead(pass, stagedWeightBytes(pass));
   double prologue = prologueCycles(pass, traffic);
   double tiles = tileLoadCycles(pass, moved);
-  p.Cycles = prologue + tiles + p.SramPhases * phase;
+  p.Cycles = prologue + tiles + p.SramPhases * phase + lateWeightsCycles(pass);
 }
 
 } // namespace plan

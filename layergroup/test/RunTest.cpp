@@ -908,3 +908,44 @@ TEST(Run, ChunkedStagingOnlyWhereItPaysClearly) {
   ASSERT_TRUE(P->phased() && P->pipelined());
   EXPECT_FALSE(P->chunkedStaging()) << P->Cycles;
 }
+
+TEST(Run, LateWeightsStageBesideTheFirstItem) {
+  // VGG-16's conv2 block (64 x 112 x 112 -> 128, 28 x 4 tiles, weights
+  // resident and staged once per chip): ts1 of an item computes conv2_1
+  // alone, so conv2_2's weights (590 KB) stay out of the prologue
+  // (GroupPlan::LateWeights): each core reads its share beside the last
+  // sends of the phase's staging, sends it beside its first item's ts1
+  // and copies them to WRAM after a barrier there, before ts3. Against
+  // the same plan staging them all first (`--no-late-weights`, whose
+  // values other tests check): the reference's values, the same GDRAM
+  // bytes, fewer simulated cycles, and an estimate within 1% of the
+  // simulation for both.
+  Net N = test::convBlock(64, 112, 112, 128);
+  GroupInfo G = groupInfo(N, 0, 4);
+  bangsim::DeviceSpec S = spec();
+  auto P = planGroupWith(N, S, 1, G, 1, 28, 4, 1, PlanOptions{});
+  ASSERT_TRUE(P);
+  ASSERT_TRUE(P->lateWeightsFit(N));
+  ASSERT_TRUE(P->LateWeights) << P->Cycles;
+  EXPECT_FALSE(P->lateWeight(N, 0)); // c1
+  EXPECT_TRUE(P->lateWeight(N, 2));  // c2
+  EXPECT_EQ(P->lateWeightStep(N), 3);
+  PlanOptions Off;
+  Off.LateWeights = false; // --no-late-weights
+  auto Q = planGroupWith(N, S, 1, G, 1, 28, 4, 1, Off);
+  ASSERT_TRUE(Q);
+  EXPECT_FALSE(Q->LateWeights);
+  EXPECT_FALSE(Q->lateWeight(N, 2));
+  EXPECT_LT(P->Cycles, Q->Cycles);
+  HostTensors In = randomInputs(N, 1);
+  RunResult Late;
+  checkPlan(N, 1, In, onePlan(*P), "mlu370", nullptr, &Late);
+  auto AllRun = runPlan(N, onePlan(*Q), S, 1, In);
+  ASSERT_TRUE(bool(AllRun)) << toString(AllRun.takeError());
+  const RunResult &All = *AllRun;
+  EXPECT_EQ(Late.ReadBytes, All.ReadBytes);
+  // conv2_2's share read alone is 36,864 bytes, about 2.8 K cycles.
+  EXPECT_LT(Late.Groups[0].Cycles, All.Groups[0].Cycles - 1000);
+  EXPECT_NEAR(P->Cycles / Late.Groups[0].Cycles, 1.0, 0.01);
+  EXPECT_NEAR(Q->Cycles / All.Groups[0].Cycles, 1.0, 0.01);
+}
