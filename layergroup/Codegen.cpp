@@ -1064,6 +1064,44 @@ void KernelWriter::computeConvByRows(const ComputeArgs &a) {
   std::string w = a.weights, kx = str(layer.KX), sy = str(layer.SY),
               sx = str(layer.SX), dy = str(layer.DY), dx = str(layer.DX);
   auto loop = e.block("for (int i = 0; i < nb; ++i)", layer.Name + " (conv)");
+  if (!p.FirstPieces.empty()) {
+    // The phase's first tile by pieces of kernel positions (GroupPlan::
+    // FirstPieces): each piece's load queued (IO-DMA) before the matrix
+    // unit convolves the piece before it, which it does not touch; piece 0
+    // with the bias into the output, each further one into tmp and added,
+    // after a __sync() for its load and the convolution before. Then the
+    // tile is whole.
+    int kk = int(layer.KY * layer.KX);
+    std::string perPos = str(GroupPlan::weightsPerChannel(n, a.index) / kk);
+    auto partial = e.block("if (w_pos < " + str(kk) + ")",
+                           "a few kernel positions at a time (FirstPieces)");
+    const std::vector<int> &ends = p.FirstPieces;
+    for (size_t j = 0; j < ends.size(); ++j) {
+      std::string from = str(j ? ends[j - 1] : 0), to = str(ends[j]);
+      if (j + 1 < ends.size()) {
+        std::string next = str(ends[j + 1]);
+        e.line(call("lg_load_wram",
+                    {w + " + " + to + " * " + perPos + " * ft",
+                     "g_w" + str(a.index) + " + f0 * " + str(kk) + " * " +
+                         perPos + " + " + to + " * " + perPos + " * ft",
+                     "(" + next + " - " + to + ") * " + perPos + " * ft",
+                     "true"}));
+      }
+      if (j == 0)
+        e.line(call("lg_conv_tile_pos",
+                    {out, in, str(a.in.C), a.co, a.rows, a.cols, w, a.bias,
+                     from, to, kx, sy, sx, dy, dx}));
+      else
+        e.line(call("lg_conv_tile_pos_add",
+                    {out, tmp, in, str(a.in.C), a.co, a.rows, a.cols, w, from,
+                     to, kx, sy, sx, dy, dx}));
+      if (j + 1 < ends.size())
+        e.line("__sync(); // the next piece, and this convolution");
+    }
+    e.line("w_pos = " + str(kk) + ", w_rows = " + str(rows) + ";");
+  }
+  if (!p.FirstPieces.empty())
+    e.line("else");
   {
     auto partial = e.block("if (w_rows < " + str(rows) + ")",
                            "a kernel row at a time (firstTileRows)");
@@ -1386,7 +1424,22 @@ void KernelWriter::phaseStart() {
                            "the first item's weight tile, meanwhile");
       e.line(sliceCall("begin"));
       auto changed = e.block("if (f0 != wf)");
-      if (int rows = p.firstTileRows(n)) {
+      if (int rows = p.firstTileRows(n); rows && !p.FirstPieces.empty()) {
+        // Its first piece of kernel positions only: the first item loads
+        // the others while the matrix unit convolves the pieces before them
+        // (GroupPlan::FirstPieces).
+        const Layer &conv = n.Layers[g.First];
+        int kk = int(conv.KY * conv.KX), n0 = p.FirstPieces.front();
+        std::string perPos = str(GroupPlan::weightsPerChannel(n, g.First) / kk);
+        e.line("// kernel positions [0, " + str(n0) + ") of " + str(kk) +
+               "; the first item loads the rest");
+        e.line(
+            call("lg_load_wram",
+                 {"w" + str(g.First) + "[wcur]",
+                  "g_w" + str(g.First) + " + f0 * " + str(kk) + " * " + perPos,
+                  str(n0) + " * " + perPos + " * ft", "true"}));
+        e.line("w_rows = 0, w_pos = " + str(n0) + ";");
+      } else if (rows) {
         // Its first kernel row only: the first item loads the others while
         // the matrix unit convolves the rows before them (firstTileRows).
         e.line("// kernel row 0 of " + str(rows) +
@@ -2059,6 +2112,11 @@ GroupKernel KernelWriter::write() {
     if (int rows = p.firstTileRows(n))
       e.line("int w_rows = " + str(rows) +
              "; // kernel rows of w[wcur] loaded (firstTileRows)");
+    if (!p.FirstPieces.empty()) {
+      const Layer &conv = n.Layers[g.First];
+      e.line("int w_pos = " + str(conv.KY * conv.KX) +
+             "; // kernel positions of the first tile loaded (FirstPieces)");
+    }
     if (p.pipelined())
       e.line(fmt::format("int p_n0 = 0, p_nb = 0, p_f0 = 0, p_ft = 0, p_hs = "
                          "0, p_ws = 0, p_lo[{0}], p_hi[{0}], p_clo[{0}], "

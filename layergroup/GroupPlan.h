@@ -455,6 +455,15 @@ struct GroupPlan {
   /// of the output slice (LmemBuffer Scratch Part 1, plan/Buffers.cpp).
   /// The kernel rows, or 0.
   int firstTileRows(const Net &n) const;
+  /// With firstTileRows, the phase's first weight tile in pieces of kernel
+  /// positions (position ky * KX + kx) instead: the ends of the pieces,
+  /// each a run of positions of one kernel row or whole kernel rows, the
+  /// last KY * KX. Only the first piece loads before the phase's barrier;
+  /// the first item convolves each piece (lg_conv_tile_pos) while the next
+  /// one loads. Set by plan/Cost.cpp's estimateCycles where its estimate
+  /// is lower than by kernel rows (PlanOptions::FirstPositions); empty: by
+  /// kernel rows.
+  std::vector<int> FirstPieces;
   /// firstTileRows but for the staging and the partial sums' buffer, which
   /// plan/Buffers.cpp places before the staging is chosen.
   int firstConvRows(const Net &n) const;

@@ -131,6 +131,10 @@ struct PlanOptions {
   /// (GroupPlan::StridedInputs; kept when the objective is lower than
   /// without).
   bool StridedLoads = true;
+  /// A phase's first weight tile loaded by kernel rows may load in pieces
+  /// of kernel positions instead (GroupPlan::FirstPieces, kept where the
+  /// estimate says it pays; `--no-first-positions` turns it off).
+  bool FirstPositions = true;
   /// A core's consecutive items of one column of tiles keep the rows of
   /// the item above that they need (GroupPlan::KeepRows).
   bool KeepRows = true;

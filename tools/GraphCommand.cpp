@@ -125,6 +125,10 @@ CommandLine GraphOptions::commandLine() {
           "is at most M above the best grouping's (a fraction; default "
           "0.1; 0 = the objective alone)",
           lg.excessMargin),
+      flag("--no-first-positions",
+           "(--layer-group) a first weight tile loaded by kernel rows never "
+           "loads in pieces of kernel positions (GroupPlan::FirstPieces)",
+           lg.noFirstPositions),
       flag("--no-keep-rows",
            "(--layer-group) every tile computes the halo rows of its inner "
            "layers, none kept in NRAM from the tile above (GroupPlan::"
@@ -196,13 +200,15 @@ int GraphOptions::check() const {
        lg.noCache || lg.checkRaces || lg.noIsolate || lg.noDmaPadRows ||
        lg.trafficWeight ||
        lg.excessMargin || lg.noKeepRows || lg.noChunkedStaging ||
+       lg.noFirstPositions ||
        lg.noLateWeights ||
        lg.noWindowTiles || lg.noStepsRunOn || lg.limits.given))
     return usageError("graph", "--emit-mlu, --report, --lmem-svg, --device, "
                                "--no-compare, --no-cache, --check=race, "
                                "--no-isolate, --no-dma-pad-rows, "
                                "--traffic-weight, "
-                               "--excess-margin, --no-keep-rows, "
+                               "--excess-margin, --no-first-positions, "
+                               "--no-keep-rows, "
                                "--no-chunked-staging, --no-window-tiles, "
                                "--no-steps-run-on and --max-compile-* "
                                "need --layer-group");

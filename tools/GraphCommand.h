@@ -41,6 +41,8 @@ struct LayerGroupArgs {
   /// --excess-margin: PlanOptions::ExcessMargin; unset keeps the default.
   std::optional<double> excessMargin;
   CompileLimits limits; ///< of the group kernels' compiles
+  /// --no-first-positions: PlanOptions::FirstPositions off.
+  bool noFirstPositions = false;
 };
 
 /// Runs LayerGroup on a loaded, valid graph; returns the exit status.

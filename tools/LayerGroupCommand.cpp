@@ -315,6 +315,7 @@ struct LayerGroupRun {
   PlanOptions planOptions() const {
     PlanOptions o;
     o.KeepRows = !lg.noKeepRows;
+    o.FirstPositions = !lg.noFirstPositions;
     o.ChunkedStaging = !lg.noChunkedStaging;
     o.LateWeights = !lg.noLateWeights;
     o.WindowTiles = !lg.noWindowTiles;

@@ -10,6 +10,9 @@
 //===----------------------------------------------------------------------===//
 #include "layergroup/plan/GroupPass.h"
 
+#include <algorithm>
+#include <functional>
+
 namespace bangc::lg {
 
 double planObjective(const GroupPlan &p, const bangsim::DeviceSpec &spec,
@@ -568,6 +571,15 @@ double stagedBeforeItems(const GroupPass &pass) {
   return bytes;
 }
 
+/// The instructions that issue one __bang_write_zero of
+/// lg_zero_pad_columns (the simulator's count on VGG-16's conv3_2: 14 in
+/// about 210 cycles).
+constexpr double ScalarZeroCall = 15;
+
+/// The most kernel positions of a first weight tile split into pieces of
+/// positions (GroupPlan::FirstPieces): 2^(n-1) splits are tried.
+constexpr int MaxFirstPositions = 16;
+
 /// A pipelined global group's core loads a weight tile that the first item
 /// of a phase needs before that item and loads each later one in pieces,
 /// one in ts1 of each item of the channel slice before it (of this phase),
@@ -577,10 +589,12 @@ double stagedBeforeItems(const GroupPass &pass) {
 /// clusters (Codegen's phaseStart): only the rest of the load shows; or
 /// only its first kernel row (GroupPlan::firstTileRows), and the first item
 /// takes the rest; with GroupPlan::rowsEveryItem every item takes the rest
-/// of its own tile and loads row 0 of the next one. The busiest core
-/// counts.
-double tileLoadCycles(const GroupPass &pass, double moved) {
-  const GroupPlan &p = pass.plan;
+/// of its own tile and loads row 0 of the next one. Or the first tile in
+/// pieces of kernel positions (GroupPlan::FirstPieces): the pieces whose
+/// estimate is lowest, if lower than by rows. The busiest core counts.
+double tileLoadCycles(GroupPass &pass, double moved) {
+  GroupPlan &p = pass.plan;
+  p.FirstPieces.clear();
   if (!p.pipelined() || !p.global())
     return 0;
   int l = pass.group.First;
@@ -627,9 +641,66 @@ double tileLoadCycles(const GroupPass &pass, double moved) {
     return std::max(conv, row) + (rows - 2) * std::max(conv + add, row) +
            std::max(conv + add, dma1 + (next ? row : 0)) - stepCycles(s1, dma1);
   };
-  auto firstTile = [&](int run, bool more) {
+  // The same by pieces of kernel positions (\p ends, FirstPieces): piece
+  // j loads while piece j - 1 convolves, a piece of whole kernel rows in
+  // one convolution, one of part of a row in one per output row (each
+  // with its start-up), and each piece after the first issues a load and
+  // a convolution after a __sync(); the formulas above with the pieces for
+  // the rows. The sends of phase 0 wait for the vector work of zeroing the
+  // input tiles' padding columns, the first piece only for their calls: a
+  // lag the barrier waits for when the first piece loads sooner.
+  const Layer &layer = pass.net.Layers[l];
+  int kx = int(layer.KX), kk = rows ? int(layer.KY * layer.KX) : 0;
+  double perRowConv = double(p.ImagesPerSlice) *
+                      double(pass.rowsCap(layer.Output) - 1) *
+                      double(pass.spec.computeStartupCycles);
+  double perPiece = 2 * pass.cost.scalar(ScalarPerCall);
+  double pad = 0;
+  if (p.WSecs == 1)
+    for (auto [t, reader] : p.PaddedInputs) {
+      const Layer &r = pass.net.Layers[reader];
+      int64_t cols = tileCols(r, pass.colsCap(r.Output));
+      int64_t rowsT = tileRows(r, pass.rowsCap(r.Output));
+      int64_t right = cols - r.PL - pass.net.Tensors[t].W;
+      int64_t calls = (r.PL > 0) + (rowsT - 1) * (right + r.PL > 0) +
+                      (right > 0); // as padColumnsCycles
+      pad += (p.inputsResident() ? 1 : 2) *
+             (padColumnsCycles(pass, t, r) -
+              double(calls) * pass.cost.scalar(ScalarPerCall + ScalarZeroCall));
+    }
+  pad = std::max(0.0, pad);
+  auto firstByPieces = [&](const std::vector<int> &ends, int run, bool more,
+                           bool ph0) {
+    auto load = [&](int j) {
+      int a = j ? ends[j - 1] : 0;
+      return pass.cost.dma(bytes * (ends[j] - a) / kk, true);
+    };
+    auto convOf = [&](int j) {
+      int a = j ? ends[j - 1] : 0;
+      bool whole = a % kx == 0 && ends[j] % kx == 0;
+      return s1.ComputeCycles * (ends[j] - a) / kk + (whole ? 0 : perRowConv) +
+             (j ? perPiece : 0);
+    };
+    int m = int(ends.size()) - 1;
+    double head = std::max(ph0 ? pad : 0, load(0) - sends);
+    if (every) {
+      double t = std::max(convOf(0), load(1));
+      for (int j = 2; j <= m; ++j)
+        t += std::max(convOf(j - 1) + add, load(j));
+      return head + t + std::max(convOf(m) + add, dma1 + (more ? row : 0)) -
+             stepCycles(s1, dma1);
+    }
+    double piece = more ? pass.cost.dma(bytes / run, true) : 0;
+    double matrix = convOf(m), io = dma1 + piece;
+    for (int j = 1; j <= m; ++j)
+      matrix += std::max(load(j), convOf(j - 1)) + add, io += load(j);
+    return head + std::max(matrix, io) - stepCycles(s1, dma1 + piece);
+  };
+  auto firstTile = [&](int run, bool more, bool ph0) {
     if (!rows)
       return first;
+    if (!p.FirstPieces.empty())
+      return firstByPieces(p.FirstPieces, run, more, ph0);
     if (every)
       return std::max(0.0, row - sends) + byRows(more);
     double piece = more ? pass.cost.dma(bytes / run, true) : 0;
@@ -638,6 +709,42 @@ double tileLoadCycles(const GroupPass &pass, double moved) {
     return std::max(0.0, row - sends) + std::max(matrix, io) -
            stepCycles(s1, dma1 + piece);
   };
+  // The pieces: every split of the kernel positions into runs of one
+  // kernel row or of whole rows (73 for 3 x 3), against the rows, on
+  // the first core's first tile (every core's has the same shape).
+  if (rows && pass.options.FirstPositions && kk <= MaxFirstPositions) {
+    int b = p.itemBegin(0, 0), e = p.itemEnd(0, 0), run = 1;
+    while (b + run < e && p.itemF(b + run) == p.itemF(b))
+      ++run;
+    bool more = b + run < e;
+    std::vector<int> ends;
+    for (int r = 1; r <= rows; ++r)
+      ends.push_back(r * kx);
+    // The rows, by the same formulas, less a cycle.
+    double best = firstByPieces(ends, run, more, true) - 1;
+    ends.clear();
+    std::function<void(int)> split = [&](int a) {
+      if (a == kk) {
+        if (std::all_of(ends.begin(), ends.end(),
+                        [&](int x) { return x % kx == 0; }))
+          return; // whole rows only: the rows are the baseline
+        double c = firstByPieces(ends, run, more, true);
+        if (c < best)
+          best = c, p.FirstPieces = ends;
+        return;
+      }
+      int rowEnd = (a / kx + 1) * kx;
+      for (int to = a + 1; to <= kk; ++to) {
+        if (to > rowEnd && (a % kx || to % kx))
+          continue;
+        ends.push_back(to);
+        split(to);
+        ends.pop_back();
+      }
+    };
+    if (b < e)
+      split(0);
+  }
   double busiest = 0;
   for (int c = 0; c < p.Cores; ++c) {
     double own = 0;
@@ -653,7 +760,7 @@ double tileLoadCycles(const GroupPass &pass, double moved) {
           int r = 1;
           while (b + r < e && p.itemF(b + r) == fi)
             ++r;
-          own += firstTile(r, b + r < e);
+          own += firstTile(r, b + r < e, ph == 0);
         } else {
           own += every ? byRows(it + 1 < e) : pieces(run);
         }
