@@ -156,6 +156,15 @@ private:
   void keptRowsMove(int ts);
   void plainItem();
   void tailPieces(int from);
+  /// Emits r_p, r_a, r_b: the first rows of group output pieces pc - 1,
+  /// pc and pc + 1 of \p pieces (tailPieces, lastItemPieces).
+  void pieceRows(int pieces);
+  /// Layer \p l over rows [pa, pb) of its slice in piece pc: from \p pa
+  /// to \p pb, or (empty) the plain tail's rows of its slice in pieces of
+  /// \p pieces.
+  void layerPiece(int l, int pieces, const std::string &pa = "",
+                  const std::string &pb = "");
+  void lastItemPieces(int from);
   void laterWramCopies();
   /// GroupPlan::LateWeights: the late weights' SRAM range (base pointer,
   /// floats) and each late layer's offset and floats in it.
@@ -822,7 +831,7 @@ void KernelWriter::compute(int l) {
     return;
   }
   ComputeArgs a = computeArgs(l);
-  if (l == g.First && p.firstTileRows(n)) {
+  if (l == g.First && p.firstTileRows(n) && !rowPiece) {
     computeConvByRows(a);
     return;
   }
@@ -998,8 +1007,14 @@ void KernelWriter::computeConv(const ComputeArgs &a) {
     // A padded tile from the window rows of the first row computed (the
     // window tile made first starts there already).
     std::string so = str(g.slot(layer.Output));
-    if (tileFirst() != a.index && p.keepsRows(n, layer.Output))
-      src += " + kr[" + so + "] * " + str(layer.SY) + " * lg_window_extent(" +
+    // Kept rows, or a row piece (lastItemPieces): from the window rows of
+    // the first row computed.
+    std::string from = rowPiece ? "(pa - lo[" + so + "])"
+                       : tileFirst() != a.index && p.keepsRows(n, layer.Output)
+                           ? "kr[" + so + "]"
+                           : "";
+    if (!from.empty())
+      src += " + " + from + " * " + str(layer.SY) + " * lg_window_extent(" +
              a.cols + ", " + str(layer.SX) + ", " + str(layer.KX) + ", " +
              str(layer.DX) + ") * " + str(a.in.C);
     e.line(call("lg_conv_tile",
@@ -1728,37 +1743,17 @@ void KernelWriter::tailPieces(int from) {
          pieces + " row pieces of " + n.Tensors[out].Name +
          ", each stored while the next computes");
   auto loop = e.block("for (int pc = 0; pc <= " + pieces + "; ++pc)");
-  // Piece k from row at(k): two shares each, the last one (its store
-  // waits alone) one share.
-  auto at = [&](const std::string &k) {
-    return "(" + k + " >= " + pieces + " ? hi[" + so + "] : lo[" + so +
-           "] + (hi[" + so + "] - lo[" + so + "]) * 2 * (" + k + ") / " +
-           str(2 * p.TailPieces - 1) + ")";
-  };
-  e.line("const int r_p = pc > 0 ? " + at("pc - 1") + " : 0, r_a = " +
-         at("pc") + ", r_b = " + at("pc + 1") + ";");
-  e.line("(void)r_p; (void)r_b;");
+  pieceRows(p.TailPieces);
   std::vector<int> layers;
   for (int ts = from; ts + 1 < int(p.Steps.size()); ++ts)
     for (int l : p.Steps[ts].Compute)
       layers.push_back(l);
   auto firstConv = llvm::find_if(
       layers, [&](int l) { return n.Layers[l].Kind == OpKind::Conv; });
-  auto layerPiece = [&](int l) {
-    std::string s = str(g.slot(n.Layers[l].Output));
-    auto body = e.block("", n.Layers[l].Name + ", rows [pa, pb)");
-    e.line("const int pa = pc == 0 ? lo[" + s + "] : (lo[" + s +
-           "] > r_a ? lo[" + s + "] : r_a);");
-    e.line("const int pb = pc == " + str(p.TailPieces - 1) + " ? hi[" + s +
-           "] : (hi[" + s + "] < r_b ? hi[" + s + "] : r_b);");
-    rowPiece = true;
-    compute(l);
-    rowPiece = false;
-  };
   {
     auto first = e.block("if (pc < " + pieces + ")");
     for (auto it = layers.begin(); it != std::next(firstConv); ++it)
-      layerPiece(*it);
+      layerPiece(*it, p.TailPieces);
   }
   {
     auto store = e.block("if (pc > 0)", "the piece before");
@@ -1767,9 +1762,150 @@ void KernelWriter::tailPieces(int from) {
   {
     auto rest = e.block("if (pc < " + pieces + ")");
     for (auto it = std::next(firstConv); it != layers.end(); ++it)
-      layerPiece(*it);
+      layerPiece(*it, p.TailPieces);
   }
   e.line("__sync();");
+}
+
+// Piece k from row at(k) of the group output: two shares each, the last
+// one (its store waits alone) one share.
+void KernelWriter::pieceRows(int pieces) {
+  std::string so = str(g.slot(g.Outputs.front())), np = str(pieces);
+  auto at = [&](const std::string &k) {
+    return "(" + k + " >= " + np + " ? hi[" + so + "] : lo[" + so +
+           "] + (hi[" + so + "] - lo[" + so + "]) * 2 * (" + k + ") / " +
+           str(2 * pieces - 1) + ")";
+  };
+  e.line("const int r_p = pc > 0 ? " + at("pc - 1") + " : 0, r_a = " +
+         at("pc") + ", r_b = " + at("pc + 1") + ";");
+  e.line("(void)r_p; (void)r_b;");
+}
+
+// The first and last piece also compute any rows of the layer's slice
+// beyond the output's.
+void KernelWriter::layerPiece(int l, int pieces, const std::string &pa,
+                              const std::string &pb) {
+  std::string s = str(g.slot(n.Layers[l].Output));
+  auto body = e.block("", n.Layers[l].Name + ", rows [pa, pb)");
+  e.line("const int pa = " +
+         (pa.empty() ? "pc == 0 ? lo[" + s + "] : (lo[" + s + "] > r_a ? lo[" +
+                           s + "] : r_a)"
+                     : pa) +
+         ";");
+  e.line("const int pb = " +
+         (pb.empty() ? "pc == " + str(pieces - 1) + " ? hi[" + s +
+                           "] : (hi[" + s + "] < r_b ? hi[" + s + "] : r_b)"
+                     : pb) +
+         ";");
+  rowPiece = true;
+  compute(l);
+  rowPiece = false;
+}
+
+// A pipelined core's last item (GroupPlan::LastPieces) runs its steps
+// from \p from (GroupPlan::lastPiecesStart) in row pieces of the group
+// output, as a plain item's tail does (tailPieces): per piece the rows of
+// each layer's output that the next layer's piece reads (a_s, b_s:
+// backwards through each window; the first piece from the slice's first
+// row, the last to its end), the tail's first layer, then the transfer
+// step's stores of the item before (from ts1) or the store of the piece
+// before, async beside the matrix work, then the other layers and a
+// __sync(); only the last piece's store runs alone, and the drain after
+// the loop stores nothing. The item loads nothing next and its buffers
+// are its own ([cur], held through the tail: Cost.cpp checks), so the
+// pieces touch no byte in flight. A first weight tile loaded by kernel
+// rows (GroupPlan::firstTileRows) must be whole.
+void KernelWriter::lastItemPieces(int from) {
+  int out = g.Outputs.front(), pieces = p.LastPieces;
+  std::string np = str(pieces);
+  std::string cond = "item + 1 == end";
+  if (int rows = p.firstTileRows(n))
+    cond += " && w_rows == " + str(rows);
+  std::vector<int> layers;
+  for (int ts = from; ts + 1 < int(p.Steps.size()); ++ts)
+    layers.push_back(p.Steps[ts].Compute.front());
+  auto last = e.block("if (" + cond + ")",
+                      "the last item: ts" + str(from) + "-ts" +
+                          str(p.Steps.size() - 2) + " in " + np +
+                          " row pieces of " + n.Tensors[out].Name +
+                          ", each stored while the next computes");
+  int conv = layers.front();
+  if (from == 1 && tileFirst() == conv) {
+    const Layer &layer = n.Layers[conv];
+    std::string si = str(g.slot(layer.Inputs[0])),
+                so = str(g.slot(layer.Output));
+    const Tensor &in = n.Tensors[layer.Inputs[0]];
+    e.line("const " + ctype(layer.Inputs[0]) + " *win" + str(conv) + " = " +
+           call("lg_conv_window",
+                {"t" + str(layer.Inputs[0]) + "[cur]", "lo[" + si + "]",
+                 "clo[" + si + "]", "chi[" + si + "]", str(in.C), str(in.H),
+                 str(in.W), "lo[" + so + "]", "hi[" + so + "]",
+                 "clo[" + so + "]", "chi[" + so + "]", str(layer.KY),
+                 str(layer.KX), str(layer.SY), str(layer.SX), str(layer.PU),
+                 str(layer.PL), str(layer.DY), str(layer.DX),
+                 "tile" + str(conv)}) +
+           " // " + layer.Name + "'s window tile first");
+  }
+  {
+    auto loop = e.block("for (int pc = 0; pc <= " + np + "; ++pc)");
+    pieceRows(pieces);
+    // Rows [a_s, b_s) of each layer's output, from the group output's
+    // backwards.
+    std::string last = str(pieces - 1);
+    auto clip = [&](int slot, const std::string &a, const std::string &b) {
+      std::string s = str(slot), lo = "lo[" + s + "]", hi = "hi[" + s + "]";
+      e.line("const int a_" + s + " = pc == 0 ? " + lo + " : (" + lo + " > " +
+             a + " ? " + lo + " : " + a + "), b_" + s + " = pc == " + last +
+             " ? " + hi + " : (" + hi + " < " + b + " ? " + hi + " : " + b +
+             ");");
+    };
+    clip(g.slot(out), "r_a", "r_b");
+    for (size_t i = layers.size() - 1; i > 0; --i) {
+      const Layer &reader = n.Layers[layers[i]];
+      std::string so = str(g.slot(reader.Output));
+      std::string a = "a_" + so, b = "b_" + so;
+      if (reader.Kind == OpKind::MaxPool) { // its window's rows
+        a = "(" + a + " * " + str(reader.SY) + " - " + str(reader.PU) + ")";
+        b = "(b_" + so + " > a_" + so + " ? (b_" + so + " - 1) * " +
+            str(reader.SY) + " - " + str(reader.PU) + " + " +
+            str((reader.KY - 1) * reader.DY + 1) + " : " + a + ")";
+      }
+      clip(g.slot(reader.Inputs[0]), a, b);
+    }
+    auto piece = [&](int l) {
+      if (n.Layers[l].Kind == OpKind::Relu && poolFirstConv(l, true) >= 0)
+        return; // after the pool, on its output
+      std::string s = str(g.slot(n.Layers[l].Output));
+      layerPiece(l, pieces, "a_" + s, "b_" + s);
+    };
+    {
+      auto first = e.block("if (pc < " + np + ")");
+      piece(layers.front());
+    }
+    if (from <= p.transferStep()) {
+      auto before = e.block("if (pc == 0)", "the transfer step's stores");
+      pipelinedStores();
+      stageRest(false);
+      if (!p.StageSendStep)
+        stageRest(true);
+    }
+    if (p.StageSendStep >= from) {
+      auto sends = e.block("if (pc == 1)", "after the read's __sync()");
+      stageRest(true);
+    }
+    {
+      auto store = e.block("if (pc > 0)", "the piece before");
+      tensorStore(out, "cur", "", true, "r_p", "r_a");
+    }
+    if (layers.size() > 1) {
+      auto rest = e.block("if (pc < " + np + ")");
+      for (size_t i = 1; i < layers.size(); ++i)
+        piece(layers[i]);
+    }
+    e.line("__sync();");
+  }
+  e.line("last_stored = true;");
+  e.line("continue;");
 }
 
 // The per-channel vectors (bias, alpha), GDRAM->NRAM once per core, async
@@ -1888,8 +2024,11 @@ void KernelWriter::pipelinedItem() {
   else if (p.weightTiles())
     e.line("if (f0 != wf) { wcur ^= 1; wf = f0; } // prefetched by the "
            "previous item");
+  int piecesFrom = p.LastPieces > 1 ? p.lastPiecesStart(n) : 0;
   for (int ts = 1; ts <= int(g.Layers.size()); ++ts) {
     e.line("// ts" + str(ts));
+    if (ts == piecesFrom)
+      lastItemPieces(ts);
     keptRowsMove(ts);
     int first = tileFirst();
     if (ts == 1 && first >= 0) {
@@ -1993,6 +2132,8 @@ void KernelWriter::pipelinedItem() {
 }
 
 void KernelWriter::itemLoop() {
+  if (p.pipelined() && p.LastPieces > 1)
+    e.line("bool last_stored = false; // by lastItemPieces");
   e.line("int k = 0;");
   auto loop = e.block("for (int item = begin; item < end; ++item, ++k)");
   e.line("const int cur = k & 1;");
@@ -2081,7 +2222,9 @@ void KernelWriter::keptRowsMove(int ts) {
 
 // A pipelined core stores its last item's outputs after the loop.
 void KernelWriter::drain() {
-  auto last = e.block("if (k > 0)", "the last item's outputs");
+  auto last = e.block(p.LastPieces > 1 ? "if (k > 0 && !last_stored)"
+                                       : "if (k > 0)",
+                      "the last item's outputs");
   e.line("const int cur = k & 1;");
   for (int t : g.Outputs)
     tensorStore(t, "cur ^ 1", "p_", false);

@@ -217,6 +217,51 @@ bool GroupPlan::wramCopyInItem(const Net &n, int l) const {
   return std::find(first.begin(), first.end(), l) == first.end();
 }
 
+int GroupPlan::lastPiecesStart(const Net &n) const {
+  if (!pipelined() || Info.Outputs.size() != 1 || Steps.size() < 3)
+    return 0;
+  const TimeStep &last = Steps.back();
+  if (!last.Compute.empty() || last.StoreTensors != Info.Outputs)
+    return 0;
+  // Backwards from the output along the chain; a convolution ends it (its
+  // input is computed before), and so does a step before one that copies
+  // synchronously (only the tail's first step may: the store of the piece
+  // before is queued after it).
+  int head = Info.Outputs.front(), start = 0;
+  std::set<int> made;
+  for (int ts = int(Steps.size()) - 2; ts >= 1; --ts) {
+    const TimeStep &s = Steps[ts];
+    if (s.Compute.size() != 1 || s.ScalarLoop || !s.LoadTensors.empty() ||
+        !s.LoadWeights.empty() || !s.StoreTensors.empty() ||
+        (start && Steps[start].SyncCopy))
+      break;
+    int l = s.Compute.front();
+    const Layer &layer = n.Layers[l];
+    bool conv = layer.Kind == OpKind::Conv;
+    if (layer.Output != head || layer.Integer || layer.RealMath ||
+        layer.HalfViaFloat || keepsRows(n, layer.Output) ||
+        ReluTiles.count(l) ||
+        (!conv && layer.Kind != OpKind::Relu &&
+         layer.Kind != OpKind::MaxPool && layer.Kind != OpKind::Add) ||
+        (conv && (StridedInputs.count(layer.Inputs[0]) ||
+                  (l == Info.First && rowsEveryItem(n)))))
+      break;
+    made.insert(layer.Output);
+    head = layer.Inputs[0];
+    start = ts;
+    if (conv)
+      break;
+  }
+  // An addition's other inputs are computed before the tail.
+  for (int ts = start; start && ts + 1 < int(Steps.size()); ++ts) {
+    const Layer &layer = n.Layers[Steps[ts].Compute.front()];
+    for (size_t i = 1; i < layer.Inputs.size(); ++i)
+      if (made.count(layer.Inputs[i]))
+        return 0;
+  }
+  return start;
+}
+
 int GroupPlan::tailStart(const Net &n) const {
   if (pipelined() || Info.Outputs.size() != 1 || Steps.size() < 3)
     return 0;

@@ -286,6 +286,11 @@ struct GroupPlan {
   /// computes, instead of storing the whole output after the last layer.
   /// Set by plan/Cost.cpp's estimateCycles; 1: no pieces.
   int TailPieces = 1;
+  /// A pipelined core computes its last item's steps from lastPiecesStart
+  /// in this many row pieces of the group output, storing each piece
+  /// while the next computes, instead of storing the whole item after the
+  /// loop. Set by plan/Cost.cpp's estimateCycles; 1: no pieces.
+  int LastPieces = 1;
   /// Inputs staged once per chip by a pipelined group with one input (a
   /// global group, or a resident one of tiles; chunkedStaging): before
   /// the phase's barrier only chunk 0 goes to every cluster's SRAM, the
@@ -493,6 +498,17 @@ struct GroupPlan {
   /// from the same rows; at least one convolution, and the output computed
   /// there.
   int tailStart(const Net &n) const;
+  /// The first step from which a pipelined core's last item may compute
+  /// in row pieces of the group's one output (LastPieces), or 0: the steps
+  /// from it up to the last, which stores the output and computes nothing,
+  /// load and store nothing and run no scalar loop; their layers are a
+  /// chain (each reads the one before; the first any tensor computed
+  /// before) of float convolutions over tensors computed before (not a
+  /// strided input, no weight tile loaded by rows in every item), max
+  /// pools, ReLUs (not into a window tile) and additions of tensors
+  /// computed before, none keeping rows; no synchronous copy after the
+  /// first convolution (the store of the piece before is in flight).
+  int lastPiecesStart(const Net &n) const;
   bool imagesOuter() const { return Order == ItemOrder::ImagesOuter; }
   /// Clusters per union of the launch: 0 a BLOCK launch, 1 UNION1 (each
   /// cluster stages for itself), else Clusters (staged once per chip).

@@ -160,6 +160,10 @@ struct PlanOptions {
   /// NRAM fill on the Move-DMA pipe where the estimate says it pays
   /// (GroupPlan::PadRowsByDma; `--no-dma-pad-rows` turns it off).
   bool PadRowsByDma = true;
+  /// A pipelined core's last item runs in row pieces, each stored while
+  /// the next computes (GroupPlan::LastPieces, kept where the estimate
+  /// says it pays; `--no-last-pieces` turns it off).
+  bool LastPieces = true;
   int64_t ReserveBytes = 0; ///< NRAM kept free
   /// Objective: cycles + TrafficWeight * (GDRAM bytes x the cycles the whole
   /// chip's GDRAM bandwidth needs per byte). 0 = cycles only

@@ -153,6 +153,10 @@ CommandLine GraphOptions::commandLine() {
            "(--layer-group) every step of a pipelined item ends with a "
            "__sync() (GroupPlan::stepRunsOn)",
            lg.noStepsRunOn),
+      flag("--no-last-pieces",
+           "(--layer-group) a pipelined core computes its last item whole "
+           "and stores it after the loop (GroupPlan::LastPieces)",
+           lg.noLastPieces),
       flag("--no-compare",
            "(--layer-group) skip the layer-by-layer and reference runs of "
            "--report",
@@ -202,7 +206,8 @@ int GraphOptions::check() const {
        lg.excessMargin || lg.noKeepRows || lg.noChunkedStaging ||
        lg.noFirstPositions ||
        lg.noLateWeights ||
-       lg.noWindowTiles || lg.noStepsRunOn || lg.limits.given))
+       lg.noWindowTiles || lg.noStepsRunOn || lg.noLastPieces ||
+       lg.limits.given))
     return usageError("graph", "--emit-mlu, --report, --lmem-svg, --device, "
                                "--no-compare, --no-cache, --check=race, "
                                "--no-isolate, --no-dma-pad-rows, "
@@ -210,7 +215,8 @@ int GraphOptions::check() const {
                                "--excess-margin, --no-first-positions, "
                                "--no-keep-rows, "
                                "--no-chunked-staging, --no-window-tiles, "
-                               "--no-steps-run-on and --max-compile-* "
+                               "--no-steps-run-on, --no-last-pieces and "
+                               "--max-compile-* "
                                "need --layer-group");
   if (!a.run && (!a.ins.empty() || !a.outs.empty() || a.steps != 1))
     return usageError("graph", "--in, --out and --steps need --run");

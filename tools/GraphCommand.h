@@ -34,6 +34,7 @@ struct LayerGroupArgs {
   bool noLateWeights = false; ///< --no-late-weights: PlanOptions::LateWeights
   bool noWindowTiles = false; ///< --no-window-tiles: PlanOptions::WindowTiles
   bool noStepsRunOn = false;  ///< --no-steps-run-on: PlanOptions::StepsRunOn
+  bool noLastPieces = false;  ///< --no-last-pieces: PlanOptions::LastPieces
   std::optional<std::string> emitMlu, report, lmemSvg, device;
   /// --traffic-weight: the planner's weight of GDRAM bytes against cycles
   /// (PlanOptions::TrafficWeight); unset keeps the planner's default.

@@ -311,7 +311,7 @@ struct LayerGroupRun {
 
   /// The planner's options the command line sets (--traffic-weight,
   /// --excess-margin, --no-keep-rows, --no-chunked-staging, --no-window-tiles,
-  /// --no-steps-run-on).
+  /// --no-steps-run-on, --no-last-pieces).
   PlanOptions planOptions() const {
     PlanOptions o;
     o.KeepRows = !lg.noKeepRows;
@@ -320,6 +320,7 @@ struct LayerGroupRun {
     o.LateWeights = !lg.noLateWeights;
     o.WindowTiles = !lg.noWindowTiles;
     o.StepsRunOn = !lg.noStepsRunOn;
+    o.LastPieces = !lg.noLastPieces;
     o.PadRowsByDma = !lg.noDmaPadRows; // --no-dma-pad-rows
     if (lg.trafficWeight)
       o.TrafficWeight = *lg.trafficWeight;

@@ -1175,13 +1175,52 @@ static double padRowsCycles(GroupPass &pass, double moved) {
 /// The most row pieces of a plain item's tail (GroupPlan::TailPieces).
 constexpr int MaxTailPieces = 4;
 
+/// The scalar work of one row piece of a tail over steps [from, last
+/// step) (Codegen's tailPieces, lastItemPieces): a call per layer, the
+/// piece's __sync(), and a window copy's latency for a convolution that
+/// copies one (not from a padded input tile, its ReLU's window tile or
+/// one made first).
+static double pieceCalls(const GroupPass &pass, int from) {
+  const GroupPlan &p = pass.plan;
+  const CostModel &m = pass.cost;
+  double calls = m.scalar(ScalarPerCall);
+  for (size_t ts = from; ts + 1 < p.Steps.size(); ++ts)
+    for (int l : p.Steps[ts].Compute) {
+      const Layer &layer = pass.net.Layers[l];
+      bool copies = layer.Kind == OpKind::Conv &&
+                    !p.PaddedInputs.count(layer.Inputs[0]) &&
+                    p.reluTileOf(l) < 0 && p.Steps[ts].TileFirstCycles == 0;
+      calls += m.scalar(ScalarPerCall) + (copies ? m.dma(64, false) : 0.0);
+    }
+  return calls;
+}
+
+/// A tail of \p compute cycles in \p k row pieces of an output slice of
+/// \p rows rows (two shares each, the last one share, cut as the kernel
+/// cuts them: tailPieces' pieceRows), \p calls more per piece: the first
+/// piece beside \p before cycles of DMA already queued, each further one
+/// beside the store of the one before, then the last piece's store alone;
+/// each piece's store its own DMA start-up of the \p store cycles of the
+/// whole slice's.
+static double piecesCycles(const CostModel &m, double compute, double calls,
+                           double store, int64_t rows, int k, double before) {
+  auto at = [&](int x) { return x >= k ? rows : rows * 2 * x / (2 * k - 1); };
+  double lat = m.dma(64, true), t = 0, prev = before;
+  for (int j = 0; j < k; ++j) {
+    double share = double(at(j + 1) - at(j)) / double(rows);
+    t += std::max(share * compute + calls, prev);
+    prev = share > 0 ? lat + share * (store - lat) : 0;
+  }
+  return t + prev;
+}
+
 /// A plain item: per step the longer of its compute and DMA. Its tail
 /// (GroupPlan::tailStart, when its buffers are placed for it) in k row
-/// pieces runs as a pipeline (Codegen's tailPieces): the first piece's
-/// compute, then each further one beside the store of the one before, then
-/// the last store (its piece half the rows of the others); each piece adds
-/// a call per layer and a window copy's latency. Sets TailPieces to the k
-/// of the fewest cycles, 1 if no pieces.
+/// pieces runs as a pipeline (Codegen's tailPieces; piecesCycles): the
+/// first piece's compute, then each further one beside the store of the
+/// one before, then the last store (its piece half the rows of the
+/// others); each piece adds its calls (pieceCalls). Sets TailPieces to the
+/// k of the fewest cycles, 1 if no pieces.
 static double plainItemCycles(GroupPass &pass) {
   GroupPlan &p = pass.plan;
   const CostModel &m = pass.cost;
@@ -1190,13 +1229,11 @@ static double plainItemCycles(GroupPass &pass) {
     from = 0;
   p.TailPieces = 1;
   double head = 0, whole = 0, compute = 0, loads = 0;
-  size_t layers = 0;
   for (int ts = 0; ts < int(p.Steps.size()); ++ts) {
     const TimeStep &s = p.Steps[ts];
     (from && ts >= from ? whole : head) += stepCycles(s, s.DmaCycles);
     if (from && ts >= from && ts + 1 < int(p.Steps.size()))
-      compute += s.ComputeCycles, layers += s.Compute.size(),
-          loads += s.DmaCycles;
+      compute += s.ComputeCycles, loads += s.DmaCycles;
   }
   if (!from)
     return head;
@@ -1205,19 +1242,58 @@ static double plainItemCycles(GroupPass &pass) {
   double moved = stepCycles(before, before.DmaCycles + loads) -
                  stepCycles(before, before.DmaCycles);
   double store = p.Steps.back().DmaCycles, best = whole;
-  double perPiece =
-      double(layers) * m.scalar(ScalarPerCall) + m.dma(64, false);
-  for (int k = 2; k <= MaxTailPieces; ++k) {
-    // Two shares of the rows a piece, the last one share.
-    double share = 1.0 / (2 * k - 1), lat = m.dma(64, true);
-    double c = 2 * share * compute + perPiece, st = 2 * share * store + lat;
-    double tail = moved + c + (k - 2) * std::max(c, st) +
-                  std::max(share * compute + perPiece, st) +
-                  share * store + lat;
+  int out = p.Info.Outputs.front();
+  int64_t rows = std::min<int64_t>(p.H.stepOf(pass.net.Tensors[out].H),
+                                   pass.net.Tensors[out].H);
+  double calls = pieceCalls(pass, from);
+  for (int k = 2; k <= MaxTailPieces && k <= rows; ++k) {
+    double tail = moved + piecesCycles(m, compute, calls, store, rows, k, 0);
     if (tail < best)
       best = tail, p.TailPieces = k;
   }
   return head + best;
+}
+
+/// The most row pieces of a pipelined core's last item (GroupPlan::
+/// LastPieces).
+constexpr int MaxLastPieces = 4;
+
+/// What a pipelined core's last item in k row pieces from step F
+/// (GroupPlan::lastPiecesStart; Codegen's lastItemPieces) saves against
+/// computing those steps whole (from ts1: the item's steps beside the
+/// previous item's stores alone, after the first of \p rounds items: the
+/// last item loads no next one) and storing the item alone after the
+/// loop: the pieces as piecesCycles, the first beside those stores when F
+/// is ts1, of the typical item's rows. Sets LastPieces to the k that
+/// saves the most, 1 if none saves.
+static double lastPiecesSaving(GroupPass &pass, int rounds) {
+  GroupPlan &p = pass.plan;
+  const Net &n = pass.net;
+  p.LastPieces = 1;
+  int from = p.lastPiecesStart(n);
+  if (!pass.options.LastPieces || !from ||
+      (p.firstTileRows(n) && rounds < 2) ||
+      !lmemDisjoint(tailHeldBuffers(p, from)))
+    return 0;
+  int out = p.Info.Outputs.front();
+  int64_t rows = std::min<int64_t>(p.H.stepOf(n.Tensors[out].H),
+                                   n.Tensors[out].H);
+  double compute = 0;
+  for (size_t ts = from; ts + 1 < p.Steps.size(); ++ts)
+    compute += p.Steps[ts].ComputeCycles;
+  double store = p.Steps.back().DmaCycles, calls = pieceCalls(pass, from);
+  double before = rounds > 1 ? store : 0; // the previous item's
+  // From ts1 the pieces replace the whole item; later, the steps' compute.
+  double whole =
+      (from == 1 ? pipelinedStepsCycles(pass, before) : compute) + store;
+  double best = 0;
+  for (int k = 2; k <= MaxLastPieces && k <= rows; ++k) {
+    double t = piecesCycles(pass.cost, compute, calls, store, rows, k,
+                            from == 1 ? before : 0);
+    if (whole - t > best)
+      best = whole - t, p.LastPieces = k;
+  }
+  return best;
 }
 
 /// Chunked staging (GroupPlan::chunkedStaging): what the rest of a phase's
@@ -1397,6 +1473,7 @@ static void estimateWith(GroupPass &pass, const Traffic &traffic) {
   } else {
     item = plainItemCycles(pass);
   }
+  double last = p.pipelined() ? lastPiecesSaving(pass, rounds) : 0.0;
   double phase = 0;
   if (p.phased() && !(p.pipelined() && p.weightTiles()))
     phase += stageAllCycles(pass, phaseInputBytes(pass), 0);
@@ -1406,7 +1483,7 @@ static void estimateWith(GroupPass &pass, const Traffic &traffic) {
     phase += stagedRestCycles(pass, moved);
   phase += padRowsCycles(pass, moved);
   phase += phaseItemCycles(pass, rounds, item, moved) +
-           (p.pipelined() ? fillDrain : 0);
+           (p.pipelined() ? fillDrain : 0) - last;
   p.ReadAhead = readAhead(pass, stagedWeightBytes(pass));
   double prologue = prologueCycles(pass, traffic);
   double tiles = tileLoadCycles(pass, moved);
