@@ -427,6 +427,11 @@ struct GroupPlan {
   /// Codegen's pipelinedItem leaves it out, plan/Cost.cpp charges the
   /// steps that run on as one).
   bool stepRunsOn(const Net &n, int ts) const;
+  /// stepRunsOn but for the phase's first item, whose weight tile loads by
+  /// kernel rows (firstTileRows, not rowsEveryItem) in step \p ts or the
+  /// next: only that item keeps the __sync() closing \p ts (Codegen's
+  /// `if (k == 0) __sync();`; plan/Cost.cpp charges the steps as one).
+  bool stepRunsOnAfterRows(const Net &n, int ts) const;
   bool inputsInSram() const { return InputStaging != Staging::Direct; }
   bool weightsInSram() const { return WeightStaging != Staging::Direct; }
   bool usesSram() const { return inputsInSram() || weightsInSram(); }

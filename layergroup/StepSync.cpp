@@ -39,46 +39,64 @@ static bool crossItemBuffersApart(const GroupPlan &p, int t) {
   return copies[0] && copies[1];
 }
 
+// stepRunsOn, or with \p afterRows stepRunsOnAfterRows without its own
+// condition: the first tile by kernel rows does not keep the __sync().
+static bool runsOn(const GroupPlan &p, const Net &n, int ts, bool afterRows);
+
 bool GroupPlan::stepRunsOn(const Net &n, int ts) const {
-  int last = int(Steps.size()) - 2; // the item's last compute step
+  return runsOn(*this, n, ts, false);
+}
+
+// The rows of a first tile (Codegen's computeConvByRows) load with a
+// __sync() after each inside the first item's compute; the later items
+// load whole tiles (or pieces of the next one) in the transfer step, as any
+// global group does, and need the step's __sync() no more than it does.
+bool GroupPlan::stepRunsOnAfterRows(const Net &n, int ts) const {
+  return firstTileRows(n) && !rowsEveryItem(n) && !stepRunsOn(n, ts) &&
+         runsOn(*this, n, ts, true);
+}
+
+static bool runsOn(const GroupPlan &p, const Net &n, int ts, bool afterRows) {
+  int last = int(p.Steps.size()) - 2; // the item's last compute step
   // The last step's __sync() ends the item: the next item reads what the
   // transfer step loaded and stores what this item computed.
-  if (!StepsRunOn || !pipelined() || ts < 1 || ts >= last)
+  if (!p.StepsRunOn || !p.pipelined() || ts < 1 || ts >= last)
     return false;
   // Chunked staging sends in step StageSendStep, from SRAM, what the
   // transfer step read into it (the compute touches no SRAM).
-  if (chunkedStaging() && StageSendStep && ts + 1 == StageSendStep)
+  if (p.chunkedStaging() && p.StageSendStep && ts + 1 == p.StageSendStep)
     return false;
   for (int s : {ts, ts + 1}) {
-    const TimeStep &step = Steps[s];
+    const TimeStep &step = p.Steps[s];
     // Scalar code reads what the compute pipes write; a synchronous copy
     // waits for the DMA queued before it anyway.
     if (step.ScalarLoop || step.SyncCopy)
       return false;
     // A first tile by kernel rows loads rows inside its compute.
-    if (firstTileRows(n) && llvm::is_contained(step.Compute, Info.First))
+    if (!afterRows && p.firstTileRows(n) &&
+        llvm::is_contained(step.Compute, p.Info.First))
       return false;
   }
   // Kept rows move (Move-DMA) at the start of a step, over rows the steps
   // before computed, and the step's __sync() waits for the move.
-  if (KeepRows)
-    for (int t : Info.Internal)
-      if (keepsRows(n, t)) {
-        int move = keptMoveStep(n, t);
+  if (p.KeepRows)
+    for (int t : p.Info.Internal)
+      if (p.keepsRows(n, t)) {
+        int move = p.keptMoveStep(n, t);
         if (move == ts || move == ts + 1)
           return false;
       }
   // What the transfer step queues, pending from it on: its buffers must be
   // apart from every buffer of the item's compute.
-  std::vector<int> crossing = Info.Outputs;
-  if (!inputsResident())
-    for (int t : Info.Inputs) {
+  std::vector<int> crossing = p.Info.Outputs;
+  if (!p.inputsResident())
+    for (int t : p.Info.Inputs) {
       if (n.Tensors[t].isView() || n.Tensors[t].gathered())
         return false; // loaded through scratch buffers of their own
       crossing.push_back(t);
     }
   return llvm::all_of(crossing,
-                      [&](int t) { return crossItemBuffersApart(*this, t); });
+                      [&](int t) { return crossItemBuffersApart(p, t); });
 }
 
 } // namespace bangc::lg

@@ -963,7 +963,8 @@ static double pipelinedStepsCycles(const GroupPass &pass, double moved) {
   int last = pass.layers();
   for (int a = 1, b; a <= last; a = b + 1) {
     b = a;
-    while (b < last && p.stepRunsOn(pass.net, b))
+    while (b < last && (p.stepRunsOn(pass.net, b) ||
+                        p.stepRunsOnAfterRows(pass.net, b)))
       ++b;
     if (a == b) {
       c += pipelinedStepCycles(pass, a, moved);
