@@ -177,6 +177,7 @@ private:
   void lateWeightReads();
   void lateWeightSends();
   void lateWeightCopies(bool barrier);
+  void lateSplitCompute(int l);
   /// computeArgs gives rows [pa, pb) of the output slice, which the caller
   /// declares (tailPieces).
   bool rowPiece = false;
@@ -1673,7 +1674,7 @@ KernelWriter::LateRange KernelWriter::lateRange() const {
 // last sends of its staged input; the phase's barrier waits for it.
 void KernelWriter::lateWeightReads() {
   LateRange r = lateRange();
-  if (r.Offsets.empty())
+  if (r.Offsets.empty() || p.LateSplit)
     return;
   auto first = e.block("if (ph == 0)", "this core's share of the weights "
                                        "used after ts1 (LateWeights)");
@@ -1688,11 +1689,59 @@ void KernelWriter::lateWeightReads() {
 // beside its transfer step's compute.
 void KernelWriter::lateWeightSends() {
   LateRange r = lateRange();
-  if (r.Offsets.empty())
+  if (r.Offsets.empty() || p.LateSplit) // sent with the split (LateSplit)
     return;
   auto first = e.block("if (k == 0 && ph == 0)",
                        "send the late weights' share, beside the compute");
   e.line(call("lg_stage_sram_all_send_async", {r.Base, str(r.Total) + "L"}));
+}
+
+// GroupPlan::LateSplit: the first item reads the late share itself
+// beside the first half of the rows of its ts1 convolution \p l (over its
+// padded input tile), waits for it (__sync()) and sends it beside the
+// second half; the other items compute it whole.
+void KernelWriter::lateSplitCompute(int l) {
+  {
+    auto others = e.block("if (k > 0 || ph > 0)");
+    compute(l);
+  }
+  const Layer &layer = n.Layers[l];
+  LateRange r = lateRange();
+  std::string so = str(g.slot(layer.Output)), lo = "lo[" + so + "]",
+              hi = "hi[" + so + "]";
+  std::string mid = lo + " + (" + hi + " - " + lo + ") / 2";
+  auto first = e.block("if (k == 0 && ph == 0)",
+                       "the late weights' share read beside the first half "
+                       "of the rows, sent beside the second (LateSplit)");
+  for (auto [ll, off] : r.Offsets)
+    e.line(call("lg_stage_sram_all_read_part",
+                {r.Base, "g_w" + str(ll), str(off) + "L",
+                 str(n.Layers[ll].Weight.size()) + "L", str(r.Total) + "L"}));
+  for (int half = 0; half < 2; ++half) {
+    auto rows = e.block("", layer.Name + ", rows [pa, pb)");
+    e.line("const int pa = " + (half ? mid : lo) + ";");
+    e.line("const int pb = " + (half ? hi : mid) + ";");
+    rowPiece = true;
+    ComputeArgs a = computeArgs(l);
+    rowPiece = false;
+    std::string src = "t" + str(a.in0) + "[cur] + (pa - " + lo + ") * " +
+                      str(layer.SY) + " * lg_window_extent(" + a.cols +
+                      ", " + str(layer.SX) + ", " + str(layer.KX) + ", " +
+                      str(layer.DX) + ") * " + str(a.in.C);
+    e.line("for (int i = 0; i < nb; ++i) // " + layer.Name + " (conv)");
+    {
+      auto body = e.indent();
+      e.line(call("lg_conv_tile",
+                  {a.out, src, str(a.in.C), a.co, a.rows, a.cols, a.weights,
+                   a.bias, str(layer.KY), str(layer.KX), str(layer.SY),
+                   str(layer.SX), str(layer.DY), str(layer.DX), "0"}));
+    }
+    if (half == 0) {
+      e.line("__sync(); // the share read");
+      e.line(
+          call("lg_stage_sram_all_send_async", {r.Base, str(r.Total) + "L"}));
+    }
+  }
 }
 
 // After that step every core meets (each cluster's SRAM holds all of
@@ -2091,7 +2140,10 @@ void KernelWriter::pipelinedItem() {
       if (scalarStep)
         storesAndRest();
       for (int l : p.Steps[ts].Compute)
-        compute(l);
+        if (p.LateSplit)
+          lateSplitCompute(l);
+        else
+          compute(l);
       if (!loadsFirst)
         pipelinedLoads();
       if (!scalarStep)

@@ -323,6 +323,13 @@ struct GroupPlan {
   /// (PlanOptions::LateWeights).
   bool LateWeights = false;
   bool lateWeightsFit(const Net &n) const;
+  /// With LateWeights, the first item reads the late share itself: its
+  /// ts1 convolution runs in two halves of its rows, the read beside the
+  /// first, a __sync(), the sends beside the second (not in phase 0's
+  /// staging). Only for a ts1 of one float convolution over its padded
+  /// input tile (lateSplitFits). Set by plan/Cost.cpp's estimateCycles.
+  bool LateSplit = false;
+  bool lateSplitFits(const Net &n) const;
   /// With LateWeights, layer \p l's staged weights are late.
   bool lateWeight(const Net &n, int l) const;
   /// The steps of a pipelined item that compute layers with late weights,

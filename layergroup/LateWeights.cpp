@@ -46,6 +46,17 @@ bool GroupPlan::lateWeightsFit(const Net &n) const {
   return early && late;
 }
 
+bool GroupPlan::lateSplitFits(const Net &n) const {
+  if (!lateWeightsFit(n) || Steps[1].Compute.size() != 1 ||
+      Steps[1].TileFirstCycles > 0 || ImagesPerSlice != 1)
+    return false;
+  const Layer &conv = n.Layers[Steps[1].Compute.front()];
+  auto padded = PaddedInputs.find(conv.Inputs[0]);
+  return conv.Kind == OpKind::Conv && !conv.Integer &&
+         padded != PaddedInputs.end() &&
+         padded->second == Steps[1].Compute.front();
+}
+
 bool GroupPlan::lateWeight(const Net &n, int l) const {
   return LateWeights && n.Layers[l].Kind == OpKind::Conv &&
          !llvm::is_contained(Steps[1].Compute, l);

@@ -214,7 +214,8 @@ int GraphOptions::check() const {
                                "--traffic-weight, "
                                "--excess-margin, --no-first-positions, "
                                "--no-keep-rows, "
-                               "--no-chunked-staging, --no-window-tiles, "
+                               "--no-chunked-staging, --no-late-weights, "
+                               "--no-window-tiles, "
                                "--no-steps-run-on, --no-last-pieces and "
                                "--max-compile-* "
                                "need --layer-group");

@@ -454,11 +454,6 @@ int readAhead(const GroupPass &pass, const std::vector<double> &bytes) {
   return lo;
 }
 
-/// The per-channel vectors, GDRAM->NRAM once per core (Codegen's
-/// vectorLoads): beside the last staged input's sends of phase 0 when the
-/// phases stage their inputs one after another (stageAll), else beside the
-/// resident inputs' copy or the first item's first loads, which take the
-/// IO-DMA pipe too unless they come from SRAM. The cycles they add.
 /// The per-channel vectors' GDRAM->NRAM loads, one after another.
 double vectorLoadCycles(const GroupPass &pass) {
   double io = 0;
@@ -1359,8 +1354,10 @@ static double lateWeightsCycles(const GroupPass &pass) {
   double lastSends =
       in.empty() ? 0 : (p.Clusters - 1) * m.dma(in.back() / p.Cores, false);
   double io = vectorLoadCycles(pass);
-  double c = std::max(0.0, io + m.dma(share, true) - lastSends) -
-             std::max(0.0, io - lastSends);
+  double read = m.dma(share, true);
+  double c = p.LateSplit ? 0
+                         : std::max(0.0, io + read - lastSends) -
+                               std::max(0.0, io - lastSends);
   double own = p.Steps[0].DmaCycles;
   if (p.chunkedStaging() && p.StageItem == 0) {
     int64_t eb = net.Tensors[pass.group.Inputs[0]].elemBytes();
@@ -1369,8 +1366,14 @@ static double lateWeightsCycles(const GroupPass &pass) {
   }
   int ts = p.transferStep();
   double sends = (p.Clusters - 1) * m.dma(share, false);
-  c += pipelinedStepCycles(pass, ts, own + sends) -
-       pipelinedStepCycles(pass, ts, own);
+  if (p.LateSplit) { // the read beside the first half, the rest the second
+    double half = p.Steps[ts].ComputeCycles / 2;
+    c += std::max(half, read) + std::max(half, own + sends) -
+         std::max(2 * half, own);
+  } else {
+    c += pipelinedStepCycles(pass, ts, own + sends) -
+         pipelinedStepCycles(pass, ts, own);
+  }
   auto beside = [&](int from, int to) {
     double compute = 0;
     for (int u = from; u < to; ++u)
@@ -1409,7 +1412,7 @@ static void lateWeights(GroupPass &pass, const Traffic &traffic);
 void estimateCycles(GroupPass &pass, const Traffic &traffic) {
   GroupPlan &p = pass.plan;
   p.StageFirst.clear(), p.StageItem = 0, p.StageSendStep = 0;
-  p.LateWeights = false;
+  p.LateWeights = false, p.LateSplit = false;
   estimateWith(pass, traffic);
   if (!pass.options.ChunkedStaging || p.Info.Inputs.size() != 1 ||
       !p.phased() || !p.pipelined())
@@ -1452,12 +1455,17 @@ static void lateWeights(GroupPass &pass, const Traffic &traffic) {
   GroupPlan &p = pass.plan;
   if (!pass.options.LateWeights || !p.lateWeightsFit(pass.net))
     return;
-  double all = p.Cycles;
-  p.LateWeights = true;
-  estimateWith(pass, traffic);
-  if (p.Cycles < all)
-    return;
-  p.LateWeights = false;
+  double best = p.Cycles;
+  int bestMode = 0; // 0: none, 1: LateWeights, 2: and LateSplit
+  for (int mode = 1; mode <= 2; ++mode) {
+    p.LateWeights = true, p.LateSplit = mode == 2;
+    if (p.LateSplit && !p.lateSplitFits(pass.net))
+      continue;
+    estimateWith(pass, traffic);
+    if (p.Cycles < best)
+      best = p.Cycles, bestMode = mode;
+  }
+  p.LateWeights = bestMode > 0, p.LateSplit = bestMode == 2;
   estimateWith(pass, traffic);
 }
 

@@ -913,9 +913,9 @@ TEST(Run, LateWeightsStageBesideTheFirstItem) {
   // VGG-16's conv2 block (64 x 112 x 112 -> 128, 28 x 4 tiles, weights
   // resident and staged once per chip): ts1 of an item computes conv2_1
   // alone, so conv2_2's weights (590 KB) stay out of the prologue
-  // (GroupPlan::LateWeights): each core reads its share beside the last
-  // sends of the phase's staging, sends it beside its first item's ts1
-  // and copies them to WRAM after a barrier there, before ts3. Against
+  // (GroupPlan::LateWeights): each core reads its share and sends it
+  // beside its first item's ts1 and copies them to WRAM after a barrier
+  // there, before ts3. Against
   // the same plan staging them all first (`--no-late-weights`, whose
   // values other tests check): the reference's values, the same GDRAM
   // bytes, fewer simulated cycles, and an estimate within 1% of the
@@ -930,6 +930,10 @@ TEST(Run, LateWeightsStageBesideTheFirstItem) {
   EXPECT_FALSE(P->lateWeight(N, 0)); // c1
   EXPECT_TRUE(P->lateWeight(N, 2));  // c2
   EXPECT_EQ(P->lateWeightStep(N), 3);
+  // ts1 (conv2_1, 26.7 K cycles) hides the read: the first item reads
+  // the share beside the first half of its rows (LateSplit).
+  ASSERT_TRUE(P->lateSplitFits(N));
+  EXPECT_TRUE(P->LateSplit);
   PlanOptions Off;
   Off.LateWeights = false; // --no-late-weights
   auto Q = planGroupWith(N, S, 1, G, 1, 28, 4, 1, Off);
