@@ -947,6 +947,39 @@ static double pipelinedStepCycles(const GroupPass &pass, int ts,
   return stepCycles(s, s.DmaCycles + moved);
 }
 
+/// The calls that layerCompute charges layer \p l a ScalarPerCall each
+/// for one image: its own and its per-channel vectors' (lg_chan_op), a max
+/// pool's bias and ReLU after it (GroupInfo::poolFirst); none for a scalar
+/// loop, which never runs on (stepRunsOn), nor for a window tile's fills.
+static double layerCalls(const GroupPass &pass, const Layer &l) {
+  if (scalarLoop(l) || l.Integer)
+    return 0;
+  const Net &net = pass.net;
+  const GroupInfo &g = pass.group;
+  int self = net.Tensors[l.Output].Producer;
+  int prev = net.Tensors[l.Inputs[0]].Producer;
+  if (l.Kind == OpKind::Relu && prev >= 0 && g.poolFirst(net, prev) >= 0)
+    return 0;
+  if (l.Kind == OpKind::MaxPool && prev >= 0) {
+    int conv = net.Tensors[net.Layers[prev].Inputs[0]].Producer;
+    if (conv >= 0 && g.poolFirst(net, conv) == self)
+      return 2.0 + (net.Layers[conv].Bias.empty() ? 0 : 1);
+  }
+  KindCost k = kindCost(l.Kind);
+  double calls = 1;
+  if (k.Shape == Compute::Pool)
+    return calls + (l.Bias.empty() || l.HalfViaFloat ? 0 : 1);
+  if (k.Shape == Compute::Vector && k.Calls == Per::ExtraInput)
+    calls = double(l.Inputs.size());
+  bool biasMoved = l.Kind == OpKind::Conv && g.poolFirst(net, self) >= 0;
+  ChanVectors v = chanVectors(l.Kind);
+  if (v == ChanVectors::BiasAlpha && !l.Alpha.empty())
+    ++calls;
+  if (v != ChanVectors::None && !l.Bias.empty() && !biasMoved)
+    ++calls;
+  return calls;
+}
+
 /// The compute steps of a pipelined item, ts1..tsN. Steps joined by
 /// GroupPlan::stepRunsOn (no __sync() between them) run as one: their
 /// compute back to back, and their DMA (the transfer step's, which issues
@@ -965,16 +998,22 @@ static double pipelinedStepsCycles(const GroupPass &pass, double moved) {
       c += pipelinedStepCycles(pass, a, moved);
       continue;
     }
-    double compute = 0, issue = 0, dma = 0;
+    double compute = 0, issue = 0, dma = 0, calls = 0;
     for (int ts = a; ts <= b; ++ts) {
       const TimeStep &s = p.Steps[ts];
       bool transfer = ts == p.transferStep();
       compute += s.ComputeCycles; // no scalar loop runs on (stepRunsOn)
+      for (int l : s.Compute)
+        calls += layerCalls(pass, pass.net.Layers[l]);
       if (s.DmaCycles > 0 || transfer)
         dma = std::max(dma, issue + s.TileFirstCycles + s.DmaCycles +
                                 (transfer ? moved : 0));
       issue += s.TileFirstCycles;
     }
+    // Each call's scalar code after the first issues while the compute
+    // queued before it runs (no __sync() between them): hidden.
+    compute -= std::max(0.0, calls * double(p.ImagesPerSlice) - 1) *
+               pass.cost.scalar(ScalarPerCall);
     c += std::max(compute, dma);
   }
   return c;
