@@ -165,6 +165,10 @@ private:
   void layerPiece(int l, int pieces, const std::string &pa = "",
                   const std::string &pb = "");
   void lastItemPieces(int from);
+  void lastRowsFirst(int l);
+  /// With rowPiece in lastItemPieces: the last kernel row of a tile loaded
+  /// by rows (lastRowsFirst) when last_row, else the whole tile.
+  bool lastRow = false;
   void laterWramCopies();
   /// GroupPlan::LateWeights: the late weights' SRAM range (base pointer,
   /// floats) and each late layer's offset and floats in it.
@@ -231,6 +235,7 @@ private:
   void computeAdd(const ComputeArgs &a);
   void computeConv(const ComputeArgs &a);
   void computeConvByRows(const ComputeArgs &a);
+  void lastRowPiece(const ComputeArgs &a);
   void zeroPadColumns();
   void computeFloat(const ComputeArgs &a);
   void computeLif(const ComputeArgs &a);
@@ -834,6 +839,10 @@ void KernelWriter::compute(int l) {
   ComputeArgs a = computeArgs(l);
   if (l == g.First && p.firstTileRows(n) && !rowPiece) {
     computeConvByRows(a);
+    return;
+  }
+  if (l == g.First && rowPiece && lastRow) {
+    lastRowPiece(a);
     return;
   }
   e.line(fmt::format("for (int i = 0; i < nb; ++i) // {} ({})", a.layer.Name,
@@ -1868,7 +1877,8 @@ void KernelWriter::lastItemPieces(int from) {
   int out = g.Outputs.front(), pieces = p.LastPieces;
   std::string np = str(pieces);
   std::string cond = "item + 1 == end";
-  if (int rows = p.firstTileRows(n))
+  bool byRows = from == 1 && p.rowsEveryItem(n);
+  if (int rows = p.firstTileRows(n); rows && !byRows)
     cond += " && w_rows == " + str(rows);
   std::vector<int> layers;
   for (int ts = from; ts + 1 < int(p.Steps.size()); ++ts)
@@ -1895,6 +1905,8 @@ void KernelWriter::lastItemPieces(int from) {
                  "tile" + str(conv)}) +
            " // " + layer.Name + "'s window tile first");
   }
+  if (byRows)
+    lastRowsFirst(conv);
   {
     auto loop = e.block("for (int pc = 0; pc <= " + np + "; ++pc)");
     pieceRows(pieces);
@@ -1929,7 +1941,9 @@ void KernelWriter::lastItemPieces(int from) {
     };
     {
       auto first = e.block("if (pc < " + np + ")");
+      lastRow = byRows;
       piece(layers.front());
+      lastRow = false;
     }
     if (from <= p.transferStep()) {
       auto before = e.block("if (pc == 0)", "the transfer step's stores");
@@ -1953,8 +1967,84 @@ void KernelWriter::lastItemPieces(int from) {
     }
     e.line("__sync();");
   }
+  if (byRows)
+    e.line("w_rows = " + str(p.firstTileRows(n)) + ";");
   e.line("last_stored = true;");
   e.line("continue;");
+}
+
+// Rows [pa, pb) of the last kernel row (lastRowsFirst) convolved into
+// the scratch and added to the output, or of the whole tile kept from the
+// item before.
+void KernelWriter::lastRowPiece(const ComputeArgs &a) {
+  const Layer &layer = a.layer;
+  std::string so = str(g.slot(layer.Output));
+  std::string off = "(pa - lo[" + so + "])";
+  std::string in = "t" + str(a.in0) + "[cur] + " + off + " * " +
+                   str(layer.SY) + " * lg_window_extent(" + a.cols + ", " +
+                   str(layer.SX) + ", " + str(layer.KX) + ", " +
+                   str(layer.DX) + ") * " + str(a.in.C);
+  std::string tmp = "rows" + str(a.index) + " + i * " +
+                    str(p.sliceImageFloats(n, layer.Output)) + " + " + off +
+                    " * (" + a.cols + ") * " + a.co;
+  auto loop = e.block("for (int i = 0; i < nb; ++i)",
+                      layer.Name + " (conv), its last kernel row or whole");
+  e.line("if (last_row)");
+  {
+    auto row = e.indent();
+    e.line(call("lg_conv_tile_row",
+                {a.out, tmp, in, str(a.in.C), a.co, a.rows, a.cols, a.weights,
+                 str(p.firstTileRows(n) - 1), str(layer.KX), str(layer.SY),
+                 str(layer.SX), str(layer.DY), str(layer.DX)}));
+  }
+  e.line("else");
+  auto whole = e.indent();
+  e.line(call("lg_conv_tile", {a.out, in, str(a.in.C), a.co, a.rows, a.cols,
+                               a.weights, a.bias, str(layer.KY),
+                               str(layer.KX), str(layer.SY), str(layer.SX),
+                               str(layer.DY), str(layer.DX), "0"}));
+}
+
+// The last item's convolution whose tile loads by kernel rows
+// (GroupPlan::rowsEveryItem; computeConvByRows), before its pieces: when
+// the tile is new, kernel row 0 with the bias and each further row but the
+// last as usual, then the last row loaded and a __sync(); the pieces
+// convolve their rows of that last row and add them (lastRow). A tile
+// kept from the item before convolves whole in the pieces.
+void KernelWriter::lastRowsFirst(int l) {
+  ComputeArgs a = computeArgs(l);
+  const Layer &layer = a.layer;
+  int rows = p.firstTileRows(n);
+  std::string perRow = str(GroupPlan::weightsPerChannel(n, l) / rows);
+  std::string in = "t" + str(a.in0) + "[cur]", w = a.weights;
+  std::string tmp = "rows" + str(l);
+  std::string kx = str(layer.KX), sy = str(layer.SY), sx = str(layer.SX),
+              dy = str(layer.DY), dx = str(layer.DX);
+  e.line("const bool last_row = w_rows < " + str(rows) +
+         "; // the tile's last kernel row in the pieces");
+  auto first = e.block("if (last_row)", layer.Name +
+                                            ": the kernel rows before the "
+                                            "last (computeConvByRows)");
+  e.line("const int i = 0; // one image an item");
+  tmp += " + i * " + str(p.sliceImageFloats(n, layer.Output));
+  e.line(call("lg_conv_tile", {a.out, in, str(a.in.C), a.co, a.rows, a.cols,
+                               w, a.bias, "1", kx, sy, sx, dy, dx, "0"}));
+  auto load = [&] {
+    e.line(call("lg_load_wram",
+                {w + " + w_rows * " + perRow + " * ft",
+                 "g_w" + str(l) + " + f0 * " + str(rows) + " * " + perRow +
+                     " + w_rows * " + perRow + " * ft",
+                 perRow + " * ft", "true"}));
+    e.line("__sync(); // this row, and the convolution of the row before");
+  };
+  {
+    auto more = e.block("for (; w_rows < " + str(rows - 1) + "; ++w_rows)");
+    load();
+    e.line(call("lg_conv_tile_row", {a.out, tmp, in, str(a.in.C), a.co,
+                                     a.rows, a.cols, w, "w_rows", kx, sy, sx,
+                                     dy, dx}));
+  }
+  load();
 }
 
 // The per-channel vectors (bias, alpha), GDRAM->NRAM once per core, async

@@ -244,7 +244,8 @@ int GroupPlan::lastPiecesStart(const Net &n) const {
         (!conv && layer.Kind != OpKind::Relu &&
          layer.Kind != OpKind::MaxPool && layer.Kind != OpKind::Add) ||
         (conv && (StridedInputs.count(layer.Inputs[0]) ||
-                  (l == Info.First && rowsEveryItem(n)))))
+                  (l == Info.First && rowsEveryItem(n) &&
+                   ImagesPerSlice != 1))))
       break;
     made.insert(layer.Output);
     head = layer.Inputs[0];

