@@ -2165,9 +2165,9 @@ void KernelWriter::pipelinedItem() {
            "previous item");
   int piecesFrom = p.LastPieces > 1 ? p.lastPiecesStart(n) : 0;
   for (int ts = 1; ts <= int(g.Layers.size()); ++ts) {
-    e.line("// ts" + str(ts));
-    if (ts == piecesFrom)
+    if (ts == piecesFrom) // before the step's usual code
       lastItemPieces(ts);
+    e.line("// ts" + str(ts));
     keptRowsMove(ts);
     int first = tileFirst();
     if (ts == 1 && first >= 0) {
