@@ -1880,6 +1880,10 @@ void KernelWriter::lastItemPieces(int from) {
   bool byRows = from == 1 && p.rowsEveryItem(n);
   if (int rows = p.firstTileRows(n); rows && !byRows)
     cond += " && w_rows == " + str(rows);
+  if (!p.FirstPieces.empty()) { // a first tile in pieces: the pieces first
+    const Layer &conv = n.Layers[g.First];
+    cond += " && w_pos == " + str(conv.KY * conv.KX);
+  }
   std::vector<int> layers;
   for (int ts = from; ts + 1 < int(p.Steps.size()); ++ts)
     layers.push_back(p.Steps[ts].Compute.front());
