@@ -598,7 +598,7 @@ void KernelWriter::paddedLoad(int t, const std::string &dst,
   // zeroes rows with less start-up.
   bool fill = p.PadRowsByDma && pfx == "x_";
   std::string when = p.firstTileRows(n) ? "k > 0" : "true";
-  e.line(call("lg_load_padded",
+  e.line(call(fill ? "lg_load_padded_fill" : "lg_load_padded",
               {dst, src, n0, str(tensor.C), str(tensor.H), str(tensor.W),
                pfx + "lo[" + slot + "]", pfx + "hi[" + slot + "]",
                olo + " * " + str(reader.SY) + " - " + str(reader.PU),
