@@ -11,6 +11,8 @@
 // and an estimate that follows the simulator.
 //
 //===----------------------------------------------------------------------===//
+#include "TestRun.h"
+
 #include "layergroup/Planner.h"
 #include "layergroup/Runner.h"
 
@@ -20,37 +22,11 @@
 #include <cstdio>
 
 using namespace bangc::lg;
+using bangc::lg::test::onePlan;
+using bangc::lg::test::randomInputs;
+using bangc::lg::test::spec;
 
 namespace {
-
-bangsim::DeviceSpec spec() {
-  auto S = bangsim::loadDeviceSpec("mlu370");
-  EXPECT_TRUE(bool(S));
-  return *S;
-}
-
-HostTensors inputs(const Net &N) {
-  HostTensors In;
-  uint64_t X = 11;
-  for (int T : N.inputs()) {
-    std::vector<double> V(size_t(N.Tensors[T].elements()));
-    for (double &F : V) {
-      X = X * 6364136223846793005ull + 1442695040888963407ull;
-      F = double(float(double(X >> 11) / double(1ull << 52) - 1.0));
-    }
-    In[T] = std::move(V);
-  }
-  return In;
-}
-
-NetPlan onePlan(const GroupPlan &G) {
-  NetPlan Plan;
-  Plan.Groups.push_back(G);
-  Plan.ReadBytes = G.ReadBytes;
-  Plan.WriteBytes = G.WriteBytes;
-  Plan.WeightReadBytes = G.WeightReadBytes;
-  return Plan;
-}
 
 PlanOptions firstPositions(bool On) {
   PlanOptions O;
@@ -101,7 +77,7 @@ TEST(FirstPieces, PayOnVggConv3_2At64) {
   EXPECT_TRUE(Q->FirstPieces.empty());
   EXPECT_LT(P->Cycles, Q->Cycles);
 
-  HostTensors In = inputs(N);
+  HostTensors In = randomInputs(N, 1, 11);
   RunOptions Checked;
   Checked.checkRaces = true;
   auto A = runPlan(N, onePlan(*P), S, 1, In, Checked);

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "TestNets.h"
+#include "TestRun.h"
 
 #include "layergroup/Codegen.h"
 #include "layergroup/Planner.h"
@@ -21,14 +22,11 @@
 #include <array>
 
 using namespace bangc::lg;
+using bangc::lg::test::onePlan;
+using bangc::lg::test::randomInputs;
+using bangc::lg::test::spec;
 
 namespace {
-
-bangsim::DeviceSpec spec(const char *Name) {
-  auto S = bangsim::loadDeviceSpec(Name);
-  EXPECT_TRUE(bool(S));
-  return *S;
-}
 
 /// conv 3x3 (c1) -> ReLU -> conv 3x3 (c2) -> max pool 2x2 on \p H x \p W,
 /// \p C channels.
@@ -55,29 +53,6 @@ PlanOptions keepRows(bool On) {
   return O;
 }
 
-HostTensors inputs(const Net &N, int64_t Batch) {
-  HostTensors In;
-  uint64_t X = 11;
-  for (int T : N.inputs()) {
-    std::vector<double> V(size_t(Batch * N.Tensors[T].elements()));
-    for (double &F : V) {
-      X = X * 6364136223846793005ull + 1442695040888963407ull;
-      F = double(float(double(X >> 11) / double(1ull << 52) - 1.0));
-    }
-    In[T] = std::move(V);
-  }
-  return In;
-}
-
-NetPlan onePlan(const GroupPlan &G) {
-  NetPlan Plan;
-  Plan.Groups.push_back(G);
-  Plan.ReadBytes = G.ReadBytes;
-  Plan.WriteBytes = G.WriteBytes;
-  Plan.WeightReadBytes = G.WeightReadBytes;
-  return Plan;
-}
-
 /// Runs \p N's one group as \p Kept (which keeps rows) and as the same
 /// slicing without: the outputs are the same numbers, bit for bit (each
 /// row is the same sum either way), and the GDRAM bytes too. Both run under
@@ -95,7 +70,7 @@ void expectSameAsWithout(const Net &N, const char *Dev, int HSecs, int WSecs,
   ASSERT_TRUE(Kept && Plain);
   ASSERT_TRUE(Kept->KeepRows);
   ASSERT_FALSE(Plain->KeepRows);
-  HostTensors In = inputs(N, Batch);
+  HostTensors In = randomInputs(N, Batch, 11);
   RunOptions Checked;
   Checked.checkRaces = true;
   auto A = runPlan(N, onePlan(*Kept), spec(Dev), Batch, In, Checked);
@@ -303,7 +278,7 @@ TEST(KeptRows, EstimateIsTheSlowestCoresColumn) {
     ASSERT_TRUE(P);
     ASSERT_FALSE(P->ReluTiles.empty());
     EXPECT_EQ(P->KeepRows, Kept) << HSecs << " x " << WSecs;
-    auto R = runPlan(N, onePlan(*P), spec("mlu370"), 1, inputs(N, 1));
+    auto R = runPlan(N, onePlan(*P), spec("mlu370"), 1, randomInputs(N, 1, 11));
     ASSERT_TRUE(bool(R)) << toString(R.takeError());
     EXPECT_NEAR(P->Cycles / R->Groups[0].Cycles, 1.0, 0.01)
         << HSecs << " x " << WSecs << ": " << P->Cycles << " estimated, "

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "TestNets.h"
+#include "TestRun.h"
 
 #include "layergroup/Planner.h"
 #include "layergroup/Runner.h"
@@ -19,37 +20,11 @@
 #include <gtest/gtest.h>
 
 using namespace bangc::lg;
+using bangc::lg::test::onePlan;
+using bangc::lg::test::randomInputs;
+using bangc::lg::test::spec;
 
 namespace {
-
-bangsim::DeviceSpec spec() {
-  auto S = bangsim::loadDeviceSpec("mlu370");
-  EXPECT_TRUE(bool(S));
-  return *S;
-}
-
-HostTensors inputs(const Net &N) {
-  HostTensors In;
-  uint64_t X = 7;
-  for (int T : N.inputs()) {
-    std::vector<double> V(size_t(N.Tensors[T].elements()));
-    for (double &F : V) {
-      X = X * 6364136223846793005ull + 1442695040888963407ull;
-      F = double(float(double(X >> 11) / double(1ull << 52) - 1.0));
-    }
-    In[T] = std::move(V);
-  }
-  return In;
-}
-
-NetPlan onePlan(const GroupPlan &G) {
-  NetPlan Plan;
-  Plan.Groups.push_back(G);
-  Plan.ReadBytes = G.ReadBytes;
-  Plan.WriteBytes = G.WriteBytes;
-  Plan.WeightReadBytes = G.WeightReadBytes;
-  return Plan;
-}
 
 PlanOptions lastPieces(bool On) {
   PlanOptions O;
@@ -70,7 +45,7 @@ void expectPiecesPay(const Net &N, int HSecs, int WSecs, int FSecs, int From) {
   EXPECT_GT(P->LastPieces, 1);
   EXPECT_EQ(Q->LastPieces, 1);
   EXPECT_LT(P->Cycles, Q->Cycles);
-  HostTensors In = inputs(N);
+  HostTensors In = randomInputs(N, 1, 7);
   RunOptions Checked;
   Checked.checkRaces = true;
   auto A = runPlan(N, onePlan(*P), S, 1, In, Checked);

@@ -3,6 +3,7 @@
 #include "layergroup/Codegen.h"
 #include "layergroup/Runner.h"
 #include "TestNets.h"
+#include "TestRun.h"
 
 #include <gtest/gtest.h>
 
@@ -10,14 +11,11 @@
 #include <tuple>
 
 using namespace bangc::lg;
+using bangc::lg::test::onePlan;
+using bangc::lg::test::randomInputs;
+using bangc::lg::test::spec;
 
 namespace {
-
-bangsim::DeviceSpec spec(const char *Name = "mlu370") {
-  auto S = bangsim::loadDeviceSpec(Name);
-  EXPECT_TRUE(bool(S));
-  return *S;
-}
 
 /// Plain reference of a Net in double (NHWC, the device layout),
 /// independent of lg_ops.
@@ -94,7 +92,6 @@ void checkPlan(const Net &N, int64_t Batch, const HostTensors &In,
                int64_t *Bytes = nullptr, RunResult *Result = nullptr) {
   checkPlanOn(N, Batch, In, Plan, spec(Dev), Bytes, Result);
 }
-HostTensors randomInputs(const Net &N, int64_t Batch);
 
 void checkRun(const Net &N, int64_t Batch, bool LayerByLayer = false,
               const char *Dev = "mlu370", int64_t *Bytes = nullptr) {
@@ -132,30 +129,6 @@ void checkPlanOn(const Net &N, int64_t Batch, const HostTensors &In,
     *Bytes = R->ReadBytes + R->WriteBytes;
   if (Result)
     *Result = std::move(*R);
-}
-
-/// A plan of the one group `G`, with its byte counts.
-NetPlan onePlan(const GroupPlan &G) {
-  NetPlan Plan;
-  Plan.Groups.push_back(G);
-  Plan.ReadBytes = G.ReadBytes;
-  Plan.WriteBytes = G.WriteBytes;
-  Plan.WeightReadBytes = G.WeightReadBytes;
-  return Plan;
-}
-
-HostTensors randomInputs(const Net &N, int64_t Batch) {
-  HostTensors In;
-  uint64_t X = 7;
-  for (int T : N.inputs()) {
-    std::vector<double> V(size_t(Batch * N.Tensors[T].elements()));
-    for (double &F : V) {
-      X = X * 6364136223846793005ull + 1442695040888963407ull;
-      F = double(float(double(X >> 11) / double(1ull << 52) - 1.0));
-    }
-    In[T] = std::move(V);
-  }
-  return In;
 }
 
 } // namespace
