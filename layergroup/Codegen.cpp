@@ -179,6 +179,7 @@ private:
   };
   LateRange lateRange() const;
   void lateWeightReads();
+  void lateShareReads(const LateRange &r);
   void lateWeightSends();
   void lateWeightCopies(bool barrier);
   void lateSplitCompute(int l);
@@ -1687,6 +1688,11 @@ void KernelWriter::lateWeightReads() {
     return;
   auto first = e.block("if (ph == 0)", "this core's share of the weights "
                                        "used after ts1 (LateWeights)");
+  lateShareReads(r);
+}
+
+// This core's share of each late layer's weights, GDRAM->SRAM (IO-DMA).
+void KernelWriter::lateShareReads(const LateRange &r) {
   for (auto [l, off] : r.Offsets)
     e.line(call("lg_stage_sram_all_read_part",
                 {r.Base, "g_w" + str(l), str(off) + "L",
@@ -1722,10 +1728,7 @@ void KernelWriter::lateSplitCompute(int l) {
   auto first = e.block("if (k == 0 && ph == 0)",
                        "the late weights' share read beside the first half "
                        "of the rows, sent beside the second (LateSplit)");
-  for (auto [ll, off] : r.Offsets)
-    e.line(call("lg_stage_sram_all_read_part",
-                {r.Base, "g_w" + str(ll), str(off) + "L",
-                 str(n.Layers[ll].Weight.size()) + "L", str(r.Total) + "L"}));
+  lateShareReads(r);
   for (int half = 0; half < 2; ++half) {
     auto rows = e.block("", layer.Name + ", rows [pa, pb)");
     e.line("const int pa = " + (half ? mid : lo) + ";");
