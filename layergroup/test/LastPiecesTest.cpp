@@ -70,9 +70,7 @@ TEST(LastPieces, WhichStepsRunInPieces) {
   // tile, and ReLU): from ts1, the transfer step. A block of tiles
   // (conv1_1 .. pool1): from c2, whose input c1 (kept rows) computed
   // before; c2, its ReLU (after the pool) and the pool in pieces.
-  Net Global;
-  int X = Global.addInput("x", 32, 28, 28);
-  Global.markOutput(Global.relu(Global.conv(X, 64, 3, 1, 1, "c"), "r"), "y");
+  Net Global = test::convRelu(32, 28, 28, 64);
   auto P = planGroupWith(Global, spec(), 1, groupInfo(Global, 0, 1), 1, 7, 1, 4,
                          PlanOptions{});
   ASSERT_TRUE(P && P->pipelined());
@@ -84,7 +82,7 @@ TEST(LastPieces, WhichStepsRunInPieces) {
   EXPECT_EQ(B->lastPiecesStart(Block), 3);
   // Two outputs: none (the pieces cut one output's rows).
   Net Two;
-  X = Two.addInput("x", 8, 28, 28);
+  int X = Two.addInput("x", 8, 28, 28);
   int R = Two.relu(Two.conv(X, 8, 3, 1, 1, "c1"), "r1");
   Two.markOutput(R, "a");
   Two.markOutput(Two.relu(Two.conv(R, 8, 3, 1, 1, "c2"), "r2"), "b");
@@ -98,9 +96,7 @@ TEST(LastPieces, GlobalGroupFromTheTransferStep) {
   // conv3_2 of VGG-16: 256 x 56 x 56 -> 256, 14 H slices of 4 rows x 16
   // channel slices, 14 items a core; the last one's store (1.9 K cycles)
   // ran alone.
-  Net N;
-  int X = N.addInput("x", 256, 56, 56);
-  N.markOutput(N.relu(N.conv(X, 256, 3, 1, 1, "c"), "r"), "y");
+  Net N = test::convRelu(256, 56, 56, 256);
   expectPiecesPay(N, 14, 1, 16, 1);
 }
 
@@ -109,9 +105,7 @@ TEST(LastPieces, TileByKernelRowsItsLastRowInPieces) {
   // items a core, each loading its weight tile by kernel rows
   // (rowsEveryItem): the last item convolves the rows before the tile's
   // last one whole, then that row in pieces (lastRowsFirst).
-  Net N;
-  int X = N.addInput("x", 512, 14, 14);
-  N.markOutput(N.relu(N.conv(X, 512, 3, 1, 1, "c"), "r"), "y");
+  Net N = test::convRelu(512, 14, 14, 512);
   auto P = planGroupWith(N, spec(), 1, groupInfo(N, 0, 1), 1, 1, 1, 32,
                          PlanOptions{});
   ASSERT_TRUE(P);

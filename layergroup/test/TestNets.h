@@ -39,6 +39,16 @@ inline Net convBlock(int c, int h, int w, int f) {
   return N;
 }
 
+/// One convolution and its ReLU: x (c x h x w) -> c 3x3/1 pad 1 of f
+/// channels -> r -> y. At 256 x 56 x 56 with f = 256 it is VGG-16's
+/// conv3_2 and its ReLU, a global group.
+inline Net convRelu(int c, int h, int w, int f) {
+  Net N;
+  int X = N.addInput("x", c, h, w);
+  N.markOutput(N.relu(N.conv(X, f, 3, 1, 1, "c"), "r"), "y");
+  return N;
+}
+
 } // namespace bangc::lg::test
 
 #endif // BANGC_LAYERGROUP_TEST_TESTNETS_H
