@@ -43,6 +43,7 @@ planGroupWith(const Net &n, const bangsim::DeviceSpec &spec, int64_t batch,
   plan::chooseStridedInputs(pass);
   plan::placeInTimeSteps(pass);
   plan::chooseReluTiles(pass);
+  plan::chooseReluFloors(pass);
   plan::Traffic traffic = plan::chooseStaging(pass);
   if (!p.keepsStateChains(n))
     return fail({PlanFailure::StateChain,

@@ -149,6 +149,11 @@ CommandLine GraphOptions::commandLine() {
            "tile that is copied into the padding convolution's window tile "
            "(GroupPlan::ReluTiles, PaddedInputs)",
            lg.noWindowTiles),
+      flag("--no-relu-floors",
+           "(--layer-group) a ReLU that writes its reader's window tile "
+           "leaves the bias to the convolution before it, not taking it as "
+           "its floor (GroupPlan::ReluFloors)",
+           lg.noReluFloors),
       flag("--no-steps-run-on",
            "(--layer-group) every step of a pipelined item ends with a "
            "__sync() (GroupPlan::stepRunsOn)",
@@ -206,7 +211,8 @@ int GraphOptions::check() const {
        lg.excessMargin || lg.noKeepRows || lg.noChunkedStaging ||
        lg.noFirstPositions ||
        lg.noLateWeights ||
-       lg.noWindowTiles || lg.noStepsRunOn || lg.noLastPieces ||
+       lg.noWindowTiles || lg.noReluFloors || lg.noStepsRunOn ||
+       lg.noLastPieces ||
        lg.limits.given))
     return usageError("graph", "--emit-mlu, --report, --lmem-svg, --device, "
                                "--no-compare, --no-cache, --check=race, "
@@ -215,7 +221,7 @@ int GraphOptions::check() const {
                                "--excess-margin, --no-first-positions, "
                                "--no-keep-rows, "
                                "--no-chunked-staging, --no-late-weights, "
-                               "--no-window-tiles, "
+                               "--no-window-tiles, --no-relu-floors, "
                                "--no-steps-run-on, --no-last-pieces and "
                                "--max-compile-* "
                                "need --layer-group");

@@ -431,4 +431,40 @@ void chooseReluTiles(GroupPass &pass) {
   }
 }
 
+// A ReLU of ReluTiles over a float convolution's biased output, which it
+// alone reads, whose reader has a bias too: max(y + b, 0) = max(y, -b) + b
+// and the tile's padding is 0 = -b + b, so the reader's convolution of the
+// tile equals its convolution of max(y, -b) (padding -b) plus conv(b), a
+// constant per output channel that its bias takes. The convolution then
+// adds no bias: one vector pass fewer over its output, for a floor per
+// channel in the ReLU's compare at the same rate (GroupPlan::ReluFloors).
+void chooseReluFloors(GroupPass &pass) {
+  const Net &net = pass.net;
+  GroupPlan &p = pass.plan;
+  if (!pass.options.ReluFloors)
+    return;
+  for (auto [l, reader] : p.ReluTiles) {
+    const Layer &relu = net.Layers[l];
+    int conv = net.Tensors[relu.Inputs[0]].Producer;
+    if (conv < 0 || !pass.group.contains(conv))
+      continue;
+    const Layer &c = net.Layers[conv];
+    const Layer &r = net.Layers[reader];
+    const Tensor &y = net.Tensors[c.Output];
+    if (c.Kind != OpKind::Conv || c.Integer || c.Bias.empty() ||
+        r.Bias.empty() || y.Type != DType::F32 ||
+        net.Tensors[relu.Output].Type != DType::F32 ||
+        net.Tensors[r.Output].Type != DType::F32 ||
+        pass.group.isOutput(c.Output) || y.Consumers.size() != 1 ||
+        pass.group.poolFirst(net, conv) >= 0)
+      continue;
+    // The fold's scratch, the reader's output buffer (lg_fold_floor).
+    int64_t scratch =
+        (r.KY * r.KX * y.C + net.Tensors[r.Output].C) * int64_t(sizeof(float));
+    if (p.sliceBytes(net, r.Output) < scratch)
+      continue;
+    p.ReluFloors[l] = conv;
+  }
+}
+
 } // namespace bangc::lg::plan

@@ -137,6 +137,9 @@ void placeInTimeSteps(GroupPass &pass);
 /// ReLUs that write their reader's padded window tile (GroupPlan::
 /// ReluTiles); after placeInTimeSteps, whose buffers it adjusts.
 void chooseReluTiles(GroupPass &pass);
+/// Of those, the ReLUs that take their convolution's bias as their floor
+/// (GroupPlan::ReluFloors); after chooseReluTiles.
+void chooseReluFloors(GroupPass &pass);
 /// GDRAM traffic, and staging of inputs or weights in SRAM.
 Traffic chooseStaging(GroupPass &pass);
 /// Compute and DMA cycles of each time step; weight loads moved earlier
