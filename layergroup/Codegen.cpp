@@ -231,8 +231,6 @@ private:
   ComputeArgs computeArgs(int l) const;
   void compute(int l);
   int poolFirstConv(int l, bool relu) const;
-  void reluFloorsOnce(int l);
-  std::string reluFloor(int relu) const;
   void computeInteger(const ComputeArgs &a);
   void computeIntegerExact(const ComputeArgs &a);
   void computeAdd(const ComputeArgs &a);
@@ -776,8 +774,6 @@ KernelWriter::ComputeArgs KernelWriter::computeArgs(int l) const {
   a.bias = layer.Bias.empty() ? "nullptr" : "b" + str(l) + " + " + fo;
   if (g.poolFirst(n, l) >= 0) // added after the pool (GroupInfo::poolFirst)
     a.bias = "nullptr";
-  if (p.biasInFloor(l)) // the ReLU's floor and its reader's bias (ReluFloors)
-    a.bias = "nullptr";
   // CLUT's table is indexed by value, not by channel: never offset.
   bool perChannel = layer.Kind != OpKind::Lut;
   a.alpha = layer.Alpha.empty() ? "nullptr"
@@ -806,45 +802,8 @@ int KernelWriter::poolFirstConv(int l, bool relu) const {
   return pool >= 0 && (relu || pool == l) ? conv : -1;
 }
 
-// GroupPlan::ReluFloors, once per core: the convolution's bias negated
-// before the ReLU's first floor, and the reader's bias folded before its
-// first convolution, whose output buffer is free then (chooseReluFloors
-// checks that it holds the fold's scratch).
-void KernelWriter::reluFloorsOnce(int l) {
-  const Layer &layer = n.Layers[l];
-  if (layer.Kind == OpKind::Relu && p.ReluFloors.count(l)) {
-    int conv = p.ReluFloors.at(l);
-    auto once = e.block("if (lg_floor" + str(l) + ")",
-                        n.Layers[conv].Name + "'s bias as " + layer.Name +
-                            "'s floor (ReluFloors)");
-    e.line(call("lg_floor_of_bias",
-                {"b" + str(conv), str(n.Tensors[layer.Output].C)}));
-    e.line("lg_floor" + str(l) + " = false;");
-    return;
-  }
-  int relu = layer.Kind == OpKind::Conv ? p.reluTileOf(l) : -1;
-  if (relu < 0 || !p.ReluFloors.count(relu))
-    return;
-  const Tensor &in = n.Tensors[layer.Inputs[0]];
-  auto once = e.block("if (lg_fold" + str(relu) + ")",
-                      n.Layers[p.ReluFloors.at(relu)].Name + "'s bias in " +
-                          layer.Name + "'s (ReluFloors)");
-  e.line(call("lg_fold_floor",
-              {"b" + str(l), "b" + str(p.ReluFloors.at(relu)),
-               "w" + str(l) + "[0]", str(in.C),
-               str(n.Tensors[layer.Output].C), str(layer.KY), str(layer.KX),
-               "t" + str(layer.Output) + "[cur]"}));
-  e.line("lg_fold" + str(relu) + " = false;");
-}
-
-std::string KernelWriter::reluFloor(int relu) const {
-  return p.ReluFloors.count(relu) ? "b" + str(p.ReluFloors.at(relu))
-                                  : "nullptr";
-}
-
 void KernelWriter::compute(int l) {
   const Layer &layer = n.Layers[l];
-  reluFloorsOnce(l);
   if (layer.Kind == OpKind::Relu && poolFirstConv(l, true) >= 0) {
     e.line("// " + layer.Name + ": after the pool, on its output");
     return;
@@ -1223,7 +1182,7 @@ void KernelWriter::computeFloat(const ComputeArgs &a) {
                    "lo[" + so + "], hi[" + so + "], clo[" + so + "], chi[" +
                        so + "]",
                    str(c.KY), str(c.KX), str(c.SY), str(c.SX), str(c.PU),
-                   str(c.PL), str(c.DY), str(c.DX), reluFloor(a.index)}) +
+                   str(c.PL), str(c.DY), str(c.DX)}) +
              " // into " + c.Name + "'s window tile");
       break;
     }
@@ -1298,10 +1257,6 @@ void KernelWriter::prologue() {
   // The per-channel vectors load with the core's first item (vectorLoads).
   if (!vec.empty())
     e.line("bool lg_vec_pending = true; // per-channel vectors not loaded");
-  for (auto [relu, conv] : p.ReluFloors)
-    e.line("bool lg_floor" + str(relu) + " = true, lg_fold" + str(relu) +
-           " = true; // " + n.Layers[conv].Name +
-           "'s bias not yet a floor, nor in the reader's (ReluFloors)");
   if (llvm::any_of(wt, [&](auto &kv) {
         return kv.first.second == 0 && p.wramCopyInItem(n, kv.first.first);
       }))
@@ -1469,7 +1424,20 @@ void KernelWriter::phaseStart() {
          " / taskDim, end = ph * " + phaseItems + " + (taskId + 1) * " +
          phaseItems + " / taskDim;");
   // Chunk 0 only when the rest stages beside the items (stageRest).
-  if (p.chunkedStaging())
+  if (p.chunkedStaging() && !p.StageMid.empty())
+    e.line("// chunk 0: the rows the first " +
+           str(GroupPlan::StageMidBarrier + 1) +
+           " items of every core read; chunk 1 read beside item 0's compute "
+           "and sent beside item 1's" +
+           (p.stagedRest(n).empty()
+                ? std::string()
+                : ", the rest read beside item " + str(p.StageItem) +
+                      "'s and sent beside " +
+                      (p.StageSendStep ? "its ts" + str(p.StageSendStep)
+                                       : "item " + str(p.StageItem + 1) +
+                                             "'s")) +
+           " (stageRest)");
+  else if (p.chunkedStaging())
     e.line("// chunk 0: the rows the first " + str(p.stageBarrierItem() + 1) +
            " items of every core read; the rest read beside item " +
            str(p.StageItem) + "'s compute and sent beside " +
@@ -1611,7 +1579,8 @@ void KernelWriter::stageAll(const std::vector<Staged> &staged,
 // tile's piece so that neither queues behind it, or, \p sends, sent to the
 // other clusters (Move-DMA) in step StageSendStep of that item or the
 // transfer step of the next; each async beside the step's compute and
-// waited for by its __sync().
+// waited for by its __sync(). Chunk 1 (GroupPlan::StageMid) the same way
+// in items 0 and 1.
 void KernelWriter::stageRest(bool sends) {
   if (!p.chunkedStaging())
     return;
@@ -1619,20 +1588,28 @@ void KernelWriter::stageRest(bool sends) {
   std::string sram = sramPtr(n.Tensors[t].Type, sramOff.at(t));
   std::string src =
       "g_t" + str(t) + " + (long)s_n0 * " + str(n.Tensors[t].elements());
-  int item = p.StageItem + (sends && !p.StageSendStep ? 1 : 0);
-  auto at = e.block("if (k == " + str(item) + ")",
-                    sends ? "send the rest of the staged input, beside the "
-                            "compute"
-                          : "read the rest of the staged input, beside the "
-                            "compute");
-  for (const RowRange &r : p.stagedRest(n)) {
-    std::string from = " + " + str(r.Lo), count = str(r.size()) + "L";
-    if (sends)
-      e.line(call("lg_stage_sram_all_send_async", {sram + from, count}));
-    else
-      e.line(call("lg_stage_sram_all_read",
-                  {sram + from, src + from, count, "true"}));
-  }
+  auto moves = [&](const std::vector<RowRange> &ranges, int item,
+                   const std::string &what) {
+    if (ranges.empty())
+      return;
+    auto at = e.block("if (k == " + str(item) + ")",
+                      (sends ? "send " : "read ") + what +
+                          " of the staged input, beside the compute");
+    for (const RowRange &r : ranges) {
+      std::string from = " + " + str(r.Lo), count = str(r.size()) + "L";
+      if (sends)
+        e.line(call("lg_stage_sram_all_send_async", {sram + from, count}));
+      else
+        e.line(call("lg_stage_sram_all_read",
+                    {sram + from, src + from, count, "true"}));
+    }
+  };
+  // Chunk 1 (GroupPlan::StageMid): read by the first item, sent by the
+  // next, in the transfer step (the rest's sends go there too).
+  assert((p.StageMid.empty() || !p.StageSendStep) && "chunk 1 sends");
+  moves(p.StageMid, sends ? 1 : 0, "chunk 1");
+  moves(p.stagedRest(n), p.StageItem + (sends && !p.StageSendStep ? 1 : 0),
+        "the rest");
 }
 
 // ... and before item stageBarrierItem() (whose transfer step loads the
@@ -1641,6 +1618,12 @@ void KernelWriter::stageRest(bool sends) {
 // (GroupPlan::stagedFirst), so all meet here.
 void KernelWriter::stagedRestBarrier() {
   if (!p.chunkedStaging())
+    return;
+  if (!p.StageMid.empty())
+    e.line("if (k == " + str(GroupPlan::StageMidBarrier) +
+           ") __sync_all(); // chunk 1 of the staged input in every "
+           "cluster's SRAM");
+  if (p.stagedRest(n).empty())
     return;
   e.line("if (k == " + str(p.stageBarrierItem()) +
          ") __sync_all(); // the rest of the staged input in every "

@@ -182,18 +182,31 @@ std::vector<RowRange> GroupPlan::stagedFirst(const Net &n, int items,
   return covered < total ? merged : std::vector<RowRange>{};
 }
 
+std::vector<RowRange>
+GroupPlan::rangesLeft(const std::vector<RowRange> &all,
+                      const std::vector<RowRange> &part) {
+  std::vector<RowRange> left;
+  for (RowRange a : all) {
+    for (const RowRange &r : part) {
+      if (r.Hi <= a.Lo || r.Lo >= a.Hi)
+        continue;
+      if (r.Lo > a.Lo)
+        left.push_back({a.Lo, r.Lo});
+      a.Lo = std::max(a.Lo, r.Hi);
+    }
+    if (a.Lo < a.Hi)
+      left.push_back(a);
+  }
+  return left;
+}
+
 std::vector<RowRange> GroupPlan::stagedRest(const Net &n) const {
   const Tensor &x = n.Tensors[Info.Inputs[0]];
-  int64_t at = 0, total = SramImages * x.elements();
-  std::vector<RowRange> rest;
-  for (const RowRange &r : StageFirst) {
-    if (r.Lo > at)
-      rest.push_back({at, r.Lo});
-    at = r.Hi;
-  }
-  if (at < total)
-    rest.push_back({at, total});
-  return rest;
+  std::vector<RowRange> staged = StageFirst;
+  staged.insert(staged.end(), StageMid.begin(), StageMid.end());
+  std::sort(staged.begin(), staged.end(),
+            [](const RowRange &a, const RowRange &b) { return a.Lo < b.Lo; });
+  return rangesLeft({{0, SramImages * x.elements()}}, staged);
 }
 
 bool GroupPlan::rowsEveryItemShape(const Net &n) const {

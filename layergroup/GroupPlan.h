@@ -307,6 +307,18 @@ struct GroupPlan {
   std::vector<RowRange> StageFirst;
   int StageItem = 0;
   int StageSendStep = 0;
+  /// Chunked staging in three parts: chunk 0 (StageFirst) holds only the
+  /// rows the first StageMidBarrier + 1 items of every core read, and
+  /// chunk 1, StageMid (the element ranges the items after read, up to
+  /// stageBarrierItem()), is read by each core in the transfer step of
+  /// its first item (IO-DMA, after the first weight tile's last piece and
+  /// the step's own loads), sent in the transfer step of the next item
+  /// (Move-DMA), and all meet at a __sync_all() before item
+  /// StageMidBarrier. The rest, if any, as above. Set by plan/Cost.cpp's
+  /// estimateCycles where the first item's IO-DMA has room for it
+  /// (PlanOptions::StageMid); empty: chunk 0 up to stageBarrierItem().
+  std::vector<RowRange> StageMid;
+  static constexpr int StageMidBarrier = 2;
   bool chunkedStaging() const { return !StageFirst.empty(); }
   /// Weights staged once per chip by a pipelined group of tiles with
   /// resident weights (lateWeightsFit, LateWeights.cpp): the weights of
@@ -348,8 +360,12 @@ struct GroupPlan {
   /// fewer items in a phase, or the group does not stage so.
   std::vector<RowRange> stagedFirst(const Net &n, int items,
                                     int64_t granule) const;
-  /// The element ranges of a phase's staged input that StageFirst leaves.
+  /// The element ranges of a phase's staged input that StageFirst and
+  /// StageMid leave.
   std::vector<RowRange> stagedRest(const Net &n) const;
+  /// The element ranges of \p all that \p part leaves (both sorted).
+  static std::vector<RowRange> rangesLeft(const std::vector<RowRange> &all,
+                                          const std::vector<RowRange> &part);
   /// Weights staged once per chip beside phased inputs, a plain item:
   /// layer \p l's SRAM->WRAM copy is issued (async) after the compute of
   /// the core's first item's first compute step, which does not need it,
@@ -382,21 +398,6 @@ struct GroupPlan {
       if (c == conv)
         return relu;
     return -1;
-  }
-  /// ReLUs of ReluTiles whose float input a convolution of the group
-  /// computes with a bias, read by it alone, and whose reader has a bias:
-  /// ReLU layer -> that convolution. The convolution adds no bias; the
-  /// ReLU writes max(y, -b) (-b per channel, the tile's padding too), and
-  /// the reader's bias carries the rest, conv(b), computed once per core
-  /// (lg_floor_of_bias, lg_fold_floor): one vector pass fewer over the
-  /// convolution's output (plan/Buffers.cpp chooseReluFloors).
-  std::map<int, int> ReluFloors;
-  /// Whether convolution \p conv's bias is a ReLU's floor (ReluFloors).
-  bool biasInFloor(int conv) const {
-    for (auto [relu, c] : ReluFloors)
-      if (c == conv)
-        return true;
-    return false;
   }
   std::vector<LmemBuffer> Buffers;     ///< NRAM
   std::vector<LmemBuffer> WramBuffers; ///< WRAM: convolution weights

@@ -142,6 +142,10 @@ struct PlanOptions {
   /// phase beside its items (GroupPlan::chunkedStaging; kept when the
   /// estimate is lower than staging it all first).
   bool ChunkedStaging = true;
+  /// ... in three parts: chunk 1 read beside the first item's compute,
+  /// so that chunk 0 is smaller (GroupPlan::StageMid; kept when the
+  /// estimate is lower; `--no-stage-mid` turns it off).
+  bool StageMid = true;
   /// A pipelined group of tiles with resident weights stages the weights
   /// its first compute step does not need beside its first item
   /// (GroupPlan::LateWeights; kept when the estimate is lower;
@@ -153,10 +157,6 @@ struct PlanOptions {
   /// lg_load_window), with no copy (`graph --layer-group
   /// --no-window-tiles` turns both off).
   bool WindowTiles = true;
-  /// A ReLU of WindowTiles' tiles takes the bias of the convolution before
-  /// it as its floor and its reader's bias the rest (GroupPlan::ReluFloors;
-  /// `--no-relu-floors` turns it off).
-  bool ReluFloors = true;
   /// A pipelined item's steps run on without the __sync() that guards
   /// nothing (GroupPlan::stepRunsOn; `--no-steps-run-on` turns it off).
   bool StepsRunOn = true;

@@ -139,6 +139,11 @@ CommandLine GraphOptions::commandLine() {
            "its items, never the rest beside them (GroupPlan::"
            "chunkedStaging)",
            lg.noChunkedStaging),
+      flag("--no-stage-mid",
+           "(--layer-group) chunked staging stages the rows of the items "
+           "before its barrier first, none beside the first item "
+           "(GroupPlan::StageMid)",
+           lg.noStageMid),
       flag("--no-late-weights",
            "(--layer-group) a group of tiles with resident weights stages "
            "all of them before its first item, not those after its first "
@@ -149,11 +154,6 @@ CommandLine GraphOptions::commandLine() {
            "tile that is copied into the padding convolution's window tile "
            "(GroupPlan::ReluTiles, PaddedInputs)",
            lg.noWindowTiles),
-      flag("--no-relu-floors",
-           "(--layer-group) a ReLU that writes its reader's window tile "
-           "leaves the bias to the convolution before it, not taking it as "
-           "its floor (GroupPlan::ReluFloors)",
-           lg.noReluFloors),
       flag("--no-steps-run-on",
            "(--layer-group) every step of a pipelined item ends with a "
            "__sync() (GroupPlan::stepRunsOn)",
@@ -209,10 +209,10 @@ int GraphOptions::check() const {
        lg.noCache || lg.checkRaces || lg.noIsolate || lg.noDmaPadRows ||
        lg.trafficWeight ||
        lg.excessMargin || lg.noKeepRows || lg.noChunkedStaging ||
+       lg.noStageMid ||
        lg.noFirstPositions ||
        lg.noLateWeights ||
-       lg.noWindowTiles || lg.noReluFloors || lg.noStepsRunOn ||
-       lg.noLastPieces ||
+       lg.noWindowTiles || lg.noStepsRunOn || lg.noLastPieces ||
        lg.limits.given))
     return usageError("graph", "--emit-mlu, --report, --lmem-svg, --device, "
                                "--no-compare, --no-cache, --check=race, "
@@ -220,8 +220,9 @@ int GraphOptions::check() const {
                                "--traffic-weight, "
                                "--excess-margin, --no-first-positions, "
                                "--no-keep-rows, "
-                               "--no-chunked-staging, --no-late-weights, "
-                               "--no-window-tiles, --no-relu-floors, "
+                               "--no-chunked-staging, --no-stage-mid, "
+                               "--no-late-weights, "
+                               "--no-window-tiles, "
                                "--no-steps-run-on, --no-last-pieces and "
                                "--max-compile-* "
                                "need --layer-group");

@@ -310,16 +310,16 @@ struct LayerGroupRun {
   std::optional<RunResult> grouped;
 
   /// The planner's options the command line sets (--traffic-weight,
-  /// --excess-margin, --no-keep-rows, --no-chunked-staging, --no-window-tiles,
-  /// --no-steps-run-on, --no-last-pieces).
+  /// --excess-margin, --no-keep-rows, --no-chunked-staging, --no-stage-mid,
+  /// --no-window-tiles, --no-steps-run-on, --no-last-pieces).
   PlanOptions planOptions() const {
     PlanOptions o;
     o.KeepRows = !lg.noKeepRows;
     o.FirstPositions = !lg.noFirstPositions;
     o.ChunkedStaging = !lg.noChunkedStaging;
+    o.StageMid = !lg.noStageMid;
     o.LateWeights = !lg.noLateWeights;
     o.WindowTiles = !lg.noWindowTiles;
-    o.ReluFloors = !lg.noReluFloors; // --no-relu-floors
     o.StepsRunOn = !lg.noStepsRunOn;
     o.LastPieces = !lg.noLastPieces;
     o.PadRowsByDma = !lg.noDmaPadRows; // --no-dma-pad-rows

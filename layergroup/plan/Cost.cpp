@@ -225,9 +225,7 @@ double layerCompute(const GroupPass &pass, const Layer &l, int64_t nb,
   const GroupInfo &g = pass.group;
   int self = net.Tensors[l.Output].Producer;
   int prev = net.Tensors[l.Inputs[0]].Producer;
-  // Or into a ReLU's floor and its reader's bias (GroupPlan::ReluFloors).
-  bool biasMoved = l.Kind == OpKind::Conv && (g.poolFirst(net, self) >= 0 ||
-                                              pass.plan.biasInFloor(self));
+  bool biasMoved = l.Kind == OpKind::Conv && g.poolFirst(net, self) >= 0;
   if (l.Kind == OpKind::Relu && prev >= 0 && g.poolFirst(net, prev) >= 0)
     return 0;
   if (l.Kind == OpKind::MaxPool && prev >= 0) {
@@ -568,6 +566,20 @@ double stagedBeforeItems(const GroupPass &pass) {
   return bytes;
 }
 
+/// This core's share of staged element ranges \p ranges (chunked
+/// staging): the cycles it takes to read (IO-DMA) added to \p read, to
+/// send to the other clusters (Move-DMA) to \p sends.
+void stagedShares(const GroupPass &pass, const std::vector<RowRange> &ranges,
+                  double &read, double &sends) {
+  const GroupPlan &p = pass.plan;
+  int64_t eb = pass.net.Tensors[pass.group.Inputs[0]].elemBytes();
+  for (const RowRange &r : ranges) {
+    double share = double(r.size() * eb) / p.Cores;
+    read += pass.cost.dma(share, true);
+    sends += (p.Clusters - 1) * pass.cost.dma(share, false);
+  }
+}
+
 /// The instructions that issue one __bang_write_zero of
 /// lg_zero_pad_columns (the simulator's count on VGG-16's conv3_2: 14 in
 /// about 210 cycles).
@@ -614,6 +626,15 @@ double tileLoadCycles(GroupPass &pass, double moved) {
     sends = (p.Clusters - 1) * pass.cost.dma(share, false);
     first = std::max(0.0, load - sends);
   }
+  // Chunk 1 of chunked staging (GroupPlan::StageMid): the first item's
+  // IO-DMA reads it after the tile's last piece and its own transfers.
+  double mid = 0, midSends = 0;
+  stagedShares(pass, p.StageMid, mid, midSends);
+  // What it adds after the last piece's load, beside its convolution
+  // (\p conv) and the item's own transfers (\p io).
+  auto midAfter = [&](double conv, double io) {
+    return std::max(0.0, io + mid - conv) - std::max(0.0, io - conv);
+  };
   if (rows) { // a kernel row at a time (Codegen's computeConvByRows)
     row = pass.cost.dma(bytes / rows, true);
     conv = s1.ComputeCycles / rows;
@@ -636,7 +657,8 @@ double tileLoadCycles(GroupPass &pass, double moved) {
   bool every = p.rowsEveryItem(pass.net);
   auto byRows = [&](bool next) {
     return std::max(conv, row) + (rows - 2) * std::max(conv + add, row) +
-           std::max(conv + add, dma1 + (next ? row : 0)) - stepCycles(s1, dma1);
+           std::max(conv + add, dma1 + (next ? row : 0) + mid) -
+           stepCycles(s1, dma1);
   };
   // The same by pieces of kernel positions (\p ends, FirstPieces): piece
   // j loads while piece j - 1 convolves, a piece of whole kernel rows in
@@ -684,14 +706,16 @@ double tileLoadCycles(GroupPass &pass, double moved) {
       double t = std::max(convOf(0), load(1));
       for (int j = 2; j <= m; ++j)
         t += std::max(convOf(j - 1) + add, load(j));
-      return head + t + std::max(convOf(m) + add, dma1 + (more ? row : 0)) -
+      return head + t +
+             std::max(convOf(m) + add, dma1 + (more ? row : 0) + mid) -
              stepCycles(s1, dma1);
     }
     double piece = more ? pass.cost.dma(bytes / run, true) : 0;
     double matrix = convOf(m), io = dma1 + piece;
     for (int j = 1; j <= m; ++j)
       matrix += std::max(load(j), convOf(j - 1)) + add, io += load(j);
-    return head + std::max(matrix, io) - stepCycles(s1, dma1 + piece);
+    return head + std::max(matrix, io) + midAfter(convOf(m), dma1 + piece) -
+           stepCycles(s1, dma1 + piece);
   };
   auto firstTile = [&](int run, bool more, bool ph0) {
     if (!rows)
@@ -703,8 +727,8 @@ double tileLoadCycles(GroupPass &pass, double moved) {
     double piece = more ? pass.cost.dma(bytes / run, true) : 0;
     double matrix = (rows - 1) * (std::max(row, conv) + add) + conv;
     double io = (rows - 1) * row + dma1 + piece;
-    return std::max(0.0, row - sends) + std::max(matrix, io) -
-           stepCycles(s1, dma1 + piece);
+    return std::max(0.0, row - sends) + std::max(matrix, io) +
+           midAfter(conv, dma1 + piece) - stepCycles(s1, dma1 + piece);
   };
   // The pieces: every split of the kernel positions into runs of one
   // kernel row or of whole rows (73 for 3 x 3), against the rows, on
@@ -973,8 +997,7 @@ static double layerCalls(const GroupPass &pass, const Layer &l) {
     return calls + (l.Bias.empty() || l.HalfViaFloat ? 0 : 1);
   if (k.Shape == Compute::Vector && k.Calls == Per::ExtraInput)
     calls = double(l.Inputs.size());
-  bool biasMoved = l.Kind == OpKind::Conv && (g.poolFirst(net, self) >= 0 ||
-                                              pass.plan.biasInFloor(self));
+  bool biasMoved = l.Kind == OpKind::Conv && g.poolFirst(net, self) >= 0;
   ChanVectors v = chanVectors(l.Kind);
   if (v == ChanVectors::BiasAlpha && !l.Alpha.empty())
     ++calls;
@@ -1111,9 +1134,7 @@ static double edgeItemCycles(const GroupPass &pass, int item) {
     int64_t r = tileRows(layer, rows.size()), real = cp - pad;
     int64_t eb = net.Tensors[in].elemBytes();
     int cls = kindCost(OpKind::Relu).VectorClass;
-    // A ReLU's floor: zeroed, then the floor added (ReluFloors).
-    bool floor = relu >= 0 && p.ReluFloors.count(relu);
-    c += double(r) * m.vec(cls, double(pad * ch), eb) * (floor ? 2 : 1);
+    c += double(r) * m.vec(cls, double(pad * ch), eb);
     if (relu >= 0)
       c += double(r) * m.vec(cls, double(real * ch), eb) -
            m.vec(cls, double(r * real * ch), eb);
@@ -1378,19 +1399,22 @@ static double lastPiecesSaving(GroupPass &pass, int rounds) {
 /// for nothing more: every core has the same work up to it.
 static double stagedRestCycles(const GroupPass &pass, double moved) {
   const GroupPlan &p = pass.plan;
-  int64_t eb = pass.net.Tensors[pass.group.Inputs[0]].elemBytes();
-  double read = 0, sends = 0;
-  for (const RowRange &r : p.stagedRest(pass.net)) {
-    double share = double(r.size() * eb) / p.Cores;
-    read += pass.cost.dma(share, true);
-    sends += (p.Clusters - 1) * pass.cost.dma(share, false);
-  }
+  double read = 0, sends = 0, midRead = 0, midSends = 0;
+  stagedShares(pass, p.stagedRest(pass.net), read, sends);
+  // Chunk 1's read: with the first tile's pieces (tileLoadCycles).
+  stagedShares(pass, p.StageMid, midRead, midSends);
   int ts = p.transferStep();
   auto extra = [&](double own, double dma) {
     return pipelinedStepCycles(pass, ts, own + dma) -
            pipelinedStepCycles(pass, ts, own);
   };
-  double c = extra(p.StageItem == 0 ? p.Steps[0].DmaCycles : moved, read);
+  // Chunk 1's sends in item 1's transfer step, with the rest's read when
+  // StageItem is 1.
+  bool together = p.StageItem == 1;
+  double c = extra(p.StageItem == 0 ? p.Steps[0].DmaCycles : moved,
+                   read + (together ? midSends : 0));
+  if (!together)
+    c += extra(moved, midSends);
   if (!p.StageSendStep)
     return c + extra(moved, sends);
   const TimeStep &s = p.Steps[p.StageSendStep];
@@ -1487,7 +1511,8 @@ static void lateWeights(GroupPass &pass, const Traffic &traffic);
 // each.
 void estimateCycles(GroupPass &pass, const Traffic &traffic) {
   GroupPlan &p = pass.plan;
-  p.StageFirst.clear(), p.StageItem = 0, p.StageSendStep = 0;
+  p.StageFirst.clear(), p.StageMid.clear(), p.StageItem = 0,
+      p.StageSendStep = 0;
   p.LateWeights = false, p.LateSplit = false;
   estimateWith(pass, traffic);
   if (!pass.options.ChunkedStaging || p.Info.Inputs.size() != 1 ||
@@ -1505,8 +1530,33 @@ void estimateCycles(GroupPass &pass, const Traffic &traffic) {
   if (later)
     sendSteps.push_back(later);
   double best = p.Cycles * (1 - MinChunkedGain);
-  std::vector<RowRange> bestFirst;
+  std::vector<RowRange> bestFirst, bestMid;
   int bestItem = 0, bestSend = 0;
+  auto consider = [&] {
+    estimateWith(pass, traffic);
+    if (p.Cycles < best)
+      best = p.Cycles, bestFirst = p.StageFirst, bestMid = p.StageMid,
+      bestItem = p.StageItem, bestSend = p.StageSendStep;
+  };
+  // Chunk 1 (GroupPlan::StageMid): chunk 0 for the items before its
+  // barrier, chunk 1 the rows of those up to \p upTo (the whole phase
+  // when empty).
+  bool mids = pass.options.StageMid && p.firstTileRows(pass.net) &&
+              p.SramPhases == 1;
+  std::vector<RowRange> first =
+      mids ? p.stagedFirst(pass.net, GroupPlan::StageMidBarrier + 1, granule)
+           : std::vector<RowRange>{};
+  auto withMid = [&](const std::vector<RowRange> &upTo) {
+    if (first.empty())
+      return;
+    int64_t total =
+        p.SramImages * pass.net.Tensors[p.Info.Inputs[0]].elements();
+    p.StageMid = GroupPlan::rangesLeft(
+        upTo.empty() ? std::vector<RowRange>{{0, total}} : upTo, first);
+    p.StageFirst = first;
+    consider();
+    p.StageMid.clear();
+  };
   for (int j = p.firstTileRows(pass.net) ? 1 : 0; j <= MaxStageItem; ++j)
     for (int send : sendSteps) {
       p.StageItem = j, p.StageSendStep = send;
@@ -1514,12 +1564,15 @@ void estimateCycles(GroupPass &pass, const Traffic &traffic) {
           p.stagedFirst(pass.net, p.stageBarrierItem() + 1, granule);
       if (p.StageFirst.empty())
         continue;
-      estimateWith(pass, traffic);
-      if (p.Cycles < best)
-        best = p.Cycles, bestFirst = p.StageFirst, bestItem = j,
-        bestSend = send;
+      std::vector<RowRange> upTo = p.StageFirst;
+      consider();
+      if (!send && p.stageBarrierItem() > GroupPlan::StageMidBarrier)
+        withMid(upTo);
     }
-  p.StageFirst = std::move(bestFirst);
+  // Chunk 0 and chunk 1 only, no rest.
+  p.StageItem = 1, p.StageSendStep = 0;
+  withMid({});
+  p.StageFirst = std::move(bestFirst), p.StageMid = std::move(bestMid);
   p.StageItem = bestItem, p.StageSendStep = bestSend;
   estimateWith(pass, traffic);
   lateWeights(pass, traffic);
@@ -1543,25 +1596,6 @@ static void lateWeights(GroupPass &pass, const Traffic &traffic) {
   }
   p.LateWeights = bestMode > 0, p.LateSplit = bestMode == 2;
   estimateWith(pass, traffic);
-}
-
-
-/// GroupPlan::ReluFloors, once per core: the bias negated (lg_floor_of_bias)
-/// and the reader's bias folded (lg_fold_floor: a tile of the floor, its
-/// convolution, a subtraction).
-static double reluFloorsCycles(const GroupPass &pass) {
-  const CostModel &m = pass.cost;
-  double c = 0;
-  for (auto [relu, conv] : pass.plan.ReluFloors) {
-    const Layer &r = pass.net.Layers[pass.plan.ReluTiles.at(relu)];
-    double ch = double(pass.net.Tensors[pass.net.Layers[conv].Output].C);
-    double f = double(pass.net.Tensors[r.Output].C);
-    double tile = double(r.KY * r.KX) * ch;
-    c += m.vec(BANG_OP_MUL, ch) + m.vec(BANG_OP_MOVE, tile) +
-         m.vec(BANG_OP_ALU, tile) + m.mac(tile * f) + m.vec(BANG_OP_ALU, f) +
-         m.scalar(5 * ScalarPerCall);
-  }
-  return c;
 }
 
 static void estimateWith(GroupPass &pass, const Traffic &traffic) {
@@ -1591,8 +1625,7 @@ static void estimateWith(GroupPass &pass, const Traffic &traffic) {
   p.ReadAhead = readAhead(pass, stagedWeightBytes(pass));
   double prologue = prologueCycles(pass, traffic);
   double tiles = tileLoadCycles(pass, moved);
-  p.Cycles = prologue + tiles + p.SramPhases * phase + lateWeightsCycles(pass) +
-             reluFloorsCycles(pass);
+  p.Cycles = prologue + tiles + p.SramPhases * phase + lateWeightsCycles(pass);
 }
 
 } // namespace plan
