@@ -231,6 +231,8 @@ private:
   ComputeArgs computeArgs(int l) const;
   void compute(int l);
   int poolFirstConv(int l, bool relu) const;
+  void reluFloorsOnce(int l);
+  std::string reluFloor(int relu) const;
   void computeInteger(const ComputeArgs &a);
   void computeIntegerExact(const ComputeArgs &a);
   void computeAdd(const ComputeArgs &a);
@@ -774,6 +776,8 @@ KernelWriter::ComputeArgs KernelWriter::computeArgs(int l) const {
   a.bias = layer.Bias.empty() ? "nullptr" : "b" + str(l) + " + " + fo;
   if (g.poolFirst(n, l) >= 0) // added after the pool (GroupInfo::poolFirst)
     a.bias = "nullptr";
+  if (p.biasInFloor(l)) // the ReLU's floor and its reader's bias (ReluFloors)
+    a.bias = "nullptr";
   // CLUT's table is indexed by value, not by channel: never offset.
   bool perChannel = layer.Kind != OpKind::Lut;
   a.alpha = layer.Alpha.empty() ? "nullptr"
@@ -802,8 +806,45 @@ int KernelWriter::poolFirstConv(int l, bool relu) const {
   return pool >= 0 && (relu || pool == l) ? conv : -1;
 }
 
+// GroupPlan::ReluFloors, once per core: the convolution's bias negated
+// before the ReLU's first floor, and the reader's bias folded before its
+// first convolution, whose output buffer is free then (chooseReluFloors
+// checks that it holds the fold's scratch).
+void KernelWriter::reluFloorsOnce(int l) {
+  const Layer &layer = n.Layers[l];
+  if (layer.Kind == OpKind::Relu && p.ReluFloors.count(l)) {
+    int conv = p.ReluFloors.at(l);
+    auto once = e.block("if (lg_floor" + str(l) + ")",
+                        n.Layers[conv].Name + "'s bias as " + layer.Name +
+                            "'s floor (ReluFloors)");
+    e.line(call("lg_floor_of_bias",
+                {"b" + str(conv), str(n.Tensors[layer.Output].C)}));
+    e.line("lg_floor" + str(l) + " = false;");
+    return;
+  }
+  int relu = layer.Kind == OpKind::Conv ? p.reluTileOf(l) : -1;
+  if (relu < 0 || !p.ReluFloors.count(relu))
+    return;
+  const Tensor &in = n.Tensors[layer.Inputs[0]];
+  auto once = e.block("if (lg_fold" + str(relu) + ")",
+                      n.Layers[p.ReluFloors.at(relu)].Name + "'s bias in " +
+                          layer.Name + "'s (ReluFloors)");
+  e.line(call("lg_fold_floor",
+              {"b" + str(l), "b" + str(p.ReluFloors.at(relu)),
+               "w" + str(l) + "[0]", str(in.C),
+               str(n.Tensors[layer.Output].C), str(layer.KY), str(layer.KX),
+               "t" + str(layer.Output) + "[cur]"}));
+  e.line("lg_fold" + str(relu) + " = false;");
+}
+
+std::string KernelWriter::reluFloor(int relu) const {
+  return p.ReluFloors.count(relu) ? "b" + str(p.ReluFloors.at(relu))
+                                  : "nullptr";
+}
+
 void KernelWriter::compute(int l) {
   const Layer &layer = n.Layers[l];
+  reluFloorsOnce(l);
   if (layer.Kind == OpKind::Relu && poolFirstConv(l, true) >= 0) {
     e.line("// " + layer.Name + ": after the pool, on its output");
     return;
@@ -1182,7 +1223,7 @@ void KernelWriter::computeFloat(const ComputeArgs &a) {
                    "lo[" + so + "], hi[" + so + "], clo[" + so + "], chi[" +
                        so + "]",
                    str(c.KY), str(c.KX), str(c.SY), str(c.SX), str(c.PU),
-                   str(c.PL), str(c.DY), str(c.DX)}) +
+                   str(c.PL), str(c.DY), str(c.DX), reluFloor(a.index)}) +
              " // into " + c.Name + "'s window tile");
       break;
     }
@@ -1257,6 +1298,10 @@ void KernelWriter::prologue() {
   // The per-channel vectors load with the core's first item (vectorLoads).
   if (!vec.empty())
     e.line("bool lg_vec_pending = true; // per-channel vectors not loaded");
+  for (auto [relu, conv] : p.ReluFloors)
+    e.line("bool lg_floor" + str(relu) + " = true, lg_fold" + str(relu) +
+           " = true; // " + n.Layers[conv].Name +
+           "'s bias not yet a floor, nor in the reader's (ReluFloors)");
   if (llvm::any_of(wt, [&](auto &kv) {
         return kv.first.second == 0 && p.wramCopyInItem(n, kv.first.first);
       }))

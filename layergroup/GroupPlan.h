@@ -399,6 +399,21 @@ struct GroupPlan {
         return relu;
     return -1;
   }
+  /// ReLUs of ReluTiles whose float input a convolution of the group
+  /// computes with a bias, read by it alone, and whose reader has a bias:
+  /// ReLU layer -> that convolution. The convolution adds no bias; the
+  /// ReLU writes max(y, -b) (-b per channel, the tile's padding too), and
+  /// the reader's bias carries the rest, conv(b), computed once per core
+  /// (lg_floor_of_bias, lg_fold_floor): one vector pass fewer over the
+  /// convolution's output (plan/Buffers.cpp chooseReluFloors).
+  std::map<int, int> ReluFloors;
+  /// Whether convolution \p conv's bias is a ReLU's floor (ReluFloors).
+  bool biasInFloor(int conv) const {
+    for (auto [relu, c] : ReluFloors)
+      if (c == conv)
+        return true;
+    return false;
+  }
   std::vector<LmemBuffer> Buffers;     ///< NRAM
   std::vector<LmemBuffer> WramBuffers; ///< WRAM: convolution weights
   int64_t PeakBytes = 0;               ///< NRAM

@@ -157,6 +157,10 @@ struct PlanOptions {
   /// lg_load_window), with no copy (`graph --layer-group
   /// --no-window-tiles` turns both off).
   bool WindowTiles = true;
+  /// A ReLU of WindowTiles' tiles takes the bias of the convolution before
+  /// it as its floor and its reader's bias the rest (GroupPlan::ReluFloors;
+  /// `--no-relu-floors` turns it off).
+  bool ReluFloors = true;
   /// A pipelined item's steps run on without the __sync() that guards
   /// nothing (GroupPlan::stepRunsOn; `--no-steps-run-on` turns it off).
   bool StepsRunOn = true;

@@ -154,6 +154,11 @@ CommandLine GraphOptions::commandLine() {
            "tile that is copied into the padding convolution's window tile "
            "(GroupPlan::ReluTiles, PaddedInputs)",
            lg.noWindowTiles),
+      flag("--no-relu-floors",
+           "(--layer-group) a ReLU that writes its reader's window tile "
+           "leaves the bias to the convolution before it, not taking it as "
+           "its floor (GroupPlan::ReluFloors)",
+           lg.noReluFloors),
       flag("--no-steps-run-on",
            "(--layer-group) every step of a pipelined item ends with a "
            "__sync() (GroupPlan::stepRunsOn)",
@@ -212,7 +217,8 @@ int GraphOptions::check() const {
        lg.noStageMid ||
        lg.noFirstPositions ||
        lg.noLateWeights ||
-       lg.noWindowTiles || lg.noStepsRunOn || lg.noLastPieces ||
+       lg.noWindowTiles || lg.noReluFloors || lg.noStepsRunOn ||
+       lg.noLastPieces ||
        lg.limits.given))
     return usageError("graph", "--emit-mlu, --report, --lmem-svg, --device, "
                                "--no-compare, --no-cache, --check=race, "
@@ -222,7 +228,7 @@ int GraphOptions::check() const {
                                "--no-keep-rows, "
                                "--no-chunked-staging, --no-stage-mid, "
                                "--no-late-weights, "
-                               "--no-window-tiles, "
+                               "--no-window-tiles, --no-relu-floors, "
                                "--no-steps-run-on, --no-last-pieces and "
                                "--max-compile-* "
                                "need --layer-group");

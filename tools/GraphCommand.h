@@ -34,6 +34,7 @@ struct LayerGroupArgs {
   bool noStageMid = false; ///< --no-stage-mid: PlanOptions::StageMid
   bool noLateWeights = false; ///< --no-late-weights: PlanOptions::LateWeights
   bool noWindowTiles = false; ///< --no-window-tiles: PlanOptions::WindowTiles
+  bool noReluFloors = false;  ///< --no-relu-floors: PlanOptions::ReluFloors
   bool noStepsRunOn = false;  ///< --no-steps-run-on: PlanOptions::StepsRunOn
   bool noLastPieces = false;  ///< --no-last-pieces: PlanOptions::LastPieces
   std::optional<std::string> emitMlu, report, lmemSvg, device;

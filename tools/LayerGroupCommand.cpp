@@ -320,6 +320,7 @@ struct LayerGroupRun {
     o.StageMid = !lg.noStageMid;
     o.LateWeights = !lg.noLateWeights;
     o.WindowTiles = !lg.noWindowTiles;
+    o.ReluFloors = !lg.noReluFloors; // --no-relu-floors
     o.StepsRunOn = !lg.noStepsRunOn;
     o.LastPieces = !lg.noLastPieces;
     o.PadRowsByDma = !lg.noDmaPadRows; // --no-dma-pad-rows

@@ -225,7 +225,9 @@ double layerCompute(const GroupPass &pass, const Layer &l, int64_t nb,
   const GroupInfo &g = pass.group;
   int self = net.Tensors[l.Output].Producer;
   int prev = net.Tensors[l.Inputs[0]].Producer;
-  bool biasMoved = l.Kind == OpKind::Conv && g.poolFirst(net, self) >= 0;
+  // Or into a ReLU's floor and its reader's bias (GroupPlan::ReluFloors).
+  bool biasMoved = l.Kind == OpKind::Conv && (g.poolFirst(net, self) >= 0 ||
+                                              pass.plan.biasInFloor(self));
   if (l.Kind == OpKind::Relu && prev >= 0 && g.poolFirst(net, prev) >= 0)
     return 0;
   if (l.Kind == OpKind::MaxPool && prev >= 0) {
@@ -997,7 +999,8 @@ static double layerCalls(const GroupPass &pass, const Layer &l) {
     return calls + (l.Bias.empty() || l.HalfViaFloat ? 0 : 1);
   if (k.Shape == Compute::Vector && k.Calls == Per::ExtraInput)
     calls = double(l.Inputs.size());
-  bool biasMoved = l.Kind == OpKind::Conv && g.poolFirst(net, self) >= 0;
+  bool biasMoved = l.Kind == OpKind::Conv && (g.poolFirst(net, self) >= 0 ||
+                                              pass.plan.biasInFloor(self));
   ChanVectors v = chanVectors(l.Kind);
   if (v == ChanVectors::BiasAlpha && !l.Alpha.empty())
     ++calls;
@@ -1134,7 +1137,9 @@ static double edgeItemCycles(const GroupPass &pass, int item) {
     int64_t r = tileRows(layer, rows.size()), real = cp - pad;
     int64_t eb = net.Tensors[in].elemBytes();
     int cls = kindCost(OpKind::Relu).VectorClass;
-    c += double(r) * m.vec(cls, double(pad * ch), eb);
+    // A ReLU's floor: zeroed, then the floor added (ReluFloors).
+    bool floor = relu >= 0 && p.ReluFloors.count(relu);
+    c += double(r) * m.vec(cls, double(pad * ch), eb) * (floor ? 2 : 1);
     if (relu >= 0)
       c += double(r) * m.vec(cls, double(real * ch), eb) -
            m.vec(cls, double(r * real * ch), eb);
@@ -1598,6 +1603,25 @@ static void lateWeights(GroupPass &pass, const Traffic &traffic) {
   estimateWith(pass, traffic);
 }
 
+
+/// GroupPlan::ReluFloors, once per core: the bias negated (lg_floor_of_bias)
+/// and the reader's bias folded (lg_fold_floor: a tile of the floor, its
+/// convolution, a subtraction).
+static double reluFloorsCycles(const GroupPass &pass) {
+  const CostModel &m = pass.cost;
+  double c = 0;
+  for (auto [relu, conv] : pass.plan.ReluFloors) {
+    const Layer &r = pass.net.Layers[pass.plan.ReluTiles.at(relu)];
+    double ch = double(pass.net.Tensors[pass.net.Layers[conv].Output].C);
+    double f = double(pass.net.Tensors[r.Output].C);
+    double tile = double(r.KY * r.KX) * ch;
+    c += m.vec(BANG_OP_MUL, ch) + m.vec(BANG_OP_MOVE, tile) +
+         m.vec(BANG_OP_ALU, tile) + m.mac(tile * f) + m.vec(BANG_OP_ALU, f) +
+         m.scalar(5 * ScalarPerCall);
+  }
+  return c;
+}
+
 static void estimateWith(GroupPass &pass, const Traffic &traffic) {
   GroupPlan &p = pass.plan;
   // A core with one item per phase stores and loads nothing in ts1.
@@ -1625,7 +1649,8 @@ static void estimateWith(GroupPass &pass, const Traffic &traffic) {
   p.ReadAhead = readAhead(pass, stagedWeightBytes(pass));
   double prologue = prologueCycles(pass, traffic);
   double tiles = tileLoadCycles(pass, moved);
-  p.Cycles = prologue + tiles + p.SramPhases * phase + lateWeightsCycles(pass);
+  p.Cycles = prologue + tiles + p.SramPhases * phase + lateWeightsCycles(pass) +
+             reluFloorsCycles(pass);
 }
 
 } // namespace plan

@@ -693,6 +693,39 @@ TEST(Run, ReluWritesTheNextConvolutionsWindowTile) {
   }
 }
 
+TEST(Run, ReluFloorsCarryTheBiasIntoTheReader) {
+  // The same conv, ReLU, conv, ReLU, pool with biases of either sign: the
+  // first ReLU takes c1's bias as its floor (max(y, -b), the tile's
+  // padding -b) and c2's bias takes conv(b) (GroupPlan::ReluFloors): c1
+  // adds no bias; the results equal the reference's with it on or off.
+  Net N;
+  int X = N.addInput("x", 2, 16, 24);
+  X = N.relu(N.conv(X, 4, 3, 1, 1, "c1"), "r1");
+  X = N.relu(N.conv(X, 4, 3, 1, 1, "c2"), "r2");
+  N.markOutput(N.maxPool(X, 2, 2, 0, "p"), "y");
+  for (int l : {0, 2})
+    for (size_t i = 0; i < N.Layers[l].Bias.size(); ++i)
+      N.Layers[l].Bias[i] = 0.25f * float(int(i % 3) - 1) + 0.1f * float(l);
+  for (bool on : {true, false}) {
+    PlanOptions O;
+    O.ReluFloors = on; // --no-relu-floors when off
+    std::string Why;
+    auto P = planGroupWith(N, spec("tiny"), 1, groupInfo(N, 0, 4), 1, 3, 3,
+                           1, O, &Why);
+    ASSERT_TRUE(P) << Why;
+    ASSERT_EQ(P->ReluTiles.size(), 1u);
+    EXPECT_EQ(P->ReluFloors.size(), on ? 1u : 0u);
+    EXPECT_EQ(P->biasInFloor(0), on);
+    GroupKernel K = emitGroupKernel(N, *P, 0);
+    EXPECT_EQ(K.Source.find("lg_fold_floor(b2, b0, w2[0], 4, 4, 3, 3,") !=
+                  std::string::npos,
+              on);
+    EXPECT_EQ(K.Source.find("lg_floor_of_bias(b0, 4);") != std::string::npos,
+              on);
+    checkPlan(N, 1, randomInputs(N, 1), onePlan(*P), "tiny");
+  }
+}
+
 TEST(Run, SearchChoosesWSlicesForWideRows) {
   // Rows of 96 pixels x 16 channels (6 KiB) on the tiny device's 16 KiB
   // NRAM: the conv block groups only as 2-D tiles, which the search picks;
