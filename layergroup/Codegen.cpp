@@ -137,6 +137,8 @@ private:
   void clusterStaging();
   void residentInputs();
   void phaseStart();
+  void firstTileLoad(const std::string &why);
+  void clusterSendsStart();
   void stageRest(bool sends);
   void stagedRestBarrier();
   /// A staging in SRAM once per chip: SRAM place, GDRAM source, count.
@@ -1450,6 +1452,45 @@ void KernelWriter::residentInputs() {
     e.line("lg_vec_pending = false; // loaded beside the resident inputs");
 }
 
+// The first item's weight tile, async, once per core that has items: its
+// first piece of kernel positions, its first kernel row or all of it.
+void KernelWriter::firstTileLoad(const std::string &why) {
+  auto first = e.block("if (begin < end)", why);
+  e.line(sliceCall("begin"));
+  auto changed = e.block("if (f0 != wf)");
+  if (int rows = p.firstTileRows(n); rows && !p.FirstPieces.empty()) {
+    // Its first piece of kernel positions only: the first item loads
+    // the others while the matrix unit convolves the pieces before them
+    // (GroupPlan::FirstPieces).
+    const Layer &conv = n.Layers[g.First];
+    int kk = int(conv.KY * conv.KX), n0 = p.FirstPieces.front();
+    std::string perPos = str(GroupPlan::weightsPerChannel(n, g.First) / kk);
+    e.line("// kernel positions [0, " + str(n0) + ") of " + str(kk) +
+           "; the first item loads the rest");
+    e.line(
+        call("lg_load_wram",
+             {"w" + str(g.First) + "[wcur]",
+              "g_w" + str(g.First) + " + f0 * " + str(kk) + " * " + perPos,
+              str(n0) + " * " + perPos + " * ft", "true"}));
+    e.line("w_rows = 0, w_pos = " + str(n0) + ";");
+  } else if (rows) {
+    // Its first kernel row only: the first item loads the others while
+    // the matrix unit convolves the rows before them (firstTileRows).
+    e.line("// kernel row 0 of " + str(rows) +
+           "; the first item loads the rest");
+    std::string perRow =
+        str(GroupPlan::weightsPerChannel(n, g.First) / rows);
+    e.line(call("lg_load_wram", {"w" + str(g.First) + "[wcur]",
+                                 "g_w" + str(g.First) + " + f0 * " +
+                                     str(rows) + " * " + perRow,
+                                 perRow + " * ft", "true"}));
+    e.line("w_rows = 1;");
+  } else {
+    weightLoad(g.First, "wcur", "f0", "ft", true);
+  }
+  e.line("wf = f0;");
+}
+
 // Inputs staged once per chip run in phases: each phase stages its images
 // in every cluster's SRAM and spreads its items over all cores.
 void KernelWriter::phaseStart() {
@@ -1468,6 +1509,8 @@ void KernelWriter::phaseStart() {
   e.line("const int begin = ph * " + phaseItems + " + taskId * " + phaseItems +
          " / taskDim, end = ph * " + phaseItems + " + (taskId + 1) * " +
          phaseItems + " / taskDim;");
+  if (p.clusterSends())
+    return clusterSendsStart();
   // Chunk 0 only when the rest stages beside the items (stageRest).
   if (p.chunkedStaging() && !p.StageMid.empty())
     e.line("// chunk 0: the rows the first " +
@@ -1503,43 +1546,7 @@ void KernelWriter::phaseStart() {
       auto first = e.block("if (ph == 0)");
       zeroPadColumns();
     }
-    {
-      auto first = e.block("if (begin < end)",
-                           "the first item's weight tile, meanwhile");
-      e.line(sliceCall("begin"));
-      auto changed = e.block("if (f0 != wf)");
-      if (int rows = p.firstTileRows(n); rows && !p.FirstPieces.empty()) {
-        // Its first piece of kernel positions only: the first item loads
-        // the others while the matrix unit convolves the pieces before them
-        // (GroupPlan::FirstPieces).
-        const Layer &conv = n.Layers[g.First];
-        int kk = int(conv.KY * conv.KX), n0 = p.FirstPieces.front();
-        std::string perPos = str(GroupPlan::weightsPerChannel(n, g.First) / kk);
-        e.line("// kernel positions [0, " + str(n0) + ") of " + str(kk) +
-               "; the first item loads the rest");
-        e.line(
-            call("lg_load_wram",
-                 {"w" + str(g.First) + "[wcur]",
-                  "g_w" + str(g.First) + " + f0 * " + str(kk) + " * " + perPos,
-                  str(n0) + " * " + perPos + " * ft", "true"}));
-        e.line("w_rows = 0, w_pos = " + str(n0) + ";");
-      } else if (rows) {
-        // Its first kernel row only: the first item loads the others while
-        // the matrix unit convolves the rows before them (firstTileRows).
-        e.line("// kernel row 0 of " + str(rows) +
-               "; the first item loads the rest");
-        std::string perRow =
-            str(GroupPlan::weightsPerChannel(n, g.First) / rows);
-        e.line(call("lg_load_wram", {"w" + str(g.First) + "[wcur]",
-                                     "g_w" + str(g.First) + " + f0 * " +
-                                         str(rows) + " * " + perRow,
-                                     perRow + " * ft", "true"}));
-        e.line("w_rows = 1;");
-      } else {
-        weightLoad(g.First, "wcur", "f0", "ft", true);
-      }
-      e.line("wf = f0;");
-    }
+    firstTileLoad("the first item's weight tile, meanwhile");
     stage("lg_stage_sram_all_send", false);
   } else {
     std::vector<Staged> staged = phaseStaged(true);
@@ -1582,6 +1589,37 @@ void KernelWriter::phaseStart() {
            "used");
   if (p.inputsResident())
     residentInputs();
+}
+
+// A phase whose inputs are resident (GroupPlan::ClusterSends): this core
+// reads its share of the inputs, the per-channel vectors load (IO-DMA)
+// while one core a cluster sends the cluster's shares to each other
+// cluster (Move-DMA) and the vector unit zeroes the padding columns; after
+// the barrier the first weight tile loads (IO-DMA) beside the resident
+// inputs' copy (Move-DMA), so that the barrier waits for neither.
+void KernelWriter::clusterSendsStart() {
+  std::vector<Staged> staged = phaseStaged(true);
+  e.line("// this core's share of the inputs, then its cluster's shares sent "
+         "to the other clusters at once (ClusterSends)");
+  for (const Staged &s : staged)
+    e.line(call("lg_stage_sram_all_read", {s.Sram, s.Src, s.Count}));
+  e.line("__sync_cluster(); // the cluster's shares in its SRAM");
+  for (const Staged &s : staged)
+    e.line(call("lg_stage_sram_cluster_send_async", {s.Sram, s.Count}));
+  if (!vec.empty()) {
+    auto loads = e.block("if (begin < end)");
+    vectorLoads();
+  }
+  if (!p.PaddedInputs.empty()) { // beside the sends
+    auto first = e.block("if (ph == 0)");
+    zeroPadColumns();
+  }
+  e.line("__sync_all();");
+  if (!vec.empty())
+    e.line("lg_vec_pending = false; // loaded beside the sends");
+  vecStaged = !vec.empty();
+  firstTileLoad("the first item's weight tile, beside the resident inputs");
+  residentInputs();
 }
 
 // Stages each (SRAM place, GDRAM source, count) in every cluster's SRAM in

@@ -269,6 +269,14 @@ struct GroupPlan {
   /// plan/Cost.cpp's estimateCycles where the fill costs less
   /// (PlanOptions::PadRowsByDma).
   bool PadRowsByDma = false;
+  /// A phase staged once per chip before its items, whose inputs are
+  /// resident (loaded once per core), sends the cluster's shares with one
+  /// copy a cluster after a __sync_cluster() (lg_stage_sram_cluster_send_async)
+  /// and loads the first weight tile (or its first row or piece) after the
+  /// barrier, beside the resident inputs' copy, not before it, which would
+  /// wait for it (PlanOptions::ClusterSends; clusterSends).
+  bool ClusterSends = false;
+  bool clusterSends() const { return ClusterSends && !chunkedStaging(); }
   int SramImages = 0; ///< inputs in SRAM: most images a cluster stages
   /// Inputs staged once per chip: the items run in SramPhases phases of
   /// SramImages images each (image slices outermost); a phase stages its

@@ -168,6 +168,10 @@ struct PlanOptions {
   /// NRAM fill on the Move-DMA pipe where the estimate says it pays
   /// (GroupPlan::PadRowsByDma; `--no-dma-pad-rows` turns it off).
   bool PadRowsByDma = true;
+  /// A phased group with resident inputs sends its staged shares a
+  /// cluster at a time and loads its first weight tile after the barrier
+  /// (GroupPlan::ClusterSends; `--no-cluster-sends` turns it off).
+  bool ClusterSends = true;
   /// A pipelined core's last item runs in row pieces, each stored while
   /// the next computes (GroupPlan::LastPieces, kept where the estimate
   /// says it pays; `--no-last-pieces` turns it off).

@@ -187,7 +187,12 @@ CommandLine GraphOptions::commandLine() {
            "(--layer-group) a pipelined item zeroes its padded input tiles' "
            "padding rows on the vector unit, never with an NRAM fill on the "
            "Move-DMA pipe (GroupPlan::PadRowsByDma)",
-           lg.noDmaPadRows)};
+           lg.noDmaPadRows),
+      flag("--no-cluster-sends",
+           "(--layer-group) a phase with resident inputs sends each core's "
+           "share to every other cluster and loads its first weight tile "
+           "before the barrier (GroupPlan::ClusterSends)",
+           lg.noClusterSends)};
   for (Option &row : lg.limits.options("(--layer-group)"))
     rows.push_back(std::move(row));
   CommandLine cmd{"graph", head, tail, 24};
@@ -212,6 +217,7 @@ int GraphOptions::check() const {
   if (!lg.enabled &&
       (lg.emitMlu || lg.report || lg.lmemSvg || lg.device || lg.noCompare ||
        lg.noCache || lg.checkRaces || lg.noIsolate || lg.noDmaPadRows ||
+       lg.noClusterSends ||
        lg.trafficWeight ||
        lg.excessMargin || lg.noKeepRows || lg.noChunkedStaging ||
        lg.noStageMid ||
@@ -223,6 +229,7 @@ int GraphOptions::check() const {
     return usageError("graph", "--emit-mlu, --report, --lmem-svg, --device, "
                                "--no-compare, --no-cache, --check=race, "
                                "--no-isolate, --no-dma-pad-rows, "
+                               "--no-cluster-sends, "
                                "--traffic-weight, "
                                "--excess-margin, --no-first-positions, "
                                "--no-keep-rows, "

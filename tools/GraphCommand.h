@@ -27,6 +27,8 @@ struct LayerGroupArgs {
        noIsolate = false;
   /// --no-dma-pad-rows: PlanOptions::PadRowsByDma off.
   bool noDmaPadRows = false;
+  /// --no-cluster-sends: PlanOptions::ClusterSends off.
+  bool noClusterSends = false;
   /// --no-keep-rows: PlanOptions::KeepRows off (every item computes its
   /// halo rows).
   bool noKeepRows = false;

@@ -324,6 +324,7 @@ struct LayerGroupRun {
     o.StepsRunOn = !lg.noStepsRunOn;
     o.LastPieces = !lg.noLastPieces;
     o.PadRowsByDma = !lg.noDmaPadRows; // --no-dma-pad-rows
+    o.ClusterSends = !lg.noClusterSends; // --no-cluster-sends
     if (lg.trafficWeight)
       o.TrafficWeight = *lg.trafficWeight;
     if (lg.excessMargin)

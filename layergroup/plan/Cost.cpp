@@ -456,6 +456,24 @@ int readAhead(const GroupPass &pass, const std::vector<double> &bytes) {
   return lo;
 }
 
+double stagedBeforeItems(const GroupPass &pass);
+
+/// The one send a cluster of a phase's shares (GroupPlan::ClusterSends):
+/// the cluster's cores' shares in one on-chip copy.
+double clusterSendCycles(const GroupPass &pass) {
+  const GroupPlan &p = pass.plan;
+  return pass.cost.dma(stagedBeforeItems(pass) / p.Clusters, false);
+}
+
+/// The resident inputs' SRAM->NRAM copy (Codegen's residentInputs).
+double residentCopyCycles(const GroupPass &pass) {
+  double c = 0;
+  for (int t : pass.group.Inputs)
+    c += pass.cost.dma(double(pass.plan.sliceBytes(pass.net, t)),
+                       !pass.plan.inputsInSram());
+  return c;
+}
+
 /// The per-channel vectors' GDRAM->NRAM loads, one after another.
 double vectorLoadCycles(const GroupPass &pass) {
   double io = 0;
@@ -478,6 +496,8 @@ double vectorCycles(const GroupPass &pass) {
   double io = vectorLoadCycles(pass);
   if (io == 0)
     return 0;
+  if (p.clusterSends()) // beside the cluster's sends
+    return std::max(0.0, io - clusterSendCycles(pass));
   std::vector<double> in = phaseInputBytes(pass);
   if (p.phased() && !(p.pipelined() && p.weightTiles()) && !in.empty())
     return std::max(0.0,
@@ -628,6 +648,10 @@ double tileLoadCycles(GroupPass &pass, double moved) {
     sends = (p.Clusters - 1) * pass.cost.dma(share, false);
     first = std::max(0.0, load - sends);
   }
+  if (p.clusterSends()) { // after the barrier, beside the resident copy
+    sends = residentCopyCycles(pass);
+    first = std::max(0.0, load - sends);
+  }
   // Chunk 1 of chunked staging (GroupPlan::StageMid): the first item's
   // IO-DMA reads it after the tile's last piece and its own transfers.
   double mid = 0, midSends = 0;
@@ -689,7 +713,7 @@ double tileLoadCycles(GroupPass &pass, double moved) {
              (padColumnsCycles(pass, t, r) -
               double(calls) * pass.cost.scalar(ScalarPerCall + ScalarZeroCall));
     }
-  pad = std::max(0.0, pad);
+  pad = p.clusterSends() ? 0.0 : std::max(0.0, pad); // beside the sends
   auto firstByPieces = [&](const std::vector<int> &ends, int run, bool more,
                            bool ph0) {
     auto load = [&](int j) {
@@ -1519,6 +1543,9 @@ void estimateCycles(GroupPass &pass, const Traffic &traffic) {
   p.StageFirst.clear(), p.StageMid.clear(), p.StageItem = 0,
       p.StageSendStep = 0;
   p.LateWeights = false, p.LateSplit = false;
+  p.ClusterSends = pass.options.ClusterSends && p.phased() &&
+                   p.pipelined() && p.weightTiles() && p.inputsResident() &&
+                   p.Clusters > 1;
   estimateWith(pass, traffic);
   if (!pass.options.ChunkedStaging || p.Info.Inputs.size() != 1 ||
       !p.phased() || !p.pipelined())
@@ -1639,6 +1666,9 @@ static void estimateWith(GroupPass &pass, const Traffic &traffic) {
   double phase = 0;
   if (p.phased() && !(p.pipelined() && p.weightTiles()))
     phase += stageAllCycles(pass, phaseInputBytes(pass), 0);
+  else if (p.clusterSends()) // this core's share, then its cluster's sends
+    phase += pass.cost.dma(stagedBeforeItems(pass) / p.Cores, true) +
+             clusterSendCycles(pass);
   else if (p.inputsInSram())
     phase += stageCycles(pass, stagedBeforeItems(pass));
   if (p.chunkedStaging())
