@@ -653,11 +653,12 @@ double tileLoadCycles(GroupPass &pass, double moved) {
     first = std::max(0.0, load - sends);
   }
   // Chunk 1 of chunked staging (GroupPlan::StageMid): the first item's
-  // IO-DMA reads it after the tile's last piece and its own transfers.
+  // IO-DMA reads it after the tile's last piece and the next tile's piece.
   double mid = 0, midSends = 0;
   stagedShares(pass, p.StageMid, mid, midSends);
   // What it adds after the last piece's load, beside its convolution
-  // (\p conv) and the item's own transfers (\p io).
+  // (\p conv) and the item's other IO-DMA (\p io: it stores nothing, and
+  // loads its next item from SRAM).
   auto midAfter = [&](double conv, double io) {
     return std::max(0.0, io + mid - conv) - std::max(0.0, io - conv);
   };
@@ -740,7 +741,7 @@ double tileLoadCycles(GroupPass &pass, double moved) {
     double matrix = convOf(m), io = dma1 + piece;
     for (int j = 1; j <= m; ++j)
       matrix += std::max(load(j), convOf(j - 1)) + add, io += load(j);
-    return head + std::max(matrix, io) + midAfter(convOf(m), dma1 + piece) -
+    return head + std::max(matrix, io) + midAfter(convOf(m), piece) -
            stepCycles(s1, dma1 + piece);
   };
   auto firstTile = [&](int run, bool more, bool ph0) {
@@ -754,12 +755,14 @@ double tileLoadCycles(GroupPass &pass, double moved) {
     double matrix = (rows - 1) * (std::max(row, conv) + add) + conv;
     double io = (rows - 1) * row + dma1 + piece;
     return std::max(0.0, row - sends) + std::max(matrix, io) +
-           midAfter(conv, dma1 + piece) - stepCycles(s1, dma1 + piece);
+           midAfter(conv, piece) - stepCycles(s1, dma1 + piece);
   };
   // The pieces: every split of the kernel positions into runs of one
   // kernel row or of whole rows (73 for 3 x 3), against the rows, on
   // the first core's first tile (every core's has the same shape).
   if (rows && pass.options.FirstPositions && kk <= MaxFirstPositions) {
+    // Chosen without chunk 1, whose read then follows the last piece.
+    double withMid = std::exchange(mid, 0.0);
     int b = p.itemBegin(0, 0), e = p.itemEnd(0, 0), run = 1;
     while (b + run < e && p.itemF(b + run) == p.itemF(b))
       ++run;
@@ -791,6 +794,7 @@ double tileLoadCycles(GroupPass &pass, double moved) {
     };
     if (b < e)
       split(0);
+    mid = withMid;
   }
   double busiest = 0;
   for (int c = 0; c < p.Cores; ++c) {
