@@ -156,6 +156,9 @@ private:
   void itemLoop();
   void keptRowsStart();
   void keptRowsMove(int ts);
+  std::string keepRowsCall(int t, const std::string &from,
+                           const std::string &rows, const std::string &at,
+                           bool async) const;
   void plainItem();
   void tailPieces(int from);
   /// Emits r_p, r_a, r_b: the first rows of group output pieces pc - 1,
@@ -1220,12 +1223,17 @@ void KernelWriter::computeFloat(const ComputeArgs &a) {
       const Layer &c = n.Layers[conv];
       std::string so = str(g.slot(c.Output));
       assert(!rowPiece && "a tail in pieces starts after the ReLU");
+      // The tile's rows kept from the item before (KeptTiles).
+      int in = layer.Inputs[0];
+      std::string kept =
+          p.keptTileOf(in) >= 0 ? "kr[" + str(g.slot(in)) + "]" : "0";
       e.line(call("lg_relu_window",
                   {"tile" + str(conv), in0, a.co, str(a.in.H), str(a.in.W),
                    "lo[" + so + "], hi[" + so + "], clo[" + so + "], chi[" +
                        so + "]",
                    str(c.KY), str(c.KX), str(c.SY), str(c.SX), str(c.PU),
-                   str(c.PL), str(c.DY), str(c.DX), reluFloor(a.index)}) +
+                   str(c.PL), str(c.DY), str(c.DX), reluFloor(a.index),
+                   kept}) +
              " // into " + c.Name + "'s window tile");
       break;
     }
@@ -2446,14 +2454,35 @@ void KernelWriter::keptRowsStart() {
            hi + " ? " + phi + " : " + hi + ") - " + lo + "; // " +
            n.Tensors[t].Name);
     if (p.keptMoveStep(n, t) == 0)
-      e.line(call("lg_keep_rows",
-                  {"t" + str(t) + "[cur]", lo + " - p_lo[" + s + "]",
-                   "kr[" + s + "]",
-                   "(chi[" + s + "] - clo[" + s + "]) * " +
-                       str(p.sliceChannels(n, t)),
-                   "false"}) +
+      e.line(keepRowsCall(t, lo, "kr[" + s + "]", "p_", false) +
              " // the item before's last layer read them");
   }
+}
+
+// The lg_keep_rows call that moves \p rows rows of kept tensor \p t, from
+// its row \p from on, to the front of its slice, or of the window tile
+// that holds them (GroupPlan::KeptTiles), as the item of prefix \p at
+// ("" or "p_") placed them.
+std::string KernelWriter::keepRowsCall(int t, const std::string &from,
+                                       const std::string &rows,
+                                       const std::string &at,
+                                       bool async) const {
+  std::string s = str(g.slot(t)), ch = str(p.sliceChannels(n, t));
+  int conv = p.keptTileOf(t);
+  if (conv < 0)
+    return call("lg_keep_rows",
+                {"t" + str(t) + "[cur]", from + " - " + at + "lo[" + s + "]",
+                 rows, "(chi[" + s + "] - clo[" + s + "]) * " + ch,
+                 async ? "true" : "false"});
+  const Layer &c = n.Layers[conv];
+  std::string so = str(g.slot(c.Output));
+  std::string r0 = "(" + at + "lo[" + so + "] * " + str(c.SY) + " - " +
+                   str(c.PU) + ")";
+  std::string width = "lg_window_extent(" + at + "chi[" + so + "] - " + at +
+                      "clo[" + so + "], " + str(c.SX) + ", " + str(c.KX) +
+                      ", " + str(c.DX) + ")";
+  return call("lg_keep_rows", {"tile" + str(conv), from + " - " + r0, rows,
+                               width + " * " + ch, async ? "true" : "false"});
 }
 
 // At the start of step \p ts (GroupPlan::keptMoveStep), when the next item
@@ -2466,17 +2495,16 @@ void KernelWriter::keptRowsMove(int ts) {
     if (!p.keepsRows(n, t) || p.keptMoveStep(n, t) != ts)
       continue;
     std::string s = str(g.slot(t));
-    std::string lo = "lo[" + s + "]", hi = "hi[" + s + "]",
-                xlo = "x_lo[" + s + "]";
-    auto next = e.block("if (item + 1 < end && hs + 1 < " + str(p.HSecs) +
-                            " && " + hi + " > " + xlo + ")",
-                        "the rows of " + n.Tensors[t].Name +
-                            " the next item keeps");
-    e.line(call("lg_keep_rows",
-                {"t" + str(t) + "[cur]", xlo + " - " + lo, hi + " - " + xlo,
-                 "(chi[" + s + "] - clo[" + s + "]) * " +
-                     str(p.sliceChannels(n, t)),
-                 "true"}));
+    std::string hi = "hi[" + s + "]", xlo = "x_lo[" + s + "]";
+    int conv = p.keptTileOf(t);
+    auto next = e.block(
+        "if (item + 1 < end && hs + 1 < " + str(p.HSecs) + " && " + hi +
+            " > " + xlo + ")",
+        "the rows of " + n.Tensors[t].Name + " the next item keeps" +
+            (conv < 0 ? ""
+                      : ", in " + n.Layers[conv].Name +
+                            "'s window tile (KeptTiles)"));
+    e.line(keepRowsCall(t, xlo, hi + " - " + xlo, "", true));
   }
 }
 

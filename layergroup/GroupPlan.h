@@ -682,6 +682,23 @@ struct GroupPlan {
   /// the next item's rows), the one of the most compute. 0 if none: the
   /// next item moves them itself before its first step, synchronously.
   int keptMoveStep(const Net &n, int t) const;
+  /// Kept tensors whose rows stay in the window tile their ReLU writes
+  /// (ReluTiles) instead: kept tensor -> the convolution whose tile holds
+  /// them. The item before moves the tile's rows that the next item keeps
+  /// to its front (padding columns and ReLU done), and the ReLU writes
+  /// only the rows after them (chooseKeptTiles; PlanOptions::KeptTiles).
+  std::map<int, int> KeptTiles;
+  /// The convolution of KeptTiles whose window tile holds \p t's kept
+  /// rows, or -1.
+  int keptTileOf(int t) const {
+    auto it = KeptTiles.find(t);
+    return it == KeptTiles.end() ? -1 : it->second;
+  }
+  /// Sets KeptTiles (none unless \p allowed): each kept tensor read by a
+  /// ReLU of ReluTiles alone, whose tile starts at the tensor's first row
+  /// on every H slice after the first (no padding row above) and is no
+  /// taller than the one above (its padding columns then stay filled).
+  void chooseKeptTiles(const Net &n, bool allowed);
 
   /// The group holds a stateful layer (CLIF): its images are time steps.
   bool stateful(const Net &n) const;

@@ -7,14 +7,15 @@
 // column of tiles, and an item that follows the slice above it keeps those
 // rows in NRAM instead of computing them again: which tensors keep rows
 // (those with an NRAM buffer of their own; a ReLU or clamp computed in
-// place over one runs again over all its rows, and a ReLU that writes its
-// reader's window tile, GroupPlan::ReluTiles, writes the tile's rows for
-// the kept rows too, the reader starting at the first row it computes), how
-// many, which items keep them and where the item before moves them. The
-// planner (Allocation.cpp holds a kept tensor's buffer for the whole kernel,
-// Cost.cpp charges a kept tensor's rows less fewestKeptRows to an item that
-// keeps rows, and the move) and the codegen (kr, the rows kept, counted at
-// run time; the move of the kept rows to the front of the slice) ask these.
+// place over one runs again over all its rows; a ReLU that writes its
+// reader's window tile, GroupPlan::ReluTiles, has the kept rows kept in
+// that tile instead, GroupPlan::KeptTiles, and writes only the rows after
+// them), how many, which items keep them and where the item before moves
+// them. The planner (Allocation.cpp holds a kept tensor's buffer, or the
+// tile, for the whole kernel, Cost.cpp charges a kept tensor's rows, and
+// its ReLU's in a tile, less fewestKeptRows to an item that keeps rows,
+// and the move) and the codegen (kr, the rows kept, counted at run time;
+// the move of the kept rows to the front of the slice or tile) ask these.
 //
 //===----------------------------------------------------------------------===//
 #include "layergroup/GroupPlan.h"
@@ -149,6 +150,8 @@ bool GroupPlan::itemKeepsRows(int item) const {
 
 int GroupPlan::keptMoveStep(const Net &n, int t) const {
   int last = 0;
+  if (int conv = keptTileOf(t); conv >= 0) // the tile's reader
+    last = conv - Info.First + 1;
   for (int u = t;;) {
     for (int c : n.Tensors[u].Consumers)
       if (Info.contains(c))
@@ -165,6 +168,38 @@ int GroupPlan::keptMoveStep(const Net &n, int t) const {
     if (!best || Steps[ts].ComputeCycles > Steps[best].ComputeCycles)
       best = ts;
   return best;
+}
+
+/// The window tile of convolution \p conv (its ReLU writes it) starts at
+/// the ReLU's input \p t's first row on every H slice after the first,
+/// and is no taller than the one above.
+static bool tileKeepsAlong(const GroupPlan &p, const Net &n, int t,
+                           int conv) {
+  const Layer &c = n.Layers[conv];
+  int so = p.Info.slot(c.Output), st = p.Info.slot(t);
+  auto tileRows = [&](int hs) {
+    int64_t oh = p.H.Rows[hs][so].size();
+    return oh <= 0 ? 0 : (oh - 1) * c.SY + (c.KY - 1) * c.DY + 1;
+  };
+  for (int hs = 1; hs < p.HSecs; ++hs)
+    if (p.H.Rows[hs][so].Lo * c.SY - c.PU != p.H.Rows[hs][st].Lo ||
+        tileRows(hs) > tileRows(hs - 1))
+      return false;
+  return true;
+}
+
+void GroupPlan::chooseKeptTiles(const Net &n, bool allowed) {
+  KeptTiles.clear();
+  if (!allowed || !KeepRows)
+    return;
+  for (int t : Info.Internal) {
+    const Tensor &x = n.Tensors[t];
+    if (!keepsRows(n, t) || x.Consumers.size() != 1)
+      continue;
+    auto relu = ReluTiles.find(x.Consumers[0]);
+    if (relu != ReluTiles.end() && tileKeepsAlong(*this, n, t, relu->second))
+      KeptTiles[t] = relu->second;
+  }
 }
 
 } // namespace bangc::lg

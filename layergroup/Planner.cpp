@@ -44,6 +44,7 @@ planGroupWith(const Net &n, const bangsim::DeviceSpec &spec, int64_t batch,
   plan::placeInTimeSteps(pass);
   plan::chooseReluTiles(pass);
   plan::chooseReluFloors(pass);
+  p.chooseKeptTiles(n, o.KeptTiles);
   plan::Traffic traffic = plan::chooseStaging(pass);
   if (!p.keepsStateChains(n))
     return fail({PlanFailure::StateChain,

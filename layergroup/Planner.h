@@ -161,6 +161,9 @@ struct PlanOptions {
   /// it as its floor and its reader's bias the rest (GroupPlan::ReluFloors;
   /// `--no-relu-floors` turns it off).
   bool ReluFloors = true;
+  /// Kept rows read by a ReLU of WindowTiles' tiles alone stay in the tile
+  /// (GroupPlan::KeptTiles; `--no-kept-tiles` turns it off).
+  bool KeptTiles = true;
   /// A pipelined item's steps run on without the __sync() that guards
   /// nothing (GroupPlan::stepRunsOn; `--no-steps-run-on` turns it off).
   bool StepsRunOn = true;

@@ -159,6 +159,11 @@ CommandLine GraphOptions::commandLine() {
            "leaves the bias to the convolution before it, not taking it as "
            "its floor (GroupPlan::ReluFloors)",
            lg.noReluFloors),
+      flag("--no-kept-tiles",
+           "(--layer-group) kept rows stay in their own buffer and the ReLU "
+           "that writes its reader's window tile runs over them again "
+           "(GroupPlan::KeptTiles)",
+           lg.noKeptTiles),
       flag("--no-steps-run-on",
            "(--layer-group) every step of a pipelined item ends with a "
            "__sync() (GroupPlan::stepRunsOn)",
@@ -223,7 +228,8 @@ int GraphOptions::check() const {
        lg.noStageMid ||
        lg.noFirstPositions ||
        lg.noLateWeights ||
-       lg.noWindowTiles || lg.noReluFloors || lg.noStepsRunOn ||
+       lg.noWindowTiles || lg.noReluFloors || lg.noKeptTiles ||
+       lg.noStepsRunOn ||
        lg.noLastPieces ||
        lg.limits.given))
     return usageError("graph", "--emit-mlu, --report, --lmem-svg, --device, "
@@ -236,6 +242,7 @@ int GraphOptions::check() const {
                                "--no-chunked-staging, --no-stage-mid, "
                                "--no-late-weights, "
                                "--no-window-tiles, --no-relu-floors, "
+                               "--no-kept-tiles, "
                                "--no-steps-run-on, --no-last-pieces and "
                                "--max-compile-* "
                                "need --layer-group");

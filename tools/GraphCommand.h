@@ -37,6 +37,7 @@ struct LayerGroupArgs {
   bool noLateWeights = false; ///< --no-late-weights: PlanOptions::LateWeights
   bool noWindowTiles = false; ///< --no-window-tiles: PlanOptions::WindowTiles
   bool noReluFloors = false;  ///< --no-relu-floors: PlanOptions::ReluFloors
+  bool noKeptTiles = false;   ///< --no-kept-tiles: PlanOptions::KeptTiles
   bool noStepsRunOn = false;  ///< --no-steps-run-on: PlanOptions::StepsRunOn
   bool noLastPieces = false;  ///< --no-last-pieces: PlanOptions::LastPieces
   std::optional<std::string> emitMlu, report, lmemSvg, device;

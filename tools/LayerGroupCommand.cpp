@@ -321,6 +321,7 @@ struct LayerGroupRun {
     o.LateWeights = !lg.noLateWeights;
     o.WindowTiles = !lg.noWindowTiles;
     o.ReluFloors = !lg.noReluFloors; // --no-relu-floors
+    o.KeptTiles = !lg.noKeptTiles;   // --no-kept-tiles
     o.StepsRunOn = !lg.noStepsRunOn;
     o.LastPieces = !lg.noLastPieces;
     o.PadRowsByDma = !lg.noDmaPadRows; // --no-dma-pad-rows

@@ -156,9 +156,16 @@ std::optional<PlanError> allocateMemories(GroupPass &pass) {
   const bangsim::DeviceSpec &spec = pass.spec;
   int64_t capacity = spec.nramBytes - pass.options.ReserveBytes;
   // A tensor that keeps rows (GroupPlan::KeepRows) holds them from one item
-  // to the next: no other buffer may take its NRAM between them.
+  // to the next: no other buffer may take its NRAM between them. Or the
+  // window tile that holds them (GroupPlan::KeptTiles).
+  std::set<int> keptTiles;
+  for (auto [t, conv] : p.KeptTiles)
+    keptTiles.insert(conv);
   for (LmemBuffer &b : p.Buffers)
-    if (b.K == LmemBuffer::Activation && p.keepsRows(pass.net, b.Tensor))
+    if ((b.K == LmemBuffer::Activation && p.keepsRows(pass.net, b.Tensor) &&
+         p.keptTileOf(b.Tensor) < 0) ||
+        (b.K == LmemBuffer::Scratch && b.Part == 0 &&
+         keptTiles.count(b.Layer)))
       b.Start = 0, b.End = TsInf;
   if (!allocateLmem(p.Buffers, capacity, spec.nramBanks, true, &p.PeakBytes))
     return PlanError{

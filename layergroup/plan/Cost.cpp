@@ -1102,10 +1102,22 @@ static double keptItemCycles(GroupPass &pass, double moved) {
     if (s.TileFirstCycles > 0 && s.Compute.front() == l)
       s.TileFirstCycles -= windowTileCycles(pass, layer, full) -
                            windowTileCycles(pass, layer, part);
-    double move =
-        pass.cost.dma(double(kept * pass.colsCap(t) * p.sliceChannels(net, t) *
-                             net.Tensors[t].elemBytes()),
-                      false);
+    // Kept in the window tile its ReLU writes (GroupPlan::KeptTiles): the
+    // ReLU writes the rest of the rows, and the tile's rows move.
+    int64_t cols = pass.colsCap(t);
+    if (int conv = p.keptTileOf(t); conv >= 0) {
+      int relu = net.Tensors[t].Consumers[0];
+      LayerSlice rf = pass.layerSlice(relu), rp = rf;
+      rp.outRows = std::max<int64_t>(0, rf.outRows - kept);
+      const Layer &r = net.Layers[relu];
+      p.Steps[pass.computeStep(relu)].ComputeCycles -=
+          layerCompute(pass, r, p.ImagesPerSlice, rf) -
+          layerCompute(pass, r, p.ImagesPerSlice, rp);
+      cols = tileCols(net.Layers[conv], pass.layerSlice(conv).outCols);
+    }
+    double move = pass.cost.dma(double(kept * cols * p.sliceChannels(net, t) *
+                                       net.Tensors[t].elemBytes()),
+                                false);
     if (int ts = p.keptMoveStep(net, t))
       p.Steps[ts].DmaCycles += move;
     else
@@ -1130,8 +1142,11 @@ static double keptItemCycles(GroupPass &pass, double moved) {
 /// tiles depends on the item order: with KeepRows a core's items go down
 /// one column, so the first and last cores run every edge tile (VGG-16's
 /// conv1 block: its first convolution, of 3 channels, saves little of its
-/// column; its conv2 block's, of 64, saves more than the runs cost).
-static double edgeItemCycles(const GroupPass &pass, int item) {
+/// column; its conv2 block's, of 64, saves more than the runs cost). An
+/// item that keeps rows (\p keeps) in a ReLU's tile (GroupPlan::KeptTiles)
+/// writes only the rows after them, and fills no padding column (the items
+/// before did).
+static double edgeItemCycles(const GroupPass &pass, int item, bool keeps) {
   const GroupPlan &p = pass.plan;
   if (p.WSecs < 2 || p.ImagesPerSlice != 1)
     return 0;
@@ -1162,12 +1177,19 @@ static double edgeItemCycles(const GroupPass &pass, int item) {
                   std::max<int64_t>(0, q0 + cp - w);
     if (pad == 0)
       continue;
-    int64_t r = tileRows(layer, rows.size()), real = cp - pad;
+    int64_t r = tileRows(layer, rows.size()), real = cp - pad, fills = r;
+    if (keeps && relu >= 0) {
+      int t = net.Layers[relu].Inputs[0];
+      if (p.keptTileOf(t) == l) {
+        r = std::max<int64_t>(0, r - p.keptRows(net, t, p.itemH(item)).size());
+        fills = 0;
+      }
+    }
     int64_t eb = net.Tensors[in].elemBytes();
     int cls = kindCost(OpKind::Relu).VectorClass;
     // A ReLU's floor: zeroed, then the floor added (ReluFloors).
     bool floor = relu >= 0 && p.ReluFloors.count(relu);
-    c += double(r) * m.vec(cls, double(pad * ch), eb) * (floor ? 2 : 1);
+    c += double(fills) * m.vec(cls, double(pad * ch), eb) * (floor ? 2 : 1);
     if (relu >= 0)
       c += double(r) * m.vec(cls, double(real * ch), eb) -
            m.vec(cls, double(r * real * ch), eb);
@@ -1190,7 +1212,7 @@ static double phaseItemCycles(GroupPass &pass, int rounds, double item,
     double core = 0;
     for (int it = p.itemBegin(c); it < p.itemEnd(c); ++it)
       core += (p.itemKeepsRows(it) ? kept : item) +
-              (edges ? edgeItemCycles(pass, it) : 0.0);
+              (edges ? edgeItemCycles(pass, it, p.itemKeepsRows(it)) : 0.0);
     most = std::max(most, core);
   }
   return most;

@@ -20,6 +20,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cstdio>
 
 using namespace bangc::lg;
 using bangc::lg::test::onePlan;
@@ -47,9 +48,10 @@ int tensorOf(const Net &N, const char *Name) {
   return 0;
 }
 
-PlanOptions keepRows(bool On) {
+PlanOptions keepRows(bool On, bool KeptTiles = true) {
   PlanOptions O;
   O.KeepRows = On;
+  O.KeptTiles = KeptTiles;
   return O;
 }
 
@@ -58,9 +60,11 @@ PlanOptions keepRows(bool On) {
 /// row is the same sum either way), and the GDRAM bytes too. Both run under
 /// the race check (--check=race): the simulator copies eagerly, so a kept-row
 /// move issued a step early or a sync wrongly dropped would still give the
-/// right numbers; the check faults on it instead.
+/// right numbers; the check faults on it instead. With \p KeptTiles, the
+/// kept rows in window tiles (GroupPlan::KeptTiles) and in their own
+/// buffers give the same numbers too.
 void expectSameAsWithout(const Net &N, const char *Dev, int HSecs, int WSecs,
-                         int64_t Batch = 1) {
+                         int64_t Batch = 1, bool KeptTiles = false) {
   GroupInfo G = groupInfo(N, 0, int(N.Layers.size()) - 1);
   int NSecs = int(Batch);
   auto Kept = planGroupWith(N, spec(Dev), Batch, G, NSecs, HSecs, WSecs, 1,
@@ -81,6 +85,17 @@ void expectSameAsWithout(const Net &N, const char *Dev, int HSecs, int WSecs,
   EXPECT_EQ(A->Outputs.at(Out), B->Outputs.at(Out));
   EXPECT_EQ(A->ReadBytes, Kept->ReadBytes);
   EXPECT_EQ(A->WriteBytes, B->WriteBytes);
+  if (!KeptTiles)
+    return;
+  auto Own = planGroupWith(N, spec(Dev), Batch, G, NSecs, HSecs, WSecs, 1,
+                           keepRows(true, false));
+  ASSERT_TRUE(Own && Own->KeepRows);
+  EXPECT_FALSE(Kept->KeptTiles.empty());
+  EXPECT_TRUE(Own->KeptTiles.empty());
+  auto C = runPlan(N, onePlan(*Own), spec(Dev), Batch, In, Checked);
+  ASSERT_TRUE(bool(C)) << toString(C.takeError());
+  EXPECT_EQ(A->Outputs.at(Out), C->Outputs.at(Out));
+  EXPECT_EQ(A->WriteBytes, C->WriteBytes);
 }
 
 } // namespace
@@ -106,21 +121,37 @@ TEST(KeptRows, ColumnsOfTilesComputeEachRowOnce) {
   EXPECT_TRUE(P->itemKeepsRows(1));
   EXPECT_FALSE(P->itemKeepsRows(2)); // the first of core 1
   EXPECT_TRUE(P->itemKeepsRows(3));
-  // c1 keeps; r1 is computed in c1's buffer (its ReLU runs again over the
-  // kept rows, which gives them again); c2's slices do not overlap.
+  // c1 keeps; r1 is computed in c1's buffer; c2's slices do not overlap.
   EXPECT_TRUE(P->keepsRows(N, C1));
   EXPECT_FALSE(P->keepsRows(N, R1));
   EXPECT_FALSE(P->keepsRows(N, C2));
   EXPECT_EQ(P->keptRows(N, C1, 1), (RowRange{3, 5}));
   EXPECT_EQ(P->keptRows(N, C1, 7), (RowRange{27, 29}));
   EXPECT_EQ(P->fewestKeptRows(N, C1), 2);
-  // c1's buffer holds its rows from one item to the next.
-  bool Held = false;
-  for (const LmemBuffer &B : P->Buffers)
-    if (B.K == LmemBuffer::Activation && B.Tensor == C1)
-      Held = B.Start == 0 && B.End == TsInf;
-  EXPECT_TRUE(Held);
+  // r1 writes c2's window tile (ReluTiles), which keeps c1's rows
+  // (KeptTiles; r1 writes only the rows after them) and holds them from one
+  // item to the next; c1's buffer does not. Without KeptTiles c1's buffer
+  // holds them, and the ReLU runs again over them.
+  int L2 = N.Tensors[C2].Producer;
+  EXPECT_EQ(P->keptTileOf(C1), L2);
+  auto held = [&](const GroupPlan &Q, LmemBuffer::Kind K, int Of) {
+    for (const LmemBuffer &B : Q.Buffers)
+      if (B.K == K && (K == LmemBuffer::Activation ? B.Tensor : B.Layer) == Of &&
+          B.Part == 0)
+        return B.Start == 0 && B.End == TsInf;
+    return false;
+  };
+  EXPECT_TRUE(held(*P, LmemBuffer::Scratch, L2));
+  EXPECT_FALSE(held(*P, LmemBuffer::Activation, C1));
   EXPECT_TRUE(lmemDisjoint(P->Buffers));
+  auto Own = planGroupWith(N, spec("mlu370"), 1, G, 1, 8, 4, 1,
+                           keepRows(true, false));
+  ASSERT_TRUE(Own && Own->KeepRows);
+  EXPECT_EQ(Own->keptTileOf(C1), -1);
+  EXPECT_TRUE(held(*Own, LmemBuffer::Activation, C1));
+  EXPECT_FALSE(held(*Own, LmemBuffer::Scratch, L2));
+  // The estimate charges the ReLU only the rows after the kept ones.
+  EXPECT_LT(P->Cycles, Own->Cycles);
 
   // Without kept rows: W slices innermost.
   auto Q = planGroupWith(N, spec("mlu370"), 1, G, 1, 8, 4, 1, keepRows(false));
@@ -157,9 +188,10 @@ TEST(KeptRows, OnlyAPipelinedColumnOfFloatLayers) {
 TEST(KeptRows, KernelComputesTheRowsAfterTheKeptOnes) {
   // The kernel of the plan above: each item counts the rows it keeps (kr)
   // at its start, computes c1 from the first row after them (from its
-  // window or padded tile's rows there) into the slice after them, and
-  // moves the rows the next item keeps to the front of c1's slice beside
-  // the pool, async.
+  // window or padded tile's rows there) into the slice after them, r1
+  // writes c2's window tile from the row after them, and the rows the
+  // next item keeps move to the front of that tile beside the pool, async
+  // (KeptTiles).
   Net N = convConvPool(32, 32, 64);
   auto P = planGroupWith(N, spec("mlu370"), 1, groupInfo(N, 0, 3), 1, 8, 4, 1,
                          keepRows(true));
@@ -176,22 +208,38 @@ TEST(KeptRows, KernelComputesTheRowsAfterTheKeptOnes) {
             std::string::npos);
   EXPECT_NE(Src.find(" + " + Kr + " * (chi[" + Sl + "] - clo[" + Sl + "])"),
             std::string::npos);
-  size_t Move =
-      Src.find("lg_keep_rows(t" + std::to_string(C1) + "[cur], x_lo[");
+  std::string L2 = std::to_string(N.Tensors[tensorOf(N, "c2")].Producer);
+  std::string So2 = std::to_string(P->Info.slot(tensorOf(N, "c2")));
+  EXPECT_NE(Src.find("b" + std::to_string(N.Tensors[C1].Producer) + ", " + Kr +
+                     "); // into c2's window tile"),
+            std::string::npos);
+  size_t Move = Src.find("lg_keep_rows(tile" + L2 + ", x_lo[" + Sl +
+                         "] - (lo[" + So2 + "] * 1 - 1), hi[" + Sl +
+                         "] - x_lo[" + Sl + "], lg_window_extent(chi[" + So2 +
+                         "] - clo[" + So2 + "], 1, 3, 1) * 64, true);");
   ASSERT_NE(Move, std::string::npos);
   EXPECT_EQ(P->keptMoveStep(N, C1), 4); // the pool's step, after c2's
   EXPECT_LT(Src.find("// ts4"), Move);
   EXPECT_LT(Move, Src.find("lg_pool("));
+  // Without KeptTiles: c1's rows move in its own buffer, and r1 writes all
+  // of the tile's rows.
+  auto Own = planGroupWith(N, spec("mlu370"), 1, groupInfo(N, 0, 3), 1, 8, 4,
+                           1, keepRows(true, false));
+  ASSERT_TRUE(Own && Own->KeepRows);
+  std::string OwnSrc = emitGroupKernel(N, *Own, 0).Source;
+  EXPECT_NE(OwnSrc.find("lg_keep_rows(t" + std::to_string(C1) + "[cur], x_lo["),
+            std::string::npos);
+  EXPECT_NE(OwnSrc.find(", 0); // into c2's window tile"), std::string::npos);
 }
 
 TEST(KeptRows, RunsEqualTheSameTilesWithout) {
   // The window tile made first (c1 over a W-sliced input).
-  expectSameAsWithout(convConvPool(32, 32, 64), "mlu370", 8, 4);
+  expectSameAsWithout(convConvPool(32, 32, 64), "mlu370", 8, 4, 1, true);
   expectSameAsWithout(convConvPool(64, 32, 64), "mlu370", 16, 2);
   // Two images, one an item (image slices outside the columns): 3 items a
   // core, so some cores' ranges go on from one column (or image) to the
   // next, whose top tile computes its whole slice.
-  expectSameAsWithout(convConvPool(48, 32, 64), "mlu370", 12, 2, 2);
+  expectSameAsWithout(convConvPool(48, 32, 64), "mlu370", 12, 2, 2, true);
 }
 
 TEST(KeptRows, PaddedInputTileAndMovesBeforeTheNextItem) {
@@ -204,7 +252,7 @@ TEST(KeptRows, PaddedInputTileAndMovesBeforeTheNextItem) {
                            1, keepRows(true));
     ASSERT_TRUE(P && P->KeepRows);
     EXPECT_EQ(P->PaddedInputs.size(), 1u);
-    expectSameAsWithout(N, "mlu370", 32, 1);
+    expectSameAsWithout(N, "mlu370", 32, 1, 1, true);
   }
   // The last layer reads the kept tensor: the next item moves the rows
   // itself, before its first step (synchronously).
@@ -220,7 +268,7 @@ TEST(KeptRows, PaddedInputTileAndMovesBeforeTheNextItem) {
   std::string Src = emitGroupKernel(N, *P, 0).Source;
   EXPECT_NE(Src.find("false); // the item before's last layer read them"),
             std::string::npos);
-  expectSameAsWithout(N, "mlu370", 8, 4);
+  expectSameAsWithout(N, "mlu370", 8, 4, 1, true);
 }
 
 TEST(KeptRows, ReluTileAndSynchronousMoveUnderRaceCheck) {
@@ -250,7 +298,7 @@ TEST(KeptRows, ReluTileAndSynchronousMoveUnderRaceCheck) {
   EXPECT_NE(Src.find("lg_conv_tile_at(t" + std::to_string(C2) + "[cur]"),
             std::string::npos);
   EXPECT_NE(Src.find(", kr[" + S2 + "], "), std::string::npos);
-  expectSameAsWithout(N, "mlu370", 8, 4);
+  expectSameAsWithout(N, "mlu370", 8, 4, 1, true);
 }
 
 TEST(KeptRows, EstimateIsTheSlowestCoresColumn) {
@@ -278,8 +326,11 @@ TEST(KeptRows, EstimateIsTheSlowestCoresColumn) {
     ASSERT_TRUE(P);
     ASSERT_FALSE(P->ReluTiles.empty());
     EXPECT_EQ(P->KeepRows, Kept) << HSecs << " x " << WSecs;
+    EXPECT_EQ(P->KeptTiles.empty(), !Kept) << HSecs << " x " << WSecs;
     auto R = runPlan(N, onePlan(*P), spec("mlu370"), 1, randomInputs(N, 1, 11));
     ASSERT_TRUE(bool(R)) << toString(R.takeError());
+    std::printf("%d x %d%s: estimated %.0f, simulated %.0f\n", HSecs, WSecs,
+                Kept ? " (kept rows)" : "", P->Cycles, R->Groups[0].Cycles);
     EXPECT_NEAR(P->Cycles / R->Groups[0].Cycles, 1.0, 0.01)
         << HSecs << " x " << WSecs << ": " << P->Cycles << " estimated, "
         << R->Groups[0].Cycles << " simulated";
