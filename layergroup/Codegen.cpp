@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cctype>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -243,6 +244,7 @@ private:
   void computeAdd(const ComputeArgs &a);
   void computeConv(const ComputeArgs &a);
   void computeConvByRows(const ComputeArgs &a);
+  void nextItemRow0(const ComputeArgs &a, const std::string &tmp);
   void lastRowPiece(const ComputeArgs &a);
   void zeroPadColumns();
   void computeFloat(const ComputeArgs &a);
@@ -1128,8 +1130,16 @@ void KernelWriter::computeConvByRows(const ComputeArgs &a) {
   std::string perRow = str(GroupPlan::weightsPerChannel(n, a.index) / rows);
   std::string in = "t" + str(a.in0) + "[cur]";
   std::string out = a.out;
-  // The output's other buffer, free until the item stores, or a scratch.
-  bool scratch = scr.count({a.index, 1}) > 0;
+  // The output's other buffer, free until the item stores, or a scratch
+  // (where it has none, or NextItemRow0 keeps the next item's row 0 in it).
+  int root = p.Alias.count(layer.Output) ? p.Alias.at(layer.Output)
+                                         : layer.Output;
+  bool doubled = std::any_of(
+      p.Buffers.begin(), p.Buffers.end(), [&](const LmemBuffer &b) {
+        return b.K == LmemBuffer::Activation && b.Tensor == root && b.Copy == 1;
+      });
+  bool scratch = scr.count({a.index, 1}) > 0 &&
+                 (!doubled || p.NextItemRow0 || p.rowsEveryItemShape(n));
   std::string tmp = (scratch ? "rows" + str(a.index)
                              : "t" + str(layer.Output) + "[cur ^ 1]") +
                     " + i * " + str(p.sliceImageFloats(n, layer.Output));
@@ -1174,6 +1184,10 @@ void KernelWriter::computeConvByRows(const ComputeArgs &a) {
   }
   if (!p.FirstPieces.empty())
     e.line("else");
+  if (p.NextItemRow0) {
+    nextItemRow0(a, tmp);
+    e.line("else");
+  }
   {
     auto partial = e.block("if (w_rows < " + str(rows) + ")",
                            "a kernel row at a time (firstTileRows)");
@@ -1194,6 +1208,87 @@ void KernelWriter::computeConvByRows(const ComputeArgs &a) {
   e.line(
       call("lg_conv_tile", {out, in, str(a.in.C), a.co, a.rows, a.cols, w,
                             a.bias, str(layer.KY), kx, sy, sx, dy, dx, "0"}));
+}
+
+// GroupPlan::NextItemRow0: the first item, when the next two items of the
+// core are of its channel slice, loads the next item's input at once and
+// convolves its kernel row 0 (into the output's other buffer) beside the
+// tile's second piece of kernel positions, after its own row 0 beside the
+// first piece and before its row 1 beside the third; a __sync() after each
+// piece's convolution, the partial sums in the scratch \p tmp. The next
+// item then convolves rows 1 and 2 into \p tmp and adds, and loads no
+// input (pipelinedLoads), nor its piece of the next tile (tilePiece).
+void KernelWriter::nextItemRow0(const ComputeArgs &a, const std::string &tmp) {
+  const Layer &layer = a.layer;
+  int kx = int(layer.KX), kk = 3 * kx;
+  int64_t perPos = GroupPlan::weightsPerChannel(n, a.index) / kk;
+  std::string stride = str(p.channelAxis().Stride);
+  std::string in = "t" + str(a.in0) + "[cur]",
+              inNext = "t" + str(a.in0) + "[cur ^ 1]";
+  std::string out = a.out, outNext = a.out;
+  outNext.replace(outNext.find("[cur]"), 5, "[cur ^ 1]");
+  auto next = [](std::string s) { // the next item's slice (x_)
+    for (const char *v : {"clo[", "chi[", "lo[", "hi["}) {
+      std::string from = v;
+      for (size_t at = 0; (at = s.find(from, at)) != std::string::npos;
+           at += from.size() + 2) {
+        if (at > 0 && (std::isalnum(s[at - 1]) || s[at - 1] == '_'))
+          continue;
+        s.insert(at, "x_");
+      }
+    }
+    return s;
+  };
+  std::string w = a.weights, C = str(a.in.C), sy = str(layer.SY),
+              sx = str(layer.SX), dy = str(layer.DY), dx = str(layer.DX);
+  std::string gw = "g_w" + str(a.index) + " + f0 * " + str(kk * perPos);
+  auto load = [&](int from, int to) {
+    e.line(call("lg_load_wram", {w + " + " + str(from * perPos) + " * ft",
+                                 gw + " + " + str(from * perPos) + " * ft",
+                                 str((to - from) * perPos) + " * ft",
+                                 "true"}));
+  };
+  auto rowConv = [&](const std::string &o, const std::string &src,
+                     const std::string &r, const std::string &c) {
+    e.line(call("lg_conv_tile", {o, src, C, a.co, r, c, w, a.bias, "1",
+                                 str(kx), sy, sx, dy, dx, "0"}));
+  };
+  auto rowAdd = [&](int r) {
+    e.line(call("lg_conv_tile_row", {out, tmp, in, C, a.co, a.rows, a.cols, w,
+                                     str(r), str(kx), sy, sx, dy, dx}));
+  };
+  int e1 = kx + 2 * kx / 3, e2 = kx + 4 * kx / 3;
+  {
+    auto pair = e.block("if (w_rows < 3 && k == 0 && item + 2 < end && "
+                        "(item + 2) / " + stride + " == item / " + stride +
+                            ")",
+                        "with the next item's kernel row 0 (NextItemRow0)");
+    e.line(sliceCall("item + 1", "x_"));
+    for (int t : g.Inputs)
+      tensorLoad(t, "cur ^ 1", "x_", true);
+    load(kx, e1);
+    rowConv(out, in, a.rows, a.cols);
+    e.line("__sync(); // the next item's input, and the first piece");
+    load(e1, e2);
+    rowConv(outNext, inNext, next(a.rows), next(a.cols));
+    e.line("__sync(); // the second piece");
+    load(e2, kk);
+    rowAdd(1);
+    e.line("__sync(); // the last piece");
+    rowAdd(2);
+    e.line("w_rows = 3, next_row0 = true;");
+  }
+  e.line("else");
+  auto rest = e.block("if (k == 1 && next_row0)",
+                      "kernel rows 1 and 2; row 0 came with the item before");
+  e.line(call("lg_conv_tile",
+              {tmp,
+               in + " + (long)" + dy + " * lg_window_extent(" + a.cols + ", " +
+                   sx + ", " + str(kx) + ", " + dx + ") * " + C,
+               C, a.co, a.rows, a.cols, w + " + " + str(kx * perPos) + " * ft",
+               "(const float *)nullptr", "2", str(kx), sy, sx, dy, dx, "0"}));
+  e.line("__bang_add(" + out + ", " + out + ", " + tmp + ", (" + a.rows +
+         ") * (" + a.cols + ") * " + a.co + ");");
 }
 
 void KernelWriter::computeFloat(const ComputeArgs &a) {
@@ -2193,7 +2288,10 @@ void KernelWriter::vectorLoads() {
 // ts1 of a pipelined item: load the next item's inputs (its slice in x_,
 // which the next item takes over instead of computing it again)...
 void KernelWriter::pipelinedLoads() {
-  auto load = e.block("if (item + 1 < end)", "load i+1");
+  auto load = e.block(p.NextItemRow0 ? "if (item + 1 < end && !(k == 0 && "
+                                       "next_row0))"
+                                     : "if (item + 1 < end)",
+                      "load i+1");
   e.line(sliceCall("item + 1", "x_"));
   if (!p.inputsResident())
     for (int t : g.Inputs)
@@ -2251,10 +2349,19 @@ void KernelWriter::tilePiece() {
          str(p.SliceChannels) + " ? " + str(p.Channels) + " - n_f0 : " +
          str(p.SliceChannels) + ") * " + str(per) + ";");
   e.line("const long n_p = s_e - s_b, n_j = item - s_b;");
-  e.line("const long w_a = n_w * n_j / n_p / " + str(align) + " * " +
-         str(align) + ";");
+  if (p.NextItemRow0) {
+    // The second item's piece goes to the third (NextItemRow0).
+    e.line("const bool n_late = next_row0 && s_b == begin && n_p > 2;");
+    e.line("const long w_a = n_w * (n_late && n_j == 2 ? 1 : n_j) / n_p / " +
+           str(align) + " * " + str(align) + ";");
+  } else
+    e.line("const long w_a = n_w * n_j / n_p / " + str(align) + " * " +
+           str(align) + ";");
   e.line("const long w_b = n_j + 1 == n_p ? n_w : n_w * (n_j + 1) / n_p / " +
          str(align) + " * " + str(align) + ";");
+  std::optional<Emitter::Scope> late;
+  if (p.NextItemRow0)
+    late.emplace(e.block("if (!(n_late && n_j == 1))"));
   e.line(call("lg_load_wram", {"w" + str(l) + "[wcur ^ 1] + w_a",
                                "g_w" + str(l) + " + (long)n_f0 * " + str(per) +
                                    " + w_a",
@@ -2543,6 +2650,9 @@ GroupKernel KernelWriter::write() {
     if (int rows = p.firstTileRows(n))
       e.line("int w_rows = " + str(rows) +
              "; // kernel rows of w[wcur] loaded (firstTileRows)");
+    if (p.NextItemRow0)
+      e.line("bool next_row0 = false; // the second item's kernel row 0 "
+             "done (NextItemRow0)");
     if (!p.FirstPieces.empty()) {
       const Layer &conv = n.Layers[g.First];
       e.line("int w_pos = " + str(conv.KY * conv.KX) +

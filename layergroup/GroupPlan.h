@@ -520,6 +520,16 @@ struct GroupPlan {
   /// is lower than by kernel rows (PlanOptions::FirstPositions); empty: by
   /// kernel rows.
   std::vector<int> FirstPieces;
+  /// With firstTileRows (3 kernel rows, by rows, one phase), the core's
+  /// first item also convolves kernel row 0 of the next item, of the same
+  /// channel slice, whose input it loads at once: the tile's other kernel
+  /// positions load in three pieces, each beside a row's convolution
+  /// (the first item's row 0, the next item's, the first item's row 1),
+  /// the partial sums in the scratch of LmemBuffer Scratch Part 1; the
+  /// next item convolves rows 1 and 2 only, and the next tile's piece of
+  /// its step goes to the item after. Set by plan/Cost.cpp's
+  /// tileLoadCycles where its estimate is lower (PlanOptions::NextItemRow0).
+  bool NextItemRow0 = false;
   /// firstTileRows but for the staging and the partial sums' buffer, which
   /// plan/Buffers.cpp places before the staging is chosen.
   int firstConvRows(const Net &n) const;

@@ -135,6 +135,10 @@ struct PlanOptions {
   /// of kernel positions instead (GroupPlan::FirstPieces, kept where the
   /// estimate says it pays; `--no-first-positions` turns it off).
   bool FirstPositions = true;
+  /// A first weight tile loaded by kernel rows may feed the core's first
+  /// two items at once (GroupPlan::NextItemRow0, kept where the estimate
+  /// says it pays; `--no-next-item-row0` turns it off).
+  bool NextItemRow0 = true;
   /// A core's consecutive items of one column of tiles keep the rows of
   /// the item above that they need (GroupPlan::KeepRows).
   bool KeepRows = true;

@@ -129,6 +129,11 @@ CommandLine GraphOptions::commandLine() {
            "(--layer-group) a first weight tile loaded by kernel rows never "
            "loads in pieces of kernel positions (GroupPlan::FirstPieces)",
            lg.noFirstPositions),
+      flag("--no-next-item-row0",
+           "(--layer-group) a first weight tile loaded by kernel rows feeds "
+           "the first item alone, not the next one's kernel row 0 too "
+           "(GroupPlan::NextItemRow0)",
+           lg.noNextItemRow0),
       flag("--no-keep-rows",
            "(--layer-group) every tile computes the halo rows of its inner "
            "layers, none kept in NRAM from the tile above (GroupPlan::"
@@ -226,7 +231,7 @@ int GraphOptions::check() const {
        lg.trafficWeight ||
        lg.excessMargin || lg.noKeepRows || lg.noChunkedStaging ||
        lg.noStageMid ||
-       lg.noFirstPositions ||
+       lg.noFirstPositions || lg.noNextItemRow0 ||
        lg.noLateWeights ||
        lg.noWindowTiles || lg.noReluFloors || lg.noKeptTiles ||
        lg.noStepsRunOn ||
@@ -238,6 +243,7 @@ int GraphOptions::check() const {
                                "--no-cluster-sends, "
                                "--traffic-weight, "
                                "--excess-margin, --no-first-positions, "
+                               "--no-next-item-row0, "
                                "--no-keep-rows, "
                                "--no-chunked-staging, --no-stage-mid, "
                                "--no-late-weights, "

@@ -316,6 +316,7 @@ struct LayerGroupRun {
     PlanOptions o;
     o.KeepRows = !lg.noKeepRows;
     o.FirstPositions = !lg.noFirstPositions;
+    o.NextItemRow0 = !lg.noNextItemRow0; // --no-next-item-row0
     o.ChunkedStaging = !lg.noChunkedStaging;
     o.StageMid = !lg.noStageMid;
     o.LateWeights = !lg.noLateWeights;

@@ -358,6 +358,18 @@ void placeOutput(GroupPass &pass, int l, int orderId) {
 
 } // namespace
 
+/// A group whose first tile by kernel rows may feed the next item's kernel
+/// row 0 too (GroupPlan::NextItemRow0): 3 kernel rows, of at least 2
+/// positions, over the group's one input, and at least 3 items a channel
+/// slice.
+static bool nextItemRow0Shape(const GroupPass &pass) {
+  const Layer &conv = pass.net.Layers[pass.group.First];
+  return pass.options.NextItemRow0 && pass.plan.firstConvRows(pass.net) == 3 &&
+         conv.KX >= 2 && pass.plan.channelAxis().Stride >= 3 &&
+         pass.group.Inputs.size() == 1 &&
+         conv.Inputs[0] == pass.group.Inputs[0];
+}
+
 void placeInTimeSteps(GroupPass &pass) {
   GroupPlan &p = pass.plan;
   p.Steps.assign(pass.layers() + 2, TimeStep{});
@@ -374,7 +386,9 @@ void placeInTimeSteps(GroupPass &pass) {
   // into the output's second buffer, or, when it has none (a convolution
   // followed by its ReLU and pool), into a scratch of its slice, alive in
   // its step. So do tiles by rows in every item (GroupPlan::rowsEveryItem),
-  // whose second output buffer holds the previous item's output.
+  // whose second output buffer holds the previous item's output. And so
+  // does a first tile that may feed the next item's kernel row 0 too
+  // (GroupPlan::NextItemRow0), whose second output buffer holds it.
   int first = pass.group.First, out = pass.net.Layers[first].Output;
   int root = p.Alias.count(out) ? p.Alias.at(out) : out;
   bool doubled = std::any_of(p.Buffers.begin(), p.Buffers.end(),
@@ -383,7 +397,8 @@ void placeInTimeSteps(GroupPass &pass) {
                                       b.Tensor == root && b.Copy == 1;
                              });
   if (p.firstConvRows(pass.net) &&
-      (!doubled || p.rowsEveryItemShape(pass.net))) {
+      (!doubled || p.rowsEveryItemShape(pass.net) ||
+       nextItemRow0Shape(pass))) {
     int step = pass.computeStep(first);
     LmemBuffer b = buffer(LmemBuffer::Scratch,
                           pass.net.Layers[first].Name + ".rows",

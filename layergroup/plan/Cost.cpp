@@ -611,6 +611,20 @@ constexpr double ScalarZeroCall = 15;
 /// positions (GroupPlan::FirstPieces): 2^(n-1) splits are tried.
 constexpr int MaxFirstPositions = 16;
 
+/// The first layer's output has a second buffer alive in every time step
+/// (GroupPlan::NextItemRow0 keeps the second item's kernel row 0 in it).
+static bool otherOutputAlways(const GroupPass &pass) {
+  const GroupPlan &p = pass.plan;
+  int out = pass.net.Layers[pass.group.First].Output;
+  int root = p.Alias.count(out) ? p.Alias.at(out) : out;
+  return std::any_of(p.Buffers.begin(), p.Buffers.end(),
+                     [&](const LmemBuffer &b) {
+                       return b.K == LmemBuffer::Activation &&
+                              b.Tensor == root && b.Copy == 1 &&
+                              b.Start == 0 && b.End == TsInf;
+                     });
+}
+
 /// A pipelined global group's core loads a weight tile that the first item
 /// of a phase needs before that item and loads each later one in pieces,
 /// one in ts1 of each item of the channel slice before it (of this phase),
@@ -796,6 +810,42 @@ double tileLoadCycles(GroupPass &pass, double moved) {
       split(0);
     mid = withMid;
   }
+  // The first two items of a channel slice at once (GroupPlan::
+  // NextItemRow0; Codegen's nextItemRow0): the tile's other kernel
+  // positions in three pieces, beside item 0's row 0, item 1's row 0 and
+  // item 0's row 1 (with its add), then item 0's row 2; item 1 convolves
+  // rows 1 and 2 with an add, without the next tile's piece, which item 2
+  // loads beside its own. Where it is lower than by rows (\p run >= 3),
+  // and the output's other buffer, which holds the second item's row 0,
+  // lives through every step.
+  auto twoItems = [&](int run, bool more) {
+    int e1 = kx + 2 * kx / 3, e2 = kx + 4 * kx / 3;
+    auto load = [&](int a, int b) {
+      return pass.cost.dma(bytes * (b - a) / kk, true);
+    };
+    double piece = more ? pass.cost.dma(bytes / run, true) : 0;
+    double matrix = std::max(conv, load(kx, e1)) +
+                    std::max(conv, load(e1, e2)) +
+                    std::max(conv + add, load(e2, kk)) + conv + add;
+    double io = load(kx, kk) + dma1 + piece;
+    TimeStep second = s1;
+    second.ComputeCycles -= conv - add;
+    return std::max(0.0, row - sends) + std::max(matrix, io) +
+           stepCycles(second, dma1) + stepCycles(s1, dma1 + 2 * piece) -
+           3 * stepCycles(s1, dma1 + piece);
+  };
+  p.NextItemRow0 = false;
+  if (rows == 3 && kx >= 2 && pass.options.NextItemRow0 &&
+      p.FirstPieces.empty() && !every && p.SramPhases == 1 && mid == 0 &&
+      pass.group.Inputs.size() == 1 &&
+      layer.Inputs[0] == pass.group.Inputs[0] && otherOutputAlways(pass)) {
+    int b = p.itemBegin(0, 0), e = p.itemEnd(0, 0), run = 1;
+    while (b + run < e && p.itemF(b + run) == p.itemF(b))
+      ++run;
+    p.NextItemRow0 =
+        run >= 3 && twoItems(run, b + run < e) < firstTile(run, b + run < e,
+                                                           true);
+  }
   double busiest = 0;
   for (int c = 0; c < p.Cores; ++c) {
     double own = 0;
@@ -811,7 +861,8 @@ double tileLoadCycles(GroupPass &pass, double moved) {
           int r = 1;
           while (b + r < e && p.itemF(b + r) == fi)
             ++r;
-          own += firstTile(r, b + r < e, ph == 0);
+          own += p.NextItemRow0 && r >= 3 ? twoItems(r, b + r < e)
+                                          : firstTile(r, b + r < e, ph == 0);
         } else {
           own += every ? byRows(it + 1 < e) : pieces(run);
         }
