@@ -193,6 +193,10 @@ private:
   /// declares (tailPieces).
   bool rowPiece = false;
   void pipelinedItem();
+  void earlyPiece();
+  /// Of paddedLoad: 0 whole, 1 the padding rows, 2 the copy
+  /// (lg_load_padded_part).
+  int padPart = 0;
   void vectorLoads();
   void pipelinedLoads();
   void pipelinedStores();
@@ -608,15 +612,25 @@ void KernelWriter::paddedLoad(int t, const std::string &dst,
   // zeroes rows with less start-up.
   bool fill = p.PadRowsByDma && pfx == "x_";
   std::string when = p.firstTileRows(n) ? "k > 0" : "true";
-  e.line(call(fill ? "lg_load_padded_fill" : "lg_load_padded",
+  if (padPart) { // lg_load_padded in two parts (earlyPiece)
+    fill = false;
+    when = str(padPart);
+  }
+  e.line(call(padPart ? "lg_load_padded_part"
+              : fill  ? "lg_load_padded_fill"
+                      : "lg_load_padded",
               {dst, src, n0, str(tensor.C), str(tensor.H), str(tensor.W),
                pfx + "lo[" + slot + "]", pfx + "hi[" + slot + "]",
                olo + " * " + str(reader.SY) + " - " + str(reader.PU),
                "(" + ohi + " - " + olo + " - 1) * " + str(reader.SY) + " + " +
                    str(reader.keffY()),
                str(cols), str(reader.PL), boolLit(async),
-               std::string(boolLit(sram)) + (fill ? ", " + when : "")}) +
-         " // load " + tensor.Name + " into " + reader.Name + "'s padded tile" +
+               std::string(boolLit(sram)) +
+                   (fill || padPart ? ", " + when : "")}) +
+         (padPart == 1 ? " // zero the padding rows of " + reader.Name +
+                             "'s padded tile"
+                       : " // load " + tensor.Name + " into " + reader.Name +
+                             "'s padded tile") +
          (fill ? ", its padding rows by DMA" : ""));
 }
 
@@ -1160,7 +1174,7 @@ void KernelWriter::computeConvByRows(const ComputeArgs &a) {
     const std::vector<int> &ends = p.FirstPieces;
     for (size_t j = 0; j < ends.size(); ++j) {
       std::string from = str(j ? ends[j - 1] : 0), to = str(ends[j]);
-      if (j + 1 < ends.size()) {
+      if (j + 1 < ends.size() && !(j == 0 && p.EarlyPiece)) {
         std::string next = str(ends[j + 1]);
         e.line(call("lg_load_wram",
                     {w + " + " + to + " * " + perPos + " * ft",
@@ -1645,12 +1659,33 @@ void KernelWriter::phaseStart() {
     // core's share of the inputs and loads while the Move-DMA pipe sends
     // the share to the other clusters (the barrier waits for both).
     stage("lg_stage_sram_all_read", true);
+    // With EarlyPiece the sends queue at once (the barrier waits for
+    // them), and the vectors and the first tile's piece on the IO-DMA pipe
+    // and the padding (the first item's rows too) on the vector unit load
+    // and zero beside them.
+    if (p.EarlyPiece)
+      stage("lg_stage_sram_all_send_async", false);
+    if (p.EarlyPiece && !vec.empty()) {
+      auto loads = e.block("if (begin < end)");
+      vectorLoads();
+    }
     if (!p.PaddedInputs.empty()) { // after the read, which would wait for it
       auto first = e.block("if (ph == 0)");
       zeroPadColumns();
     }
     firstTileLoad("the first item's weight tile, meanwhile");
-    stage("lg_stage_sram_all_send", false);
+    if (p.EarlyPiece && !p.inputsResident()) {
+      auto rows = e.block("if (begin < end)", "the first item's padding "
+                                              "rows (EarlyPiece)");
+      padPart = 1;
+      for (int t : g.Inputs)
+        if (p.PaddedInputs.count(t))
+          tensorLoad(t, "0", "", true);
+      padPart = 0;
+    }
+    if (!p.EarlyPiece)
+      stage("lg_stage_sram_all_send", false);
+    vecStaged = p.EarlyPiece && !vec.empty();
   } else {
     std::vector<Staged> staged = phaseStaged(true);
     if (p.ReadAhead) // its first piece read in the prologue (readAhead)
@@ -2368,6 +2403,45 @@ void KernelWriter::tilePiece() {
                                "(int)(w_b - w_a)", "true"}));
 }
 
+// ts0 of the first item with GroupPlan::EarlyPiece (the vectors loaded
+// before the barrier): the tile's second piece queued (IO-DMA) before the
+// input's copy, which is synchronous, so the first piece's convolution
+// waits for the copy alone and the second piece loads beside the copy and
+// that convolution (computeConvByRows then loads the pieces after it).
+// A whole tile (a later phase's other channel slice) as usual.
+void KernelWriter::earlyPiece() {
+  const Layer &layer = n.Layers[g.First];
+  int kk = int(layer.KY * layer.KX);
+  const std::vector<int> &ends = p.FirstPieces;
+  std::string perPos =
+      str(GroupPlan::weightsPerChannel(n, g.First) / kk);
+  std::string w = "w" + str(g.First), to = str(ends[0]),
+              next = str(ends[1]);
+  {
+    auto kept = e.block("if (f0 != wf)", "kept from an earlier phase "
+                                         "otherwise");
+    weightLoad(g.First, "wcur", "f0", "ft", true);
+    e.line("wf = f0;");
+  }
+  {
+    auto early = e.block("if (w_pos < " + str(kk) + ")",
+                         "the tile's second piece, beside the input's copy "
+                         "(EarlyPiece)");
+    e.line(call("lg_load_wram",
+                {w + "[wcur] + " + to + " * " + perPos + " * ft",
+                 "g_w" + str(g.First) + " + f0 * " + str(kk) + " * " +
+                     perPos + " + " + to + " * " + perPos + " * ft",
+                 "(" + next + " - " + to + ") * " + perPos + " * ft",
+                 "true"}));
+  }
+  padPart = 2; // its padding rows zeroed before the barrier
+  if (!p.inputsResident())
+    for (int t : g.Inputs)
+      tensorLoad(t, "cur", "", false);
+  padPart = 0;
+  e.line("if (w_pos == " + str(kk) + ") __sync(); // a whole tile");
+}
+
 void KernelWriter::pipelinedItem() {
   stagedRestBarrier();
   {
@@ -2377,16 +2451,19 @@ void KernelWriter::pipelinedItem() {
       vectorLoads();
     // Queued (a padded input's copy before it zeroes its padding rows on
     // the vector unit, which then run beside it), then one __sync().
-    if (!p.inputsResident())
+    if (p.EarlyPiece)
+      earlyPiece();
+    else if (!p.inputsResident())
       for (int t : g.Inputs)
         tensorLoad(t, "cur", "", true);
-    if (p.weightTiles()) {
+    if (p.weightTiles() && !p.EarlyPiece) {
       auto kept = e.block("if (f0 != wf)", "kept from an earlier phase "
                                            "otherwise");
       weightLoad(g.First, "wcur", "f0", "ft", true);
       e.line("wf = f0;");
     }
-    e.line("__sync();");
+    if (!p.EarlyPiece)
+      e.line("__sync();");
     if (!vec.empty() && !vecStaged)
       e.line("lg_vec_pending = false;");
   }

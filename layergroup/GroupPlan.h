@@ -520,6 +520,12 @@ struct GroupPlan {
   /// is lower than by kernel rows (PlanOptions::FirstPositions); empty: by
   /// kernel rows.
   std::vector<int> FirstPieces;
+  /// With FirstPieces, in a phase staged once per chip (not ClusterSends):
+  /// the per-channel vectors load before the barrier, after the phase's
+  /// share of the inputs, and the first item queues the tile's second
+  /// piece right after the barrier, before its input's copy, which it
+  /// makes synchronous instead of a __sync() (PlanOptions::EarlyPiece).
+  bool EarlyPiece = false;
   /// With firstTileRows (3 kernel rows, by rows, one phase), the core's
   /// first item also convolves kernel row 0 of the next item, of the same
   /// channel slice, whose input it loads at once: the tile's other kernel

@@ -135,6 +135,10 @@ struct PlanOptions {
   /// of kernel positions instead (GroupPlan::FirstPieces, kept where the
   /// estimate says it pays; `--no-first-positions` turns it off).
   bool FirstPositions = true;
+  /// A first weight tile in pieces of kernel positions loads its second
+  /// piece right after the phase's barrier, beside the first item's input
+  /// copy (GroupPlan::EarlyPiece; `--no-early-piece` turns it off).
+  bool EarlyPiece = true;
   /// A first weight tile loaded by kernel rows may feed the core's first
   /// two items at once (GroupPlan::NextItemRow0, kept where the estimate
   /// says it pays; `--no-next-item-row0` turns it off).

@@ -129,6 +129,11 @@ CommandLine GraphOptions::commandLine() {
            "(--layer-group) a first weight tile loaded by kernel rows never "
            "loads in pieces of kernel positions (GroupPlan::FirstPieces)",
            lg.noFirstPositions),
+      flag("--no-early-piece",
+           "(--layer-group) a first weight tile in pieces loads its second "
+           "piece after the first item's input, not beside it "
+           "(GroupPlan::EarlyPiece)",
+           lg.noEarlyPiece),
       flag("--no-next-item-row0",
            "(--layer-group) a first weight tile loaded by kernel rows feeds "
            "the first item alone, not the next one's kernel row 0 too "
@@ -231,7 +236,7 @@ int GraphOptions::check() const {
        lg.trafficWeight ||
        lg.excessMargin || lg.noKeepRows || lg.noChunkedStaging ||
        lg.noStageMid ||
-       lg.noFirstPositions || lg.noNextItemRow0 ||
+       lg.noFirstPositions || lg.noEarlyPiece || lg.noNextItemRow0 ||
        lg.noLateWeights ||
        lg.noWindowTiles || lg.noReluFloors || lg.noKeptTiles ||
        lg.noStepsRunOn ||
@@ -243,6 +248,7 @@ int GraphOptions::check() const {
                                "--no-cluster-sends, "
                                "--traffic-weight, "
                                "--excess-margin, --no-first-positions, "
+                               "--no-early-piece, "
                                "--no-next-item-row0, "
                                "--no-keep-rows, "
                                "--no-chunked-staging, --no-stage-mid, "

@@ -49,6 +49,8 @@ struct LayerGroupArgs {
   CompileLimits limits; ///< of the group kernels' compiles
   /// --no-first-positions: PlanOptions::FirstPositions off.
   bool noFirstPositions = false;
+  /// --no-early-piece: PlanOptions::EarlyPiece off.
+  bool noEarlyPiece = false;
   /// --no-next-item-row0: PlanOptions::NextItemRow0 off.
   bool noNextItemRow0 = false;
 };

@@ -316,6 +316,7 @@ struct LayerGroupRun {
     PlanOptions o;
     o.KeepRows = !lg.noKeepRows;
     o.FirstPositions = !lg.noFirstPositions;
+    o.EarlyPiece = !lg.noEarlyPiece; // --no-early-piece
     o.NextItemRow0 = !lg.noNextItemRow0; // --no-next-item-row0
     o.ChunkedStaging = !lg.noChunkedStaging;
     o.StageMid = !lg.noStageMid;

@@ -640,6 +640,7 @@ static bool otherOutputAlways(const GroupPass &pass) {
 double tileLoadCycles(GroupPass &pass, double moved) {
   GroupPlan &p = pass.plan;
   p.FirstPieces.clear();
+  p.EarlyPiece = false;
   if (!p.pipelined() || !p.global())
     return 0;
   int l = pass.group.First;
@@ -742,7 +743,11 @@ double tileLoadCycles(GroupPass &pass, double moved) {
              (j ? perPiece : 0);
     };
     int m = int(ends.size()) - 1;
-    double head = std::max(ph0 ? pad : 0, load(0) - sends);
+    // EarlyPiece: the sends wait for no padding, and the vectors load
+    // before the first piece.
+    double head = p.EarlyPiece
+                      ? std::max(0.0, load(0) + vectorLoadCycles(pass) - sends)
+                      : std::max(ph0 ? pad : 0, load(0) - sends);
     if (every) {
       double t = std::max(convOf(0), load(1));
       for (int j = 2; j <= m; ++j)
@@ -753,8 +758,12 @@ double tileLoadCycles(GroupPass &pass, double moved) {
     }
     double piece = more ? pass.cost.dma(bytes / run, true) : 0;
     double matrix = convOf(m), io = dma1 + piece;
+    // GroupPlan::EarlyPiece: piece 1 loads beside the input's copy too.
+    double early = p.EarlyPiece ? std::min(load(1), p.Steps[0].DmaCycles) : 0;
     for (int j = 1; j <= m; ++j)
-      matrix += std::max(load(j), convOf(j - 1)) + add, io += load(j);
+      matrix += std::max(load(j) - (j == 1 ? early : 0), convOf(j - 1)) + add,
+          io += load(j);
+    io -= early;
     return head + std::max(matrix, io) + midAfter(convOf(m), piece) -
            stepCycles(s1, dma1 + piece);
   };
@@ -810,6 +819,12 @@ double tileLoadCycles(GroupPass &pass, double moved) {
       split(0);
     mid = withMid;
   }
+  // Chosen without GroupPlan::EarlyPiece, which then speeds the pieces up
+  // where they pay already (it would take them instead of the rows in
+  // conv4_2 and conv4_3 of VGG-16, and cost more there).
+  p.EarlyPiece = pass.options.EarlyPiece && !p.FirstPieces.empty() &&
+                 p.phased() && !p.clusterSends() && !p.inputsResident() &&
+                 !every && p.WSecs == 1 && p.SramPhases == 1;
   // The first two items of a channel slice at once (GroupPlan::
   // NextItemRow0; Codegen's nextItemRow0): the tile's other kernel
   // positions in three pieces, beside item 0's row 0, item 1's row 0 and

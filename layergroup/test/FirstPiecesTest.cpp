@@ -31,6 +31,7 @@ namespace {
 PlanOptions firstPositions(bool On) {
   PlanOptions O;
   O.FirstPositions = On; // --no-first-positions when off
+  O.EarlyPiece = false; // the pieces alone (early-piece.test: EarlyPiece)
   return O;
 }
 
