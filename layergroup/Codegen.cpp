@@ -194,6 +194,8 @@ private:
   bool rowPiece = false;
   void pipelinedItem();
   void earlyPiece();
+  std::string pieceLoad(const std::string &w, int l, const std::string &from,
+                        const std::string &to) const;
   /// Of paddedLoad: 0 whole, 1 the padding rows, 2 the copy
   /// (lg_load_padded_part).
   int padPart = 0;
@@ -1168,20 +1170,13 @@ void KernelWriter::computeConvByRows(const ComputeArgs &a) {
     // after a __sync() for its load and the convolution before. Then the
     // tile is whole.
     int kk = int(layer.KY * layer.KX);
-    std::string perPos = str(GroupPlan::weightsPerChannel(n, a.index) / kk);
     auto partial = e.block("if (w_pos < " + str(kk) + ")",
                            "a few kernel positions at a time (FirstPieces)");
     const std::vector<int> &ends = p.FirstPieces;
     for (size_t j = 0; j < ends.size(); ++j) {
       std::string from = str(j ? ends[j - 1] : 0), to = str(ends[j]);
       if (j + 1 < ends.size() && !(j == 0 && p.EarlyPiece)) {
-        std::string next = str(ends[j + 1]);
-        e.line(call("lg_load_wram",
-                    {w + " + " + to + " * " + perPos + " * ft",
-                     "g_w" + str(a.index) + " + f0 * " + str(kk) + " * " +
-                         perPos + " + " + to + " * " + perPos + " * ft",
-                     "(" + next + " - " + to + ") * " + perPos + " * ft",
-                     "true"}));
+        e.line(pieceLoad(w, a.index, to, str(ends[j + 1])));
       }
       if (j == 0)
         e.line(call("lg_conv_tile_pos",
@@ -2403,6 +2398,22 @@ void KernelWriter::tilePiece() {
                                "(int)(w_b - w_a)", "true"}));
 }
 
+// The async load (IO-DMA) of kernel positions [from, to) of layer \p l's
+// first weight tile (GroupPlan::FirstPieces: a position's [C][ft] weights
+// are contiguous in its [KY][KX][C][ft] tile) into WRAM buffer \p w.
+std::string KernelWriter::pieceLoad(const std::string &w, int l,
+                                    const std::string &from,
+                                    const std::string &to) const {
+  const Layer &layer = n.Layers[l];
+  int kk = int(layer.KY * layer.KX);
+  std::string perPos = str(GroupPlan::weightsPerChannel(n, l) / kk);
+  return call("lg_load_wram",
+              {w + " + " + from + " * " + perPos + " * ft",
+               "g_w" + str(l) + " + f0 * " + str(kk) + " * " + perPos +
+                   " + " + from + " * " + perPos + " * ft",
+               "(" + to + " - " + from + ") * " + perPos + " * ft", "true"});
+}
+
 // ts0 of the first item with GroupPlan::EarlyPiece (the vectors loaded
 // before the barrier): the tile's second piece queued (IO-DMA) before the
 // input's copy, which is synchronous, so the first piece's convolution
@@ -2413,8 +2424,6 @@ void KernelWriter::earlyPiece() {
   const Layer &layer = n.Layers[g.First];
   int kk = int(layer.KY * layer.KX);
   const std::vector<int> &ends = p.FirstPieces;
-  std::string perPos =
-      str(GroupPlan::weightsPerChannel(n, g.First) / kk);
   std::string w = "w" + str(g.First), to = str(ends[0]),
               next = str(ends[1]);
   {
@@ -2427,12 +2436,7 @@ void KernelWriter::earlyPiece() {
     auto early = e.block("if (w_pos < " + str(kk) + ")",
                          "the tile's second piece, beside the input's copy "
                          "(EarlyPiece)");
-    e.line(call("lg_load_wram",
-                {w + "[wcur] + " + to + " * " + perPos + " * ft",
-                 "g_w" + str(g.First) + " + f0 * " + str(kk) + " * " +
-                     perPos + " + " + to + " * " + perPos + " * ft",
-                 "(" + next + " - " + to + ") * " + perPos + " * ft",
-                 "true"}));
+    e.line(pieceLoad(w + "[wcur]", g.First, to, next));
   }
   padPart = 2; // its padding rows zeroed before the barrier
   if (!p.inputsResident())

@@ -909,10 +909,7 @@ TEST(Run, ChunkOneStagesBesideTheFirstItem) {
   // holds the rows of 3 items, not 4. Against `--no-stage-mid`: the
   // reference's values, the same GDRAM bytes, fewer simulated cycles, and
   // the estimate within 1% of the simulation.
-  Net N;
-  int X = N.addInput("x", 256, 56, 56);
-  X = N.relu(N.conv(X, 256, 3, 1, 1, "c"), "r");
-  N.markOutput(X, "y");
+  Net N = test::convRelu(256, 56, 56, 256);
   GroupInfo G = groupInfo(N, 0, 1);
   bangsim::DeviceSpec S = spec();
   auto P = planGroupWith(N, S, 1, G, 1, 14, 1, 16, PlanOptions{});
